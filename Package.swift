@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers (see docs/ARCHITECTURE.md): C modules → wrappers → contracts → core → adapters → executables.
+// Each C module is imported by exactly one wrapper target.
+
+let package = Package(
+    name: "Hearth",
+    products: [
+        .executable(name: "hearth", targets: ["hearth"]),
+        .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "HearthProtocol", targets: ["HearthProtocol"]),
+    ],
+    targets: [
+        // C libraries from Debian.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // Safe Swift wrappers, one per C library.
+        .target(name: "HearthCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"]),
+
+        // Contracts.
+        .target(name: "JOSE", dependencies: ["HearthCrypto"]),
+        .target(name: "HearthProtocol"),
+
+        // Domain logic: no HTTP, no SQL.
+        .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol"]),
+
+        // Adapters.
+        .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
+        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP"]),
+
+        // Executables.
+        .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite"]),
+
+        // Tests: one target per library target, plus the storage conformance suite and end-to-end tests.
+        .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
+        .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["HearthCore", "HearthSQLite"]),
+        .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["hearth", "JOSE", "HearthCrypto", "HearthHTTP"]),
+    ]
+)
+
+let sharedSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSettings
+}

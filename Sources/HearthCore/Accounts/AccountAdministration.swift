@@ -1,0 +1,40 @@
+public import HearthProtocol
+
+/// Operator actions on one account (the `hearth users` command).
+extension AccountService {
+    /// The account's wire record, or `USER_NOT_FOUND`.
+    public func userRecord(localID: String) throws -> UserRecord {
+        guard let account = try Self.mappingStoreErrors({ try store.read { try $0.account(localID: localID) } }) else {
+            throw WireError(.userNotFound)
+        }
+        return UserRecord(account)
+    }
+
+    /// Disables or enables sign-in; a disabled account cannot sign in or refresh (`USER_DISABLED`).
+    public func setDisabled(localID: String, _ disabled: Bool) throws {
+        try modify(localID: localID) { $0.disabled = disabled }
+    }
+
+    /// Revokes every session that exists now: their refresh tokens answer `TOKEN_EXPIRED`, and ID
+    /// tokens issued before now stop being accepted.
+    public func revokeSessions(localID: String) throws {
+        let now = time.nowMillis
+        try modify(localID: localID) { $0.validSinceMillis = now }
+    }
+
+    /// Deletes the account; its sessions then answer `USER_NOT_FOUND`.
+    public func deleteAccount(localID: String) throws {
+        let existed = try Self.mappingStoreErrors { try store.write { try $0.deleteAccount(localID: localID) } }
+        guard existed else { throw WireError(.userNotFound) }
+    }
+
+    private func modify(localID: String, _ change: @escaping (inout Account) -> Void) throws {
+        try Self.mappingStoreErrors {
+            try store.write { writer in
+                guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
+                change(&account)
+                try writer.updateAccount(account)
+            }
+        }
+    }
+}

@@ -1,0 +1,391 @@
+import Foundation
+public import HearthProtocol
+
+/// The Identity Toolkit operations on accounts: federated sign-in and linking, lookup, profile
+/// update and deletion. Every operation is one store transaction, so concurrent requests never
+/// leave half-made accounts; tokens are signed after the transaction commits.
+public final class AccountService: Sendable {
+    private let project: ProjectConfiguration
+    let store: any HearthStore
+    private let tokens: TokenService
+    private let google: GoogleCredentialVerifier
+    let time: any TimeSource
+
+    public init(
+        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, google: GoogleCredentialVerifier,
+        time: any TimeSource
+    ) {
+        self.project = project
+        self.store = store
+        self.tokens = tokens
+        self.google = google
+        self.time = time
+    }
+
+    // MARK: - signInWithIdp
+
+    /// `accounts:signInWithIdp` for `google.com` (PROTOCOL.md §4).
+    public func signInWithIdp(_ request: SignInWithIdpRequest) throws -> SignInWithIdpResponse {
+        let parameters = try IdpParameters(request)
+        guard let providerID = parameters["providerId"], !providerID.isEmpty else {
+            throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
+        }
+        guard providerID == GoogleCredentialVerifier.providerID else {
+            throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
+        }
+        if request.pendingToken != nil {
+            throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
+        }
+        let idpIDToken = parameters["id_token"]
+        let idpAccessToken = parameters["access_token"]
+        let profile = try google.verify(idToken: idpIDToken, accessToken: idpAccessToken, nonce: parameters["nonce"])
+
+        var response = Self.credentialEcho(profile: profile, idToken: idpIDToken, accessToken: idpAccessToken)
+        let outcome: SignInOutcome
+        do {
+            if let linkToken = request.idToken, !linkToken.isEmpty {
+                let user = try tokens.authenticate(idToken: linkToken)
+                outcome = try retryingUniqueness { try link(profile, to: user.account.localID) }
+            } else {
+                outcome = try retryingUniqueness { try signIn(profile, autoCreate: request.autoCreate ?? true) }
+            }
+        } catch let error as WireError
+            where request.returnIdpCredential == true
+            && (error.code == .federatedUserIDAlreadyLinked || error.code == .emailExists)
+        {
+            // iOS turns these into credentialAlreadyInUse / emailAlreadyInUse carrying the credential.
+            response.errorMessage = error.code.rawValue
+            return response
+        }
+
+        switch outcome {
+        case .needsConfirmation(let existing):
+            response.needConfirmation = true
+            response.localId = existing.localID
+            response.verifiedProvider = existing.providers.map(\.providerID).filter { $0 != "password" && $0 != "phone" }
+            return response
+        case .signedIn(let account, let refreshToken, let session, let isNewUser, let emailRecycled, let linked):
+            response.localId = account.localID
+            response.email = account.email ?? profile.email
+            response.emailVerified = account.emailVerified
+            response.isNewUser = linked ? nil : isNewUser
+            response.emailRecycled = emailRecycled ? true : nil
+            response.idToken = try tokens.mintIDToken(for: account, session: session)
+            response.refreshToken = refreshToken
+            response.expiresIn = tokens.expiresIn
+            return response
+        }
+    }
+
+    private enum SignInOutcome {
+        case signedIn(Account, refreshToken: String, Session, isNewUser: Bool, emailRecycled: Bool, linked: Bool)
+        case needsConfirmation(Account)
+    }
+
+    /// Sign-in by federated identity: the owner of the identity, else the owner of the email (auto-link
+    /// when the IdP verified it, `needConfirmation` when not), else a new account (§4.3 steps 3b–3d).
+    private func signIn(_ profile: FederatedProfile, autoCreate: Bool) throws -> SignInOutcome {
+        let now = time.now
+        let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let nowSeconds = nowMillis / 1000
+        let session = Session(signInProvider: profile.providerID, authTime: nowSeconds)
+        return try store.write { writer -> SignInOutcome in
+            if var account = try writer.account(providerID: profile.providerID, rawID: profile.rawID) {
+                guard !account.disabled else { throw WireError(.userDisabled) }
+                account.refresh(from: profile)
+                if account.email == nil, let email = profile.email?.lowercased(), try writer.account(email: email) == nil {
+                    account.email = email
+                    account.emailVerified = profile.emailVerified
+                }
+                account.lastLoginAtMillis = nowMillis
+                try writer.updateAccount(account)
+                let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
+                return .signedIn(account, refreshToken: refreshToken, session, isNewUser: false, emailRecycled: false, linked: false)
+            }
+            guard autoCreate else {
+                throw WireError(.userNotFound, "There is no user record corresponding to this identifier.")
+            }
+            if let email = profile.email, var account = try writer.account(email: email) {
+                guard profile.emailVerified else { return .needsConfirmation(account) }
+                guard !account.disabled else { throw WireError(.userDisabled) }
+                if !account.emailVerified {
+                    // The trusted provider takes over an address nobody proved: drop every other way in
+                    // and revoke existing sessions (§4.3 step 3c).
+                    account.passwordHash = nil
+                    account.phoneNumber = nil
+                    account.providers = []
+                    account.validSinceMillis = nowMillis
+                }
+                let emailRecycled = account.providers.contains {
+                    $0.providerID == profile.providerID && $0.rawID != profile.rawID
+                }
+                account.providers.removeAll { $0.providerID == profile.providerID }
+                account.providers.append(profile.linkedIdentity)
+                account.displayName = profile.displayName ?? account.displayName
+                account.photoURL = profile.photoURL ?? account.photoURL
+                account.emailVerified = true
+                account.lastLoginAtMillis = nowMillis
+                try writer.updateAccount(account)
+                let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
+                return .signedIn(account, refreshToken: refreshToken, session, isNewUser: false, emailRecycled: emailRecycled, linked: false)
+            }
+            let account = Account(
+                localID: Identifiers.localID(), email: profile.email?.lowercased(), emailVerified: profile.emailVerified,
+                displayName: profile.displayName, photoURL: profile.photoURL, createdAtMillis: nowMillis,
+                lastLoginAtMillis: nowMillis, validSinceMillis: nowMillis, providers: [profile.linkedIdentity])
+            try writer.insertAccount(account)
+            let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
+            return .signedIn(account, refreshToken: refreshToken, session, isNewUser: true, emailRecycled: false, linked: false)
+        }
+    }
+
+    /// Links a federated identity to the signed-in user (§4.3 step 3a).
+    private func link(_ profile: FederatedProfile, to localID: String) throws -> SignInOutcome {
+        let nowMillis = time.nowMillis
+        let session = Session(signInProvider: profile.providerID, authTime: nowMillis / 1000)
+        return try store.write { writer -> SignInOutcome in
+            guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
+            if try writer.account(providerID: profile.providerID, rawID: profile.rawID) != nil {
+                throw WireError(.federatedUserIDAlreadyLinked, "This credential is already associated with a different user account.")
+            }
+            if account.identity(for: profile.providerID) != nil {
+                throw WireError(.providerAlreadyLinked, "The user already has an account of this provider linked.")
+            }
+            if let email = profile.email?.lowercased() {
+                if let owner = try writer.account(email: email), owner.localID != account.localID {
+                    throw WireError(.emailExists, "The email address is already in use by another account.")
+                }
+                if account.email == nil {
+                    account.email = email
+                    account.emailVerified = profile.emailVerified
+                } else if account.email == email && profile.emailVerified {
+                    account.emailVerified = true
+                }
+            }
+            account.providers.append(profile.linkedIdentity)
+            account.displayName = account.displayName ?? profile.displayName
+            account.photoURL = account.photoURL ?? profile.photoURL
+            try writer.updateAccount(account)
+            let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
+            return .signedIn(account, refreshToken: refreshToken, session, isNewUser: false, emailRecycled: false, linked: true)
+        }
+    }
+
+    /// Two first sign-ins of the same identity can race; the loser's insert fails on the unique
+    /// index, and running it again signs in to the account the winner made.
+    private func retryingUniqueness<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as StoreError
+                where attempt < 2 && [.duplicateIdentity, .duplicateEmail, .duplicateLocalID].contains(error.code)
+            {
+                attempt += 1
+            } catch let error as StoreError {
+                throw Self.wireError(error)
+            }
+        }
+    }
+
+    /// The IdP fields every `signInWithIdp` response echoes.
+    private static func credentialEcho(profile: FederatedProfile, idToken: String?, accessToken: String?) -> SignInWithIdpResponse {
+        var response = SignInWithIdpResponse()
+        response.providerId = profile.providerID
+        response.federatedId = "https://accounts.google.com/\(profile.rawID)"
+        response.email = profile.email
+        response.emailVerified = profile.emailVerified
+        response.displayName = profile.displayName
+        response.fullName = profile.displayName
+        response.firstName = profile.givenName
+        response.lastName = profile.familyName
+        response.photoUrl = profile.photoURL
+        response.oauthIdToken = idToken
+        response.oauthAccessToken = accessToken
+        var raw: [String: JSONValue] = ["id": .string(profile.rawID), "verified_email": .bool(profile.emailVerified)]
+        if let email = profile.email { raw["email"] = .string(email) }
+        if let name = profile.displayName { raw["name"] = .string(name) }
+        if let given = profile.givenName { raw["given_name"] = .string(given) }
+        if let family = profile.familyName { raw["family_name"] = .string(family) }
+        if let picture = profile.photoURL { raw["picture"] = .string(picture) }
+        if let hostedDomain = profile.hostedDomain { raw["hd"] = .string(hostedDomain) }
+        raw["locale"] = .string(profile.locale ?? "en")
+        var scopes = "openid https://www.googleapis.com/auth/userinfo.profile"
+        if profile.email != nil { scopes += " https://www.googleapis.com/auth/userinfo.email" }
+        raw["granted_scopes"] = .string(profile.grantedScopes ?? scopes)
+        response.rawUserInfo = String(decoding: JSONValue.object(raw).jsonData(sortedKeys: true), as: UTF8.self)
+        return response
+    }
+
+    // MARK: - lookup, update, delete
+
+    /// `accounts:lookup` for the signed-in user.
+    public func lookup(_ request: LookupRequest) throws -> LookupResponse {
+        let user = try tokens.authenticate(idToken: request.idToken)
+        return LookupResponse(users: [UserRecord(user.account)])
+    }
+
+    /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`.
+    public func update(_ request: UpdateAccountRequest) throws -> UpdateAccountResponse {
+        if request.oobCode != nil && request.idToken == nil {
+            throw WireError(.invalidOOBCode, "The action code is invalid.")
+        }
+        guard request.idToken != nil else {
+            throw WireError(.invalidReqType, "Unsupported request parameters.")
+        }
+        if request.customAttributes != nil || request.localId != nil || request.emailVerified != nil
+            || request.validSince != nil
+        {
+            throw WireError(.insufficientPermission, "Only administrators can set these fields.")
+        }
+        if request.disableUser != nil {
+            throw WireError(.operationNotAllowed, "A user cannot disable their own account.")
+        }
+        if request.email != nil || request.password != nil {
+            throw WireError(.operationNotAllowed, "Changing the email or password is not supported by this server yet.")
+        }
+        let deleted = Set(request.deleteAttribute ?? [])
+        if deleted.contains("PROVIDER") || deleted.contains("RAW_USER_INFO") {
+            throw WireError(.operationNotAllowed, "deleteAttribute PROVIDER and RAW_USER_INFO are not supported.")
+        }
+        if let displayName = request.displayName, displayName.count > 256 {
+            throw WireError(.invalidDisplayName, "The display name must be at most 256 characters.")
+        }
+        if let photoURL = request.photoUrl, !photoURL.isEmpty, !Self.isAbsoluteURL(photoURL) || photoURL.count > 2048 {
+            throw WireError(.invalidPhotoURL, "The photo URL must be an absolute URL.")
+        }
+        let user = try tokens.authenticate(idToken: request.idToken)
+        let account = try Self.mappingStoreErrors {
+            try store.write { writer -> Account in
+                guard var account = try writer.account(localID: user.account.localID) else {
+                    throw WireError(.userNotFound)
+                }
+                if let displayName = request.displayName { account.displayName = displayName.isEmpty ? nil : displayName }
+                if let photoURL = request.photoUrl { account.photoURL = photoURL.isEmpty ? nil : photoURL }
+                if deleted.contains("DISPLAY_NAME") { account.displayName = nil }
+                if deleted.contains("PHOTO_URL") { account.photoURL = nil }
+                if deleted.contains("EMAIL") {
+                    account.email = nil
+                    account.emailVerified = false
+                }
+                if deleted.contains("PASSWORD") { account.passwordHash = nil }
+                for provider in request.deleteProvider ?? [] {
+                    switch provider {
+                    case "phone": account.phoneNumber = nil
+                    case "password": account.passwordHash = nil
+                    default: account.providers.removeAll { $0.providerID == provider }
+                    }
+                }
+                try writer.updateAccount(account)
+                return account
+            }
+        }
+        let record = UserRecord(account)
+        var response = UpdateAccountResponse(localId: account.localID)
+        response.email = account.email
+        response.emailVerified = account.emailVerified
+        response.displayName = account.displayName
+        response.photoUrl = account.photoURL
+        response.providerUserInfo = record.providerUserInfo ?? []
+        return response
+    }
+
+    /// `accounts:delete` of the signed-in user; its sessions end with it.
+    public func delete(_ request: DeleteAccountRequest) throws -> DeleteAccountResponse {
+        let user = try tokens.authenticate(idToken: request.idToken)
+        if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
+            throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
+        }
+        let existed = try Self.mappingStoreErrors {
+            try store.write { try $0.deleteAccount(localID: user.account.localID) }
+        }
+        guard existed else { throw WireError(.userNotFound) }
+        return DeleteAccountResponse()
+    }
+
+    /// Deletes every account (the emulator's `DELETE /emulator/v1/projects/{p}/accounts`).
+    @discardableResult
+    public func deleteAllAccounts() throws -> Int {
+        try Self.mappingStoreErrors { try store.write { try $0.deleteAllAccounts() } }
+    }
+
+    // MARK: - Helpers
+
+    /// Whether `text` starts with a URI scheme (`http:`, `com.example.app:`) followed by something.
+    static func isAbsoluteURL(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex
+        else { return false }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "." || $0 == "-") }
+    }
+
+    static func mappingStoreErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw wireError(error)
+        }
+    }
+
+    /// Store failures as wire errors. Unexpected ones are logged by the server as internal errors.
+    static func wireError(_ error: StoreError) -> any Error {
+        switch error.code {
+        case .duplicateEmail: WireError(.emailExists)
+        case .duplicateIdentity: WireError(.federatedUserIDAlreadyLinked)
+        case .notFound: WireError(.userNotFound)
+        default: error
+        }
+    }
+}
+
+extension FederatedProfile {
+    var linkedIdentity: LinkedIdentity {
+        LinkedIdentity(
+            providerID: providerID, rawID: rawID, email: email?.lowercased(), displayName: displayName,
+            photoURL: photoURL)
+    }
+}
+
+extension Account {
+    /// Refreshes the linked identity from a new sign-in, and fills empty profile fields.
+    mutating func refresh(from profile: FederatedProfile) {
+        if let index = providers.firstIndex(where: { $0.providerID == profile.providerID && $0.rawID == profile.rawID }) {
+            providers[index] = profile.linkedIdentity
+        }
+        if displayName == nil { displayName = profile.displayName }
+        if photoURL == nil { photoURL = profile.photoURL }
+        if let email, email == profile.email?.lowercased(), profile.emailVerified { emailVerified = true }
+    }
+}
+
+extension UserRecord {
+    /// The wire form of an account (PROTOCOL.md §3.5). Password hashes are redacted as Firebase does.
+    init(_ account: Account) {
+        self.init(localId: account.localID)
+        email = account.email
+        emailVerified = account.emailVerified
+        displayName = account.displayName
+        photoUrl = account.photoURL
+        phoneNumber = account.phoneNumber
+        disabled = account.disabled ? true : nil
+        passwordHash = account.passwordHash == nil ? nil : "UkVEQUNURUQ="
+        validSince = String(account.validSinceMillis / 1000)
+        createdAt = String(account.createdAtMillis)
+        lastLoginAt = account.lastLoginAtMillis.map(String.init)
+        lastRefreshAt = account.lastRefreshAtMillis.map(Timestamps.rfc3339(millis:))
+        customAttributes = account.customAttributes
+        var providers = account.providers.map {
+            ProviderUserInfo(
+                providerId: $0.providerID, rawId: $0.rawID, federatedId: $0.rawID, email: $0.email,
+                displayName: $0.displayName, photoUrl: $0.photoURL, screenName: $0.screenName)
+        }
+        if let email = account.email, account.passwordHash != nil {
+            providers.append(ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email))
+        }
+        if let phone = account.phoneNumber {
+            providers.append(ProviderUserInfo(providerId: "phone", rawId: phone, federatedId: phone, phoneNumber: phone))
+        }
+        providerUserInfo = providers
+    }
+}

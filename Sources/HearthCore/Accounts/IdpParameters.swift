@@ -1,0 +1,37 @@
+import Foundation
+import HearthProtocol
+
+/// The IdP parameters of a `signInWithIdp` request, merged from the `requestUri` query, then the
+/// `postBody` form, then the `requestUri` fragment; later sources win (PROTOCOL.md §4.1).
+struct IdpParameters {
+    private var values: [String: String] = [:]
+
+    init(_ request: SignInWithIdpRequest) throws {
+        guard let requestURI = request.requestUri, !requestURI.isEmpty else {
+            throw WireError(.missingRequestURI, "The requestUri is missing.")
+        }
+        guard AccountService.isAbsoluteURL(requestURI) else {
+            throw WireError(.invalidRequestURI, "The requestUri must be an absolute URI.")
+        }
+        var withoutFragment = Substring(requestURI)
+        var fragment: Substring = ""
+        if let hash = requestURI.firstIndex(of: "#") {
+            withoutFragment = requestURI[..<hash]
+            fragment = requestURI[requestURI.index(after: hash)...]
+        }
+        if let question = withoutFragment.firstIndex(of: "?") {
+            merge(withoutFragment[withoutFragment.index(after: question)...])
+        }
+        merge(request.postBody ?? "")
+        merge(fragment)
+    }
+
+    subscript(name: String) -> String? {
+        guard let value = values[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    private mutating func merge(_ form: some StringProtocol) {
+        for (name, value) in FormEncoding.decode(form) { values[name] = value }
+    }
+}

@@ -1,0 +1,79 @@
+/// Settings of the development Google look-alike (`hearth serve --dev`).
+public struct DevIdPConfiguration: Sendable {
+    /// `iss` of its ID tokens and the base of its endpoints, e.g. `http://127.0.0.1:9099/dev/google`.
+    public var issuer: String
+    /// The OAuth clients it knows. Unknown clients get an error page, never a redirect.
+    public var clients: [DevIdPClient]
+    public var codeLifetime: Int64
+    public var accessTokenLifetime: Int64
+    public var refreshTokenLifetime: Int64
+    public var idTokenLifetime: Int64
+
+    public init(
+        issuer: String, clients: [DevIdPClient], codeLifetime: Int64 = 300, accessTokenLifetime: Int64 = 3599,
+        refreshTokenLifetime: Int64 = 180 * 86400, idTokenLifetime: Int64 = 3600
+    ) {
+        self.issuer = issuer
+        self.clients = clients
+        self.codeLifetime = codeLifetime
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+    }
+
+    public func client(_ clientID: String) -> DevIdPClient? {
+        clients.first { $0.clientID == clientID }
+    }
+}
+
+/// An OAuth client of the dev IdP and the redirect URIs it registered.
+public struct DevIdPClient: Sendable, Equatable {
+    public var clientID: String
+    public var redirectURIs: [String]
+
+    public init(clientID: String, redirectURIs: [String]) {
+        self.clientID = clientID
+        self.redirectURIs = redirectURIs
+    }
+
+    /// The default development client: loopback redirects (any port, RFC 8252 §7.3) and the
+    /// reversed-client-ID scheme an iOS app registers.
+    public static func development(clientID: String) -> DevIdPClient {
+        let reversed = clientID.split(separator: ".").reversed().joined(separator: ".").lowercased()
+        return DevIdPClient(
+            clientID: clientID,
+            redirectURIs: [
+                "http://127.0.0.1/", "http://127.0.0.1/oauth2callback", "http://127.0.0.1/callback",
+                "http://[::1]/", "http://[::1]/oauth2callback", "http://[::1]/callback",
+                "\(reversed):/oauth2callback",
+            ])
+    }
+
+    /// Exact match, except that the port of a loopback URI (`127.0.0.1`, `[::1]`) is ignored.
+    public func accepts(redirectURI: String) -> Bool {
+        if redirectURIs.contains(redirectURI) { return true }
+        guard let (host, rest) = Self.loopbackParts(redirectURI) else { return false }
+        return redirectURIs.contains { registered in
+            guard let (registeredHost, registeredRest) = Self.loopbackParts(registered) else { return false }
+            return host == registeredHost && rest == registeredRest
+        }
+    }
+
+    /// For `http://127.0.0.1:8765/cb` returns ("127.0.0.1", "/cb"); nil for non-loopback URIs.
+    private static func loopbackParts(_ uri: String) -> (host: String, path: String)? {
+        for host in ["127.0.0.1", "[::1]"] {
+            let prefix = "http://\(host)"
+            guard uri.hasPrefix(prefix) else { continue }
+            var rest = uri.dropFirst(prefix.count)
+            if rest.first == ":" {
+                let digits = rest.dropFirst().prefix(while: \.isNumber)
+                guard !digits.isEmpty, digits.count <= 5 else { return nil }
+                rest = rest.dropFirst(1 + digits.count)
+            }
+            let path = rest.isEmpty ? "/" : String(rest)
+            guard path.hasPrefix("/") else { return nil }
+            return (host, path)
+        }
+        return nil
+    }
+}

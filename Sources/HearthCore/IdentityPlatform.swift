@@ -1,0 +1,42 @@
+/// Everything one Hearth project runs on, wired together: the store, the session signing keys,
+/// token minting, account operations, Google verification and (in development) the dev IdP.
+public final class IdentityPlatform: Sendable {
+    public let project: ProjectConfiguration
+    public let store: any HearthStore
+    public let time: any TimeSource
+    public let sessionKeys: SigningKeyRing
+    public let tokens: TokenService
+    public let accounts: AccountService
+    /// The local Google look-alike; nil unless running with `--dev`.
+    public let devIdentityProvider: DevIdentityProvider?
+
+    /// Loads (or on first start creates) the signing keys.
+    /// - Parameters:
+    ///   - googleIssuers: providers whose ID tokens count as Google sign-ins (normally Google itself).
+    ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
+    public init(
+        project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
+        googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil
+    ) throws {
+        self.project = project
+        self.store = store
+        self.time = time
+        sessionKeys = SigningKeyRing(store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime)
+        try sessionKeys.loadOrCreate()
+        var issuers = googleIssuers
+        if let devConfiguration {
+            let devKeys = SigningKeyRing(
+                store: store, time: time, owner: .devIdentityProvider, tokenLifetime: devConfiguration.idTokenLifetime)
+            try devKeys.loadOrCreate()
+            let dev = DevIdentityProvider(configuration: devConfiguration, store: store, keys: devKeys, time: time)
+            devIdentityProvider = dev
+            issuers.insert(dev, at: 0)
+        } else {
+            devIdentityProvider = nil
+        }
+        tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
+        let google = GoogleCredentialVerifier(
+            issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew)
+        accounts = AccountService(project: project, store: store, tokens: tokens, google: google, time: time)
+    }
+}

@@ -1,0 +1,207 @@
+/// A user account as the store keeps it.
+///
+/// Times are integers so that every store keeps them exactly: `…Millis` are milliseconds since 1970.
+public struct Account: Sendable, Equatable {
+    public var localID: String
+    /// Lower-cased; unique across accounts when set (one account per email).
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoURL: String?
+    public var phoneNumber: String?
+    /// Reserved for password sign-in; `nil` for accounts without a password.
+    public var passwordHash: String?
+    public var disabled: Bool
+    /// The developer's custom claims, as the text of a JSON object.
+    public var customAttributes: String?
+    public var createdAtMillis: Int64
+    public var lastLoginAtMillis: Int64?
+    public var lastRefreshAtMillis: Int64?
+    /// Sessions that started before this time are revoked (the wire's `validSince`, in milliseconds).
+    public var validSinceMillis: Int64
+    /// Federated identities linked to this account, in the order they were linked.
+    public var providers: [LinkedIdentity]
+
+    public init(
+        localID: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
+        photoURL: String? = nil, phoneNumber: String? = nil, passwordHash: String? = nil, disabled: Bool = false,
+        customAttributes: String? = nil, createdAtMillis: Int64, lastLoginAtMillis: Int64? = nil,
+        lastRefreshAtMillis: Int64? = nil, validSinceMillis: Int64, providers: [LinkedIdentity] = []
+    ) {
+        self.localID = localID
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+        self.passwordHash = passwordHash
+        self.disabled = disabled
+        self.customAttributes = customAttributes
+        self.createdAtMillis = createdAtMillis
+        self.lastLoginAtMillis = lastLoginAtMillis
+        self.lastRefreshAtMillis = lastRefreshAtMillis
+        self.validSinceMillis = validSinceMillis
+        self.providers = providers
+    }
+
+    /// The linked identity for `providerID`, if any.
+    public func identity(for providerID: String) -> LinkedIdentity? {
+        providers.first { $0.providerID == providerID }
+    }
+}
+
+/// One federated identity (for example a Google account) linked to an account.
+/// `(providerID, rawID)` is unique across all accounts.
+public struct LinkedIdentity: Sendable, Equatable {
+    public var providerID: String
+    /// The provider's stable user id (Google's `sub`).
+    public var rawID: String
+    public var email: String?
+    public var displayName: String?
+    public var photoURL: String?
+    public var screenName: String?
+
+    public init(
+        providerID: String, rawID: String, email: String? = nil, displayName: String? = nil,
+        photoURL: String? = nil, screenName: String? = nil
+    ) {
+        self.providerID = providerID
+        self.rawID = rawID
+        self.email = email
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.screenName = screenName
+    }
+}
+
+/// A refresh token as stored: only the SHA-256 of the token (hex), never the token itself,
+/// plus what the ID tokens minted from it must carry.
+public struct RefreshTokenRecord: Sendable, Equatable {
+    /// Lower-case hex SHA-256 of the token string.
+    public var tokenHash: String
+    public var localID: String
+    public var signInProvider: String
+    /// Seconds since 1970 of the sign-in that created the session; kept across refreshes.
+    public var authTime: Int64
+    /// `phone` or `totp` when the session passed a second factor.
+    public var secondFactor: String?
+    public var secondFactorIdentifier: String?
+    /// Extra claims fixed at sign-in (JSON object text), merged into every ID token of the session.
+    public var sessionClaims: String?
+    public var createdAtMillis: Int64
+
+    public init(
+        tokenHash: String, localID: String, signInProvider: String, authTime: Int64, secondFactor: String? = nil,
+        secondFactorIdentifier: String? = nil, sessionClaims: String? = nil, createdAtMillis: Int64
+    ) {
+        self.tokenHash = tokenHash
+        self.localID = localID
+        self.signInProvider = signInProvider
+        self.authTime = authTime
+        self.secondFactor = secondFactor
+        self.secondFactorIdentifier = secondFactorIdentifier
+        self.sessionClaims = sessionClaims
+        self.createdAtMillis = createdAtMillis
+    }
+}
+
+/// A key that signs (or signed) tokens. The newest key that is not retired signs; retired keys stay
+/// published until every token they signed has expired.
+public struct SigningKeyRecord: Sendable, Equatable {
+    public var keyID: String
+    /// The one JWS algorithm this key is bound to (`RS256`).
+    public var algorithm: String
+    /// PKCS#8 PEM of the private key.
+    public var privateKeyPEM: String
+    /// Seconds since 1970.
+    public var createdAt: Int64
+    /// Seconds since 1970 when the key stopped signing; `nil` while it is current.
+    public var retiredAt: Int64?
+
+    public init(keyID: String, algorithm: String, privateKeyPEM: String, createdAt: Int64, retiredAt: Int64? = nil) {
+        self.keyID = keyID
+        self.algorithm = algorithm
+        self.privateKeyPEM = privateKeyPEM
+        self.createdAt = createdAt
+        self.retiredAt = retiredAt
+    }
+}
+
+/// An account of the development identity provider (the local Google look-alike).
+public struct DevIdPAccount: Sendable, Equatable {
+    /// 21 decimal digits, stable for the account's lifetime, like Google's `sub`.
+    public var subject: String
+    /// Lower-cased; unique among dev accounts.
+    public var email: String
+    public var emailVerified: Bool
+    public var name: String?
+    public var givenName: String?
+    public var familyName: String?
+    public var pictureURL: String?
+    public var hostedDomain: String?
+    public var locale: String?
+    public var createdAtMillis: Int64
+
+    public init(
+        subject: String, email: String, emailVerified: Bool = true, name: String? = nil, givenName: String? = nil,
+        familyName: String? = nil, pictureURL: String? = nil, hostedDomain: String? = nil, locale: String? = nil,
+        createdAtMillis: Int64
+    ) {
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.givenName = givenName
+        self.familyName = familyName
+        self.pictureURL = pictureURL
+        self.hostedDomain = hostedDomain
+        self.locale = locale
+        self.createdAtMillis = createdAtMillis
+    }
+}
+
+/// A credential the development identity provider issued: an authorization code, an access token
+/// or a refresh token. Stored by hash only.
+public struct DevIdPGrant: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case authorizationCode = "code"
+        case accessToken = "access"
+        case refreshToken = "refresh"
+    }
+
+    /// Lower-case hex SHA-256 of the credential string.
+    public var tokenHash: String
+    public var kind: Kind
+    public var subject: String
+    public var clientID: String
+    /// Space-separated granted scopes.
+    public var scope: String
+    /// For codes: the exact `redirect_uri` of the authorization request.
+    public var redirectURI: String?
+    /// For codes: the PKCE S256 challenge.
+    public var codeChallenge: String?
+    /// For codes (and the refresh tokens made from them): the `nonce` to put in ID tokens.
+    public var nonce: String?
+    /// The `aud` for ID tokens (a server client ID when the app asked for one, else `clientID`).
+    public var audience: String?
+    /// Seconds since 1970.
+    public var expiresAt: Int64
+    public var createdAt: Int64
+
+    public init(
+        tokenHash: String, kind: Kind, subject: String, clientID: String, scope: String, redirectURI: String? = nil,
+        codeChallenge: String? = nil, nonce: String? = nil, audience: String? = nil, expiresAt: Int64, createdAt: Int64
+    ) {
+        self.tokenHash = tokenHash
+        self.kind = kind
+        self.subject = subject
+        self.clientID = clientID
+        self.scope = scope
+        self.redirectURI = redirectURI
+        self.codeChallenge = codeChallenge
+        self.nonce = nonce
+        self.audience = audience
+        self.expiresAt = expiresAt
+        self.createdAt = createdAt
+    }
+}

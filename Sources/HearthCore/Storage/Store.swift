@@ -1,0 +1,112 @@
+/// Where Hearth keeps everything that several server instances must share.
+///
+/// All access is closure-scoped: `read` sees a consistent snapshot, `write` runs its body as one
+/// atomic transaction that is rolled back if the body throws. Calls block the calling thread
+/// (request handlers run on the HTTP server's worker threads), so implementations may do I/O.
+/// Every implementation must pass the storage conformance suite (`Tests/StoreConformanceTests`).
+public protocol HearthStore: Sendable {
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T
+    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T
+    /// Finishes pending work and releases resources; later calls fail with `StoreError.closed`.
+    func close()
+}
+
+/// Queries available inside `read` and `write`.
+public protocol StoreReader {
+    func account(localID: String) throws -> Account?
+    /// Looks up by email, ignoring case.
+    func account(email: String) throws -> Account?
+    func account(providerID: String, rawID: String) throws -> Account?
+    /// Number of accounts, for status output.
+    func accountCount() throws -> Int
+
+    func refreshToken(hash: String) throws -> RefreshTokenRecord?
+
+    /// Every signing key, oldest first (by `createdAt`; keys created in the same second in insertion order).
+    func signingKeys() throws -> [SigningKeyRecord]
+
+    /// Every dev IdP account, oldest first (by `createdAtMillis`, then insertion order).
+    func devAccounts() throws -> [DevIdPAccount]
+    func devAccount(subject: String) throws -> DevIdPAccount?
+    /// Looks up by email, ignoring case.
+    func devAccount(email: String) throws -> DevIdPAccount?
+    func devGrant(hash: String) throws -> DevIdPGrant?
+}
+
+/// Changes available inside `write`.
+public protocol StoreWriter: StoreReader {
+    /// Throws `StoreError` `.duplicateLocalID`, `.duplicateEmail` or `.duplicateIdentity`.
+    func insertAccount(_ account: Account) throws
+    /// Replaces the stored account (its linked identities included) with `account`.
+    /// Throws `.notFound`, `.duplicateEmail` or `.duplicateIdentity`.
+    func updateAccount(_ account: Account) throws
+    /// Sets only `lastRefreshAtMillis`; cheap enough for every token refresh. Unknown ids are ignored.
+    func recordRefresh(localID: String, atMillis: Int64) throws
+    /// Deletes the account and its identities. Returns whether it existed.
+    ///
+    /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
+    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` purges them.
+    @discardableResult func deleteAccount(localID: String) throws -> Bool
+    /// Deletes every account (with identities; refresh tokens stay as for `deleteAccount`). Returns how many.
+    @discardableResult func deleteAllAccounts() throws -> Int
+
+    /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
+    func insertRefreshToken(_ record: RefreshTokenRecord) throws
+    /// Deletes every refresh token of an account. Returns how many.
+    @discardableResult func deleteRefreshTokens(localID: String) throws -> Int
+    /// Deletes refresh tokens created before `millis` whose account no longer exists. Returns how many.
+    @discardableResult func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int
+
+    /// Throws `.duplicateKeyID` if the key id exists.
+    func insertSigningKey(_ key: SigningKeyRecord) throws
+    /// Marks a key retired. Throws `.notFound` for an unknown key id.
+    func retireSigningKey(keyID: String, at seconds: Int64) throws
+    /// Removes a key for good. Returns whether it existed.
+    @discardableResult func deleteSigningKey(keyID: String) throws -> Bool
+
+    /// Throws `.duplicateEmail` (dev accounts have unique emails) or `.duplicateLocalID` (subject).
+    func insertDevAccount(_ account: DevIdPAccount) throws
+    /// Throws `.duplicateToken` if the hash exists.
+    func insertDevGrant(_ grant: DevIdPGrant) throws
+    /// Deletes one grant; returns whether it existed (so a code can be consumed exactly once).
+    @discardableResult func deleteDevGrant(hash: String) throws -> Bool
+    /// Deletes every grant of `subject` for `clientID` (token revocation). Returns how many.
+    @discardableResult func deleteDevGrants(subject: String, clientID: String) throws -> Int
+    /// Deletes grants whose `expiresAt` is before `seconds`. Returns how many.
+    @discardableResult func deleteExpiredDevGrants(before seconds: Int64) throws -> Int
+}
+
+/// Why a store operation failed. Stable codes; the description never contains stored data.
+public struct StoreError: Error, Equatable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        public static let duplicateLocalID = Code("duplicateLocalID")
+        public static let duplicateEmail = Code("duplicateEmail")
+        public static let duplicateIdentity = Code("duplicateIdentity")
+        public static let duplicateToken = Code("duplicateToken")
+        public static let duplicateKeyID = Code("duplicateKeyID")
+        public static let notFound = Code("notFound")
+        /// The store was closed.
+        public static let closed = Code("closed")
+        /// The database could not be opened, read or written.
+        public static let unavailable = Code("unavailable")
+        /// Stored data could not be understood (for example a schema from a newer Hearth).
+        public static let corrupt = Code("corrupt")
+    }
+
+    public let code: Code
+    /// Operator-facing detail (never values from requests or stored secrets).
+    public let detail: String
+
+    public init(_ code: Code, _ detail: String = "") {
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String { detail.isEmpty ? "store: \(code)" : "store: \(code): \(detail)" }
+
+    public static func == (lhs: StoreError, rhs: StoreError) -> Bool { lhs.code == rhs.code }
+}

@@ -1,0 +1,235 @@
+internal import COpenSSL
+
+/// An RSA private key that makes RS256 signatures (RSASSA-PKCS1-v1_5 with SHA-256).
+///
+/// Keys are immutable values; copies share one OpenSSL key. Every method is safe to call from many threads at once.
+/// Like ``RSAPublicKey``, the modulus must be 2048 to 16384 bits long.
+///
+/// ```swift
+/// let key = try RSAPrivateKey.generate()
+/// let signature = try key.signSHA256(Array("header.payload".utf8))
+/// assert(key.publicKey.isValidSHA256Signature(signature, for: Array("header.payload".utf8)))
+/// let stored = key.pemRepresentation            // PKCS#8 "PRIVATE KEY"
+/// let again = try RSAPrivateKey(pemRepresentation: stored)
+/// ```
+public struct RSAPrivateKey: Sendable {
+    private let backing: Backing
+
+    private init(backing: Backing) {
+        self.backing = backing
+    }
+
+    /// Generates a new key pair with public exponent 65537.
+    ///
+    /// - Parameter bits: the modulus length, from 2048 to 16384.
+    /// - Throws: ``CryptoError`` `.keyTooSmall`/`.keyTooLarge` for a length outside the policy; ``OpenSSLError``
+    ///   when generation fails.
+    public static func generate(bits: Int = 2048) throws -> RSAPrivateKey {
+        guard bits >= RSAPublicKey.minimumBitCount else {
+            throw CryptoError(.keyTooSmall, reason: "RSA keys need at least \(RSAPublicKey.minimumBitCount) bits")
+        }
+        guard bits <= RSAPublicKey.maximumBitCount else {
+            throw CryptoError(.keyTooLarge, reason: "RSA keys may have at most \(RSAPublicKey.maximumBitCount) bits")
+        }
+        OpenSSLError.clearQueue()
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, CName.rsa, nil) else {
+            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_CTX_new_from_name")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer? = nil
+        guard EVP_PKEY_keygen_init(context) == 1,
+            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1,
+            EVP_PKEY_generate(context, &key) == 1,
+            let key
+        else {
+            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_generate")
+        }
+        return RSAPrivateKey(backing: try Backing.adopting(key, checkConsistency: false))
+    }
+
+    /// Reads a PEM private key: PKCS#8 (`-----BEGIN PRIVATE KEY-----`) or PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`).
+    ///
+    /// Encrypted keys (`ENCRYPTED PRIVATE KEY`, or PKCS#1 with `Proc-Type`/`DEK-Info` headers) are refused rather
+    /// than prompting for a password. Text before the first PEM block is ignored; only the first block is read.
+    ///
+    /// - Throws: ``CryptoError`` with `.unsupportedFormat` for other or encrypted blocks and bad DER,
+    ///   `.unsupportedKeyType` for non-RSA keys, `.keyTooSmall`/`.keyTooLarge`/`.invalidKey` for keys outside the
+    ///   policy; ``OpenSSLError`` when OpenSSL fails.
+    public init(pemRepresentation: String) throws {
+        var block = try MemoryBIO.readPEMBlock(pemRepresentation)
+        // Best effort: wipe our copy of the secret DER once OpenSSL has decoded it.
+        defer { block.der.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
+        let structure: UnsafePointer<CChar>
+        switch block.label {
+        case "PRIVATE KEY": structure = CName.privateKeyInfo
+        case "RSA PRIVATE KEY": structure = CName.typeSpecific
+        case "ENCRYPTED PRIVATE KEY":
+            throw CryptoError(.unsupportedFormat, reason: "encrypted private keys are not supported")
+        default:
+            throw CryptoError(.unsupportedFormat, reason: "expected a PRIVATE KEY or RSA PRIVATE KEY PEM block, found \(block.label)")
+        }
+        guard !block.hasHeaders else {
+            throw CryptoError(.unsupportedFormat, reason: "PEM headers (such as encryption) are not supported")
+        }
+        let key = try RSAKeyMaterial.decode(der: block.der, structure: structure, part: .keyPair)
+        self.backing = try Backing.adopting(key, checkConsistency: true)
+    }
+
+    /// Builds a key from its numbers, as found in a private JWK (RFC 7518 §6.3.2), all big-endian.
+    ///
+    /// The numbers are checked with OpenSSL's full RSA key check (primes, n = p·q, the exponents and the
+    /// coefficient), so components that do not belong together are refused.
+    ///
+    /// - Parameters:
+    ///   - modulus: `n`.
+    ///   - publicExponent: `e`.
+    ///   - privateExponent: `d`.
+    ///   - prime1: `p`.
+    ///   - prime2: `q`.
+    ///   - exponent1: `dp` = d mod (p − 1).
+    ///   - exponent2: `dq` = d mod (q − 1).
+    ///   - coefficient: `qi` = q⁻¹ mod p.
+    /// - Throws: ``CryptoError`` `.keyTooSmall`/`.keyTooLarge`/`.invalidKey`; ``OpenSSLError`` when OpenSSL fails.
+    public init(
+        modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8], prime1: [UInt8], prime2: [UInt8],
+        exponent1: [UInt8], exponent2: [UInt8], coefficient: [UInt8]
+    ) throws {
+        _ = try RSAKeyMaterial.validatePublicNumbers(
+            modulus: BigNumber.trimmed(modulus), exponent: BigNumber.trimmed(publicExponent))
+        typealias Name = CName
+        let key = try RSAKeyMaterial.build(
+            from: [
+                (Name.modulus, modulus), (Name.publicExponent, publicExponent), (Name.privateExponent, privateExponent),
+                (Name.prime1, prime1), (Name.prime2, prime2), (Name.exponent1, exponent1), (Name.exponent2, exponent2),
+                (Name.coefficient, coefficient),
+            ],
+            part: .keyPair)
+        self.backing = try Backing.adopting(key, checkConsistency: true)
+    }
+
+    /// The key as a PKCS#8 PEM block (`-----BEGIN PRIVATE KEY-----`), unencrypted. Treat it as a secret.
+    public var pemRepresentation: String {
+        do {
+            return try MemoryBIO.writeText(operation: "PEM_write_bio_PrivateKey") { bio in
+                backing.withKey { key in PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 }
+            }
+        } catch {
+            // Encoding a valid in-memory key only fails when memory runs out.
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The matching public key.
+    public var publicKey: RSAPublicKey { backing.publicKey }
+
+    /// Signs `message` with RSASSA-PKCS1-v1_5 over its SHA-256 digest (RS256, RFC 7518 §3.3). The signature is
+    /// deterministic: the same key and message always give the same bytes.
+    ///
+    /// - Parameter message: the bytes to sign (for a JWS, the ASCII of `header.payload`).
+    /// - Returns: the signature, as long as the modulus.
+    /// - Throws: ``OpenSSLError`` when OpenSSL fails.
+    public func signSHA256(_ message: [UInt8]) throws -> [UInt8] {
+        try backing.signSHA256(message)
+    }
+
+    /// Lends the `EVP_PKEY *` to `body`. The pointer must not escape or be freed.
+    func withKey<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try backing.withKey(body)
+    }
+}
+
+extension RSAPrivateKey {
+    /// Owns one key-pair `EVP_PKEY` and the matching public key.
+    ///
+    /// `@unchecked Sendable`: nothing is modified after `init`, and OpenSSL allows concurrent signing with one
+    /// `EVP_PKEY` (each call makes its own `EVP_MD_CTX`; RSA blinding is internally locked).
+    private final class Backing: @unchecked Sendable {
+        private let key: OpaquePointer
+        let publicKey: RSAPublicKey
+
+        /// Checks `key` and takes ownership of it. Frees `key` if it is refused.
+        ///
+        /// - Parameter checkConsistency: run OpenSSL's full key check, to refuse imported numbers that do not belong
+        ///   together. Generated keys skip it.
+        static func adopting(_ key: OpaquePointer, checkConsistency: Bool) throws -> Backing {
+            let publicKey: RSAPublicKey
+            do {
+                guard RSAKeyMaterial.isRSA(key) else {
+                    throw CryptoError(.unsupportedKeyType, reason: "the key is not an RSA key")
+                }
+                guard RSAKeyMaterial.hasPrivateExponent(key) else {
+                    throw CryptoError(.invalidKey, reason: "the key has no private exponent")
+                }
+                guard let modulus = RSAKeyMaterial.publicParameter(CName.modulus, of: key),
+                    let exponent = RSAKeyMaterial.publicParameter(CName.publicExponent, of: key)
+                else {
+                    throw CryptoError(.invalidKey, reason: "the key has no RSA modulus or exponent")
+                }
+                // A separate public-only EVP_PKEY, so public keys handed out never carry private numbers.
+                publicKey = try RSAPublicKey(modulus: modulus, exponent: exponent)
+            } catch {
+                EVP_PKEY_free(key)
+                throw error
+            }
+            let backing = Backing(key: key, publicKey: publicKey)
+            if checkConsistency {
+                try backing.checkConsistency()
+            }
+            return backing
+        }
+
+        private init(key: OpaquePointer, publicKey: RSAPublicKey) {
+            self.key = key
+            self.publicKey = publicKey
+        }
+
+        deinit {
+            EVP_PKEY_free(key)
+        }
+
+        func withKey<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+            try body(key)
+        }
+
+        /// `EVP_PKEY_check`: p and q are prime, n = p·q, d·e ≡ 1 (mod λ(n)) and dp, dq, qi match
+        /// (RSA_check_key's checks; OpenSSL outside FIPS mode does not apply SP 800-56B's stricter limits).
+        private func checkConsistency() throws {
+            OpenSSLError.clearQueue()
+            guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
+                throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_CTX_new_from_pkey")
+            }
+            defer { EVP_PKEY_CTX_free(context) }
+            guard EVP_PKEY_check(context) == 1 else {
+                let detail = OpenSSLError.drainingQueue(operation: "EVP_PKEY_check")
+                throw CryptoError(.invalidKey, reason: "the RSA private key numbers are inconsistent (\(detail.entries.joined(separator: "; ")))")
+            }
+        }
+
+        func signSHA256(_ message: [UInt8]) throws(OpenSSLError) -> [UInt8] {
+            OpenSSLError.clearQueue()
+            guard let context = EVP_MD_CTX_new() else {
+                throw OpenSSLError.drainingQueue(operation: "EVP_MD_CTX_new")
+            }
+            defer { EVP_MD_CTX_free(context) }
+            // The default RSA padding for signing is PKCS#1 v1.5.
+            guard EVP_DigestSignInit_ex(context, nil, "SHA256", nil, nil, key, nil) == 1 else {
+                throw OpenSSLError.drainingQueue(operation: "EVP_DigestSignInit_ex")
+            }
+            let capacity = Int(EVP_PKEY_get_size(key))
+            var failed = false
+            let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                var length = capacity
+                // One call with a buffer of the maximum size; asking for the size first could hash the message twice.
+                let status = message.withUnsafeBufferPointer { input in
+                    EVP_DigestSign(context, buffer.baseAddress, &length, input.baseAddress, input.count)
+                }
+                failed = status != 1
+                initialized = failed ? 0 : length
+            }
+            guard !failed else {
+                throw OpenSSLError.drainingQueue(operation: "EVP_DigestSign")
+            }
+            return signature
+        }
+    }
+}

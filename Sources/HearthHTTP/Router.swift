@@ -1,0 +1,216 @@
+/// A request handler: a plain synchronous function run on one of the server's worker threads.
+/// It may block (SQLite calls, for example); the thread pool is sized for that.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// The outcome of ``Router/route(_:)``.
+public enum RouteMatch: Sendable {
+    /// A route matched; `parameters` holds the captured `{name}` segments.
+    case found(HTTPHandler, parameters: [String: String])
+    /// The path matched at least one route, but none for this method.
+    case methodNotAllowed(allowed: [HTTPMethod])
+    /// No route matches the path.
+    case notFound
+}
+
+/// Maps method + path patterns to handlers.
+///
+/// Pattern syntax, one rule per `/`-separated segment:
+/// - a literal segment matches itself exactly; it may contain `:` (`accounts:lookup`);
+/// - `{name}` captures one non-empty segment;
+/// - `{name}:verb` captures a segment that ends in `:verb` (Google-style custom methods), without
+///   the suffix: `/v1/projects/{project}:createSessionCookie` matches
+///   `/v1/projects/demo:createSessionCookie` with `project = "demo"`.
+///
+/// When several patterns could match, literal segments win over `{name}:verb`, which wins over
+/// `{name}`; the search backtracks, so a more specific branch that dead-ends does not hide a
+/// less specific one that matches.
+///
+/// Policies:
+/// - **Trailing slashes are significant.** `/v1/keys/` does not match `/v1/keys` (it is a 404),
+///   and empty segments (`//`) never match a capture.
+/// - **`HEAD`** uses the `GET` handler when no `HEAD` route is registered (the server never
+///   sends a body for `HEAD`), and `Allow` lists `HEAD` wherever `GET` is allowed.
+/// - Matching runs on the decoded path, so `%2F` counts as a `/`.
+///
+/// ```swift
+/// var router = Router()
+/// router.add(.post, "/v1/accounts:signUp") { request in … }
+/// router.add(.get, "/v1/projects/{project}/accounts/{uid}") { request in
+///     .text(request.pathParameters["uid"] ?? "")
+/// }
+/// let server = HTTPServer(configuration: .init(), handler: router.handler())
+/// ```
+public struct Router: Sendable {
+    private var root = Node()
+
+    public init() {}
+
+    /// Registers `handler` for `method` on `pattern`.
+    ///
+    /// - Parameters:
+    ///   - method: the method to answer.
+    ///   - pattern: a path pattern starting with `/` (see the type's documentation).
+    ///   - handler: the function to call.
+    /// - Precondition: the pattern is well-formed and not already registered for `method`;
+    ///   a violation is a programming error and traps.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        let segments = Self.parse(pattern)
+        root.insert(segments[...], method: method, handler: handler, pattern: pattern)
+    }
+
+    /// Finds the handler for a request.
+    public func route(_ request: HTTPRequest) -> RouteMatch {
+        let segments = Self.split(request.path)
+        var parameters: [String: String] = [:]
+        var allowed: Set<HTTPMethod> = []
+        if let handler = root.match(segments[...], method: request.method, parameters: &parameters, allowed: &allowed) {
+            return .found(handler, parameters: parameters)
+        }
+        if allowed.isEmpty {
+            return .notFound
+        }
+        if allowed.contains(.get) {
+            allowed.insert(.head)
+        }
+        return .methodNotAllowed(allowed: allowed.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    /// A server handler that routes each request, fills `pathParameters` and calls the matched
+    /// handler; 404 and 405 (with `Allow`) are rendered by `errorRenderer`.
+    public func handler(
+        errorRenderer: @escaping @Sendable (HTTPStatusError) -> HTTPResponse = HTTPStatusError.defaultRenderer
+    ) -> HTTPHandler {
+        let router = self
+        return { request in
+            switch router.route(request) {
+            case .found(let handler, let parameters):
+                var routed = request
+                routed.pathParameters = parameters
+                return handler(routed)
+            case .methodNotAllowed(let allowed):
+                let error = HTTPStatusError.methodNotAllowed(allowed: allowed)
+                var response = errorRenderer(error)
+                if !response.headers.contains(name: "Allow") {
+                    response.headers["Allow"] = error.headers["Allow"]
+                }
+                return response
+            case .notFound:
+                return errorRenderer(.notFound)
+            }
+        }
+    }
+
+    // MARK: - Patterns
+
+    enum Segment: Equatable {
+        case literal(String)
+        case capture(name: String, verb: String?)
+    }
+
+    static func split(_ path: String) -> [Substring] {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.first == "" {
+            segments.removeFirst()
+        }
+        return segments
+    }
+
+    static func parse(_ pattern: String) -> [Segment] {
+        precondition(pattern.hasPrefix("/"), "Router pattern must start with '/': \(pattern)")
+        return split(pattern).map { piece -> Segment in
+            guard piece.hasPrefix("{") else {
+                precondition(!piece.contains("{") && !piece.contains("}"), "Router: misplaced brace in \(pattern)")
+                return .literal(String(piece))
+            }
+            guard let close = piece.firstIndex(of: "}") else {
+                preconditionFailure("Router: unterminated '{' in \(pattern)")
+            }
+            let name = String(piece[piece.index(after: piece.startIndex)..<close])
+            precondition(!name.isEmpty && !name.contains("{"), "Router: empty or nested capture name in \(pattern)")
+            let rest = piece[piece.index(after: close)...]
+            if rest.isEmpty {
+                return .capture(name: name, verb: nil)
+            }
+            precondition(rest.hasPrefix(":") && rest.count > 1 && !rest.contains("}"),
+                         "Router: only ':verb' may follow a capture, in \(pattern)")
+            return .capture(name: name, verb: String(rest))
+        }
+    }
+
+    // MARK: - Tree
+
+    private struct Capture: Sendable {
+        var name: String
+        /// The suffix including its colon (":createSessionCookie"), or nil for a plain capture.
+        var verb: String?
+        var node: Node
+    }
+
+    private struct Node: Sendable {
+        var literals: [String: Node] = [:]
+        /// Verb captures first, then plain ones, each group in registration order.
+        var captures: [Capture] = []
+        var handlers: [HTTPMethod: HTTPHandler] = [:]
+
+        mutating func insert(_ segments: ArraySlice<Segment>, method: HTTPMethod, handler: @escaping HTTPHandler, pattern: String) {
+            guard let first = segments.first else {
+                precondition(handlers[method] == nil, "Router: \(method) \(pattern) is registered twice")
+                handlers[method] = handler
+                return
+            }
+            let rest = segments.dropFirst()
+            switch first {
+            case .literal(let text):
+                literals[text, default: Node()].insert(rest, method: method, handler: handler, pattern: pattern)
+            case .capture(let name, let verb):
+                if let index = captures.firstIndex(where: { $0.name == name && $0.verb == verb }) {
+                    captures[index].node.insert(rest, method: method, handler: handler, pattern: pattern)
+                } else {
+                    var node = Node()
+                    node.insert(rest, method: method, handler: handler, pattern: pattern)
+                    let capture = Capture(name: name, verb: verb, node: node)
+                    if verb != nil, let firstPlain = captures.firstIndex(where: { $0.verb == nil }) {
+                        captures.insert(capture, at: firstPlain)
+                    } else {
+                        captures.append(capture)
+                    }
+                }
+            }
+        }
+
+        func match(
+            _ segments: ArraySlice<Substring>, method: HTTPMethod,
+            parameters: inout [String: String], allowed: inout Set<HTTPMethod>
+        ) -> HTTPHandler? {
+            guard let segment = segments.first else {
+                if let handler = handlers[method] ?? (method == .head ? handlers[.get] : nil) {
+                    return handler
+                }
+                allowed.formUnion(handlers.keys)
+                return nil
+            }
+            let rest = segments.dropFirst()
+            if let child = literals[String(segment)],
+               let handler = child.match(rest, method: method, parameters: &parameters, allowed: &allowed) {
+                return handler
+            }
+            guard !segment.isEmpty else { return nil }
+            for capture in captures {
+                let value: Substring
+                if let verb = capture.verb {
+                    guard segment.count > verb.count, segment.hasSuffix(verb) else { continue }
+                    value = segment.dropLast(verb.count)
+                } else {
+                    value = segment
+                }
+                let previous = parameters[capture.name]
+                parameters[capture.name] = String(value)
+                if let handler = capture.node.match(rest, method: method, parameters: &parameters, allowed: &allowed) {
+                    return handler
+                }
+                parameters[capture.name] = previous
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// A Firebase Auth wire error code, such as `EMAIL_EXISTS` or `INVALID_ID_TOKEN`.
+///
+/// The raw value is exactly what goes on the wire. Codes that name a whole class of failure
+/// (`PERMISSION_DENIED`, `NOT_FOUND`, …) are *canonical*: their envelope carries a `status` field and
+/// their message is a sentence rather than `CODE : detail` (PROTOCOL.md §2).
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The HTTP status this code is sent with.
+    public var httpStatus: Int { Self.statusTable[self] ?? 400 }
+
+    /// Whether the code is a canonical status (`PERMISSION_DENIED`, …) rather than an application code.
+    public var isCanonical: Bool { Self.statusTable[self] != nil || self == .invalidArgument }
+
+    private static let statusTable: [ErrorCode: Int] = [
+        .unauthenticated: 401, .permissionDenied: 403, .notFound: 404, .methodNotAllowed: 405,
+        .payloadTooLarge: 413, .headersTooLarge: 431, .internalError: 500, .notImplemented: 501,
+        .unavailable: 503,
+    ]
+
+    // Canonical statuses.
+    public static let invalidArgument = ErrorCode(rawValue: "INVALID_ARGUMENT")
+    public static let unauthenticated = ErrorCode(rawValue: "UNAUTHENTICATED")
+    public static let permissionDenied = ErrorCode(rawValue: "PERMISSION_DENIED")
+    public static let notFound = ErrorCode(rawValue: "NOT_FOUND")
+    public static let methodNotAllowed = ErrorCode(rawValue: "METHOD_NOT_ALLOWED")
+    public static let payloadTooLarge = ErrorCode(rawValue: "PAYLOAD_TOO_LARGE")
+    public static let headersTooLarge = ErrorCode(rawValue: "REQUEST_HEADER_FIELDS_TOO_LARGE")
+    public static let internalError = ErrorCode(rawValue: "INTERNAL")
+    public static let notImplemented = ErrorCode(rawValue: "NOT_IMPLEMENTED")
+    public static let unavailable = ErrorCode(rawValue: "UNAVAILABLE")
+
+    // Application codes (Identity Toolkit and Secure Token).
+    public static let emailExists = ErrorCode(rawValue: "EMAIL_EXISTS")
+    public static let invalidEmail = ErrorCode(rawValue: "INVALID_EMAIL")
+    public static let invalidIDToken = ErrorCode(rawValue: "INVALID_ID_TOKEN")
+    public static let missingIDToken = ErrorCode(rawValue: "MISSING_ID_TOKEN")
+    public static let tokenExpired = ErrorCode(rawValue: "TOKEN_EXPIRED")
+    public static let userDisabled = ErrorCode(rawValue: "USER_DISABLED")
+    public static let userNotFound = ErrorCode(rawValue: "USER_NOT_FOUND")
+    public static let missingLocalID = ErrorCode(rawValue: "MISSING_LOCAL_ID")
+    public static let invalidIdpResponse = ErrorCode(rawValue: "INVALID_IDP_RESPONSE")
+    public static let invalidCredentialOrProviderID = ErrorCode(rawValue: "INVALID_CREDENTIAL_OR_PROVIDER_ID")
+    public static let missingRequestURI = ErrorCode(rawValue: "MISSING_REQUEST_URI")
+    public static let invalidRequestURI = ErrorCode(rawValue: "INVALID_REQUEST_URI")
+    public static let missingOrInvalidNonce = ErrorCode(rawValue: "MISSING_OR_INVALID_NONCE")
+    public static let federatedUserIDAlreadyLinked = ErrorCode(rawValue: "FEDERATED_USER_ID_ALREADY_LINKED")
+    public static let operationNotAllowed = ErrorCode(rawValue: "OPERATION_NOT_ALLOWED")
+    public static let invalidPendingToken = ErrorCode(rawValue: "INVALID_PENDING_TOKEN")
+    public static let missingGrantType = ErrorCode(rawValue: "MISSING_GRANT_TYPE")
+    public static let invalidGrantType = ErrorCode(rawValue: "INVALID_GRANT_TYPE")
+    public static let missingRefreshToken = ErrorCode(rawValue: "MISSING_REFRESH_TOKEN")
+    public static let invalidRefreshToken = ErrorCode(rawValue: "INVALID_REFRESH_TOKEN")
+    public static let insufficientPermission = ErrorCode(rawValue: "INSUFFICIENT_PERMISSION")
+    public static let invalidReqType = ErrorCode(rawValue: "INVALID_REQ_TYPE")
+    public static let unexpectedParameter = ErrorCode(rawValue: "UNEXPECTED_PARAMETER")
+    public static let invalidPhotoURL = ErrorCode(rawValue: "INVALID_PHOTO_URL")
+    public static let invalidDisplayName = ErrorCode(rawValue: "INVALID_DISPLAY_NAME")
+    public static let projectNotFound = ErrorCode(rawValue: "PROJECT_NOT_FOUND")
+    public static let tenantIDMismatch = ErrorCode(rawValue: "TENANT_ID_MISMATCH")
+    public static let providerAlreadyLinked = ErrorCode(rawValue: "PROVIDER_ALREADY_LINKED")
+    public static let invalidOOBCode = ErrorCode(rawValue: "INVALID_OOB_CODE")
+    public static let tooManyAttemptsTryLater = ErrorCode(rawValue: "TOO_MANY_ATTEMPTS_TRY_LATER")
+}

@@ -1,0 +1,453 @@
+import HearthCore
+import SQLite
+
+/// The `StoreReader` handed to `SQLiteStore.read`: queries on one connection inside one read
+/// transaction. Valid only inside the closure that received it.
+class SQLiteStoreReader: StoreReader {
+    final let connection: SQLiteConnection
+    /// Cleared when the closure returns; using the reader afterwards is a programming error.
+    final var isOpen = true
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Runs one store operation: SQLite errors become `StoreError`s here and never go further.
+    @discardableResult
+    final func run<T>(_ operation: StaticString, _ body: () throws -> T) throws -> T {
+        precondition(isOpen, "a StoreReader or StoreWriter was used after its read/write closure returned")
+        do {
+            return try body()
+        } catch {
+            throw translateStoreError(error, operation: "\(operation)")
+        }
+    }
+
+    // MARK: Accounts
+
+    final func account(localID: String) throws -> Account? {
+        try run("account(localID:)") {
+            try loadAccount(SQL.accountByLocalID, [.text(localID)])
+        }
+    }
+
+    final func account(email: String) throws -> Account? {
+        try run("account(email:)") {
+            try loadAccount(SQL.accountByEmail, [.text(email.lowercased())])
+        }
+    }
+
+    final func account(providerID: String, rawID: String) throws -> Account? {
+        try run("account(providerID:rawID:)") {
+            try loadAccount(SQL.accountByIdentity, [.text(providerID), .text(rawID)])
+        }
+    }
+
+    final func accountCount() throws -> Int {
+        try run("accountCount") {
+            try connection.queryFirst(SQL.accountCount) { try $0.requiredInt64(0) }.map { Int($0) } ?? 0
+        }
+    }
+
+    private func loadAccount(_ sql: String, _ values: [SQLiteValue]) throws -> Account? {
+        guard var account = try connection.queryFirst(sql, values, Self.decodeAccount) else { return nil }
+        account.providers = try connection.queryAll(SQL.identitiesOfAccount, [.text(account.localID)]) { row in
+            LinkedIdentity(
+                providerID: try row.requiredText(0), rawID: try row.requiredText(1), email: row.text(2),
+                displayName: row.text(3), photoURL: row.text(4), screenName: row.text(5))
+        }
+        return account
+    }
+
+    private static func decodeAccount(_ row: SQLiteRow) throws -> Account {
+        Account(
+            localID: try row.requiredText(0), email: row.text(1), emailVerified: try row.requiredBool(2),
+            displayName: row.text(3), photoURL: row.text(4), phoneNumber: row.text(5), passwordHash: row.text(6),
+            disabled: try row.requiredBool(7), customAttributes: row.text(8),
+            createdAtMillis: try row.requiredInt64(9), lastLoginAtMillis: row.int64(10),
+            lastRefreshAtMillis: row.int64(11), validSinceMillis: try row.requiredInt64(12))
+    }
+
+    // MARK: Refresh tokens
+
+    final func refreshToken(hash: String) throws -> RefreshTokenRecord? {
+        try run("refreshToken(hash:)") {
+            try connection.queryFirst(SQL.refreshTokenByHash, [.text(hash)]) { row in
+                RefreshTokenRecord(
+                    tokenHash: try row.requiredText(0), localID: try row.requiredText(1),
+                    signInProvider: try row.requiredText(2), authTime: try row.requiredInt64(3),
+                    secondFactor: row.text(4), secondFactorIdentifier: row.text(5), sessionClaims: row.text(6),
+                    createdAtMillis: try row.requiredInt64(7))
+            }
+        }
+    }
+
+    // MARK: Signing keys
+
+    final func signingKeys() throws -> [SigningKeyRecord] {
+        try run("signingKeys") {
+            try connection.queryAll(SQL.signingKeys) { row in
+                SigningKeyRecord(
+                    keyID: try row.requiredText(0), algorithm: try row.requiredText(1),
+                    privateKeyPEM: try row.requiredText(2), createdAt: try row.requiredInt64(3),
+                    retiredAt: row.int64(4))
+            }
+        }
+    }
+
+    // MARK: Dev IdP
+
+    final func devAccounts() throws -> [DevIdPAccount] {
+        try run("devAccounts") { try connection.queryAll(SQL.devAccounts, [], Self.decodeDevAccount) }
+    }
+
+    final func devAccount(subject: String) throws -> DevIdPAccount? {
+        try run("devAccount(subject:)") {
+            try connection.queryFirst(SQL.devAccountBySubject, [.text(subject)], Self.decodeDevAccount)
+        }
+    }
+
+    final func devAccount(email: String) throws -> DevIdPAccount? {
+        try run("devAccount(email:)") {
+            try connection.queryFirst(SQL.devAccountByEmail, [.text(email.lowercased())], Self.decodeDevAccount)
+        }
+    }
+
+    private static func decodeDevAccount(_ row: SQLiteRow) throws -> DevIdPAccount {
+        DevIdPAccount(
+            subject: try row.requiredText(0), email: try row.requiredText(1), emailVerified: try row.requiredBool(2),
+            name: row.text(3), givenName: row.text(4), familyName: row.text(5), pictureURL: row.text(6),
+            hostedDomain: row.text(7), locale: row.text(8), createdAtMillis: try row.requiredInt64(9))
+    }
+
+    final func devGrant(hash: String) throws -> DevIdPGrant? {
+        try run("devGrant(hash:)") {
+            try connection.queryFirst(SQL.devGrantByHash, [.text(hash)]) { row in
+                let kindText = try row.requiredText(1)
+                guard let kind = DevIdPGrant.Kind(rawValue: kindText) else {
+                    throw StoreError(.corrupt, "devGrant(hash:): unknown grant kind")
+                }
+                return DevIdPGrant(
+                    tokenHash: try row.requiredText(0), kind: kind, subject: try row.requiredText(2),
+                    clientID: try row.requiredText(3), scope: try row.requiredText(4), redirectURI: row.text(5),
+                    codeChallenge: row.text(6), nonce: row.text(7), audience: row.text(8),
+                    expiresAt: try row.requiredInt64(9), createdAt: try row.requiredInt64(10))
+            }
+        }
+    }
+}
+
+/// The `StoreWriter` handed to `SQLiteStore.write`: runs on the writer connection inside the
+/// closure's `BEGIN IMMEDIATE` transaction. Each method is atomic on its own: one that fails changes
+/// nothing (multi-statement methods run in a savepoint), so a body may catch a `StoreError` and go on.
+final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
+    /// Runs a statement, turning a constraint failure into the `StoreError` code `map` picks for it.
+    @discardableResult
+    private func execute(
+        _ sql: String, _ values: [SQLiteValue], constraint map: (SQLiteError.ResultCode) -> StoreError.Code? = { _ in nil }
+    ) throws -> Int {
+        do {
+            return try connection.execute(sql, values)
+        } catch let error as SQLiteError where error.matches(.constraint) {
+            guard let code = map(error.code) else { throw error }
+            throw StoreError(code)
+        }
+    }
+
+    // MARK: Accounts
+
+    func insertAccount(_ account: Account) throws {
+        try run("insertAccount") {
+            try connection.savepoint {
+                do {
+                    try execute(SQL.insertAccount, Self.accountValues(account))
+                } catch SQLiteError.ResultCode.constraint {
+                    // Which unique key SQLite checks first is its business; a taken local id wins.
+                    throw StoreError(try exists(SQL.accountExists, account.localID) ? .duplicateLocalID : .duplicateEmail)
+                }
+                try insertIdentities(of: account)
+            }
+        }
+    }
+
+    func updateAccount(_ account: Account) throws {
+        try run("updateAccount") {
+            try connection.savepoint {
+                // Same columns as the insert, with local_id moved to the WHERE clause.
+                var values = Self.accountValues(account)
+                values.append(values.removeFirst())
+                let changed = try execute(SQL.updateAccount, values) { code in
+                    code == .constraintUnique ? .duplicateEmail : nil
+                }
+                guard changed > 0 else { throw StoreError(.notFound) }
+                try execute(SQL.deleteIdentitiesOfAccount, [.text(account.localID)])
+                try insertIdentities(of: account)
+            }
+        }
+    }
+
+    private func insertIdentities(of account: Account) throws {
+        for (position, identity) in account.providers.enumerated() {
+            try execute(
+                SQL.insertIdentity,
+                [
+                    .text(account.localID), .integer(Int64(position)), .text(identity.providerID),
+                    .text(identity.rawID), SQLiteValue(identity.email), SQLiteValue(identity.displayName),
+                    SQLiteValue(identity.photoURL), SQLiteValue(identity.screenName),
+                ]
+            ) { code in code == .constraintUnique ? .duplicateIdentity : nil }
+        }
+    }
+
+    private func exists(_ sql: String, _ key: String) throws -> Bool {
+        try connection.queryFirst(sql, [.text(key)]) { _ in true } ?? false
+    }
+
+    /// The values of `SQL.insertAccount`, in its column order; the email lower-cased.
+    private static func accountValues(_ account: Account) -> [SQLiteValue] {
+        [
+            .text(account.localID), SQLiteValue(account.email?.lowercased()), SQLiteValue(account.emailVerified),
+            SQLiteValue(account.displayName), SQLiteValue(account.photoURL), SQLiteValue(account.phoneNumber),
+            SQLiteValue(account.passwordHash), SQLiteValue(account.disabled), SQLiteValue(account.customAttributes),
+            .integer(account.createdAtMillis), SQLiteValue(account.lastLoginAtMillis),
+            SQLiteValue(account.lastRefreshAtMillis), .integer(account.validSinceMillis),
+        ]
+    }
+
+    func recordRefresh(localID: String, atMillis: Int64) throws {
+        try run("recordRefresh") {
+            try execute(SQL.recordRefresh, [.integer(atMillis), .text(localID)])
+        }
+    }
+
+    @discardableResult
+    func deleteAccount(localID: String) throws -> Bool {
+        // Identities go with it (ON DELETE CASCADE); refresh tokens stay (see StoreWriter).
+        try run("deleteAccount") { try execute(SQL.deleteAccount, [.text(localID)]) > 0 }
+    }
+
+    @discardableResult
+    func deleteAllAccounts() throws -> Int {
+        try run("deleteAllAccounts") { try execute(SQL.deleteAllAccounts, []) }
+    }
+
+    // MARK: Refresh tokens
+
+    func insertRefreshToken(_ record: RefreshTokenRecord) throws {
+        try run("insertRefreshToken") {
+            // One statement that inserts only if the account exists (tokens have no foreign key).
+            let inserted = try execute(
+                SQL.insertRefreshToken,
+                [
+                    .text(record.tokenHash), .text(record.localID), .text(record.signInProvider),
+                    .integer(record.authTime), SQLiteValue(record.secondFactor),
+                    SQLiteValue(record.secondFactorIdentifier), SQLiteValue(record.sessionClaims),
+                    .integer(record.createdAtMillis),
+                ]
+            ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil }
+            guard inserted > 0 else {
+                // A taken hash wins over a missing account, whichever is checked first.
+                throw StoreError(try exists(SQL.refreshTokenExists, record.tokenHash) ? .duplicateToken : .notFound)
+            }
+        }
+    }
+
+    @discardableResult
+    func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int {
+        try run("deleteOrphanedRefreshTokens") { try execute(SQL.deleteOrphanedRefreshTokens, [.integer(millis)]) }
+    }
+
+    @discardableResult
+    func deleteRefreshTokens(localID: String) throws -> Int {
+        try run("deleteRefreshTokens") { try execute(SQL.deleteRefreshTokensOfAccount, [.text(localID)]) }
+    }
+
+    // MARK: Signing keys
+
+    func insertSigningKey(_ key: SigningKeyRecord) throws {
+        try run("insertSigningKey") {
+            try execute(
+                SQL.insertSigningKey,
+                [
+                    .text(key.keyID), .text(key.algorithm), .text(key.privateKeyPEM), .integer(key.createdAt),
+                    SQLiteValue(key.retiredAt),
+                ]
+            ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateKeyID : nil }
+        }
+    }
+
+    func retireSigningKey(keyID: String, at seconds: Int64) throws {
+        try run("retireSigningKey") {
+            guard try execute(SQL.retireSigningKey, [.integer(seconds), .text(keyID)]) > 0 else {
+                throw StoreError(.notFound)
+            }
+        }
+    }
+
+    @discardableResult
+    func deleteSigningKey(keyID: String) throws -> Bool {
+        try run("deleteSigningKey") { try execute(SQL.deleteSigningKey, [.text(keyID)]) > 0 }
+    }
+
+    // MARK: Dev IdP
+
+    func insertDevAccount(_ account: DevIdPAccount) throws {
+        try run("insertDevAccount") {
+            do {
+                try execute(
+                    SQL.insertDevAccount,
+                    [
+                        .text(account.subject), .text(account.email.lowercased()), SQLiteValue(account.emailVerified),
+                        SQLiteValue(account.name), SQLiteValue(account.givenName), SQLiteValue(account.familyName),
+                        SQLiteValue(account.pictureURL), SQLiteValue(account.hostedDomain),
+                        SQLiteValue(account.locale), .integer(account.createdAtMillis),
+                    ])
+            } catch SQLiteError.ResultCode.constraint {
+                // A taken subject wins over a taken email, whichever SQLite noticed first.
+                throw StoreError(try exists(SQL.devAccountExists, account.subject) ? .duplicateLocalID : .duplicateEmail)
+            }
+        }
+    }
+
+    func insertDevGrant(_ grant: DevIdPGrant) throws {
+        try run("insertDevGrant") {
+            try execute(
+                SQL.insertDevGrant,
+                [
+                    .text(grant.tokenHash), .text(grant.kind.rawValue), .text(grant.subject), .text(grant.clientID),
+                    .text(grant.scope), SQLiteValue(grant.redirectURI), SQLiteValue(grant.codeChallenge),
+                    SQLiteValue(grant.nonce), SQLiteValue(grant.audience), .integer(grant.expiresAt),
+                    .integer(grant.createdAt),
+                ]
+            ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil }
+        }
+    }
+
+    @discardableResult
+    func deleteDevGrant(hash: String) throws -> Bool {
+        try run("deleteDevGrant") { try execute(SQL.deleteDevGrant, [.text(hash)]) > 0 }
+    }
+
+    @discardableResult
+    func deleteDevGrants(subject: String, clientID: String) throws -> Int {
+        try run("deleteDevGrants") { try execute(SQL.deleteDevGrantsOfClient, [.text(subject), .text(clientID)]) }
+    }
+
+    @discardableResult
+    func deleteExpiredDevGrants(before seconds: Int64) throws -> Int {
+        try run("deleteExpiredDevGrants") { try execute(SQL.deleteExpiredDevGrants, [.integer(seconds)]) }
+    }
+}
+
+/// Every statement the store runs. Values only ever reach SQLite as bound `?` parameters.
+enum SQL {
+    static let accountColumns = [
+        "local_id", "email", "email_verified", "display_name", "photo_url", "phone_number", "password_hash",
+        "disabled", "custom_attributes", "created_at_millis", "last_login_at_millis", "last_refresh_at_millis",
+        "valid_since_millis",
+    ]
+    private static let accountSelect = "SELECT \(accountColumns.joined(separator: ", ")) FROM accounts"
+
+    static let accountByLocalID = "\(accountSelect) WHERE local_id = ?"
+    static let accountByEmail = "\(accountSelect) WHERE email = ?"
+    static let accountByIdentity = """
+        SELECT \(accountColumns.map { "a.\($0)" }.joined(separator: ", "))
+        FROM identities AS i JOIN accounts AS a ON a.local_id = i.local_id
+        WHERE i.provider_id = ? AND i.raw_id = ?
+        """
+    static let accountCount = "SELECT count(*) FROM accounts"
+    static let accountExists = "SELECT 1 FROM accounts WHERE local_id = ?"
+    static let identitiesOfAccount = """
+        SELECT provider_id, raw_id, email, display_name, photo_url, screen_name
+        FROM identities WHERE local_id = ? ORDER BY position
+        """
+    static let insertAccount = """
+        INSERT INTO accounts (\(accountColumns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: accountColumns.count).joined(separator: ", ")))
+        """
+    static let updateAccount = """
+        UPDATE accounts SET \(accountColumns.dropFirst().map { "\($0) = ?" }.joined(separator: ", "))
+        WHERE local_id = ?
+        """
+    static let recordRefresh = "UPDATE accounts SET last_refresh_at_millis = ? WHERE local_id = ?"
+    static let deleteAccount = "DELETE FROM accounts WHERE local_id = ?"
+    static let deleteAllAccounts = "DELETE FROM accounts"
+
+    static let deleteIdentitiesOfAccount = "DELETE FROM identities WHERE local_id = ?"
+    static let insertIdentity = """
+        INSERT INTO identities (local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let refreshTokenByHash = """
+        SELECT token_hash, local_id, sign_in_provider, auth_time, second_factor, second_factor_identifier,
+            session_claims, created_at_millis
+        FROM refresh_tokens WHERE token_hash = ?
+        """
+    static let insertRefreshToken = """
+        INSERT INTO refresh_tokens (token_hash, local_id, sign_in_provider, auth_time, second_factor,
+            second_factor_identifier, session_claims, created_at_millis)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
+        """
+    static let refreshTokenExists = "SELECT 1 FROM refresh_tokens WHERE token_hash = ?"
+    static let deleteRefreshTokensOfAccount = "DELETE FROM refresh_tokens WHERE local_id = ?"
+    static let deleteOrphanedRefreshTokens = """
+        DELETE FROM refresh_tokens
+        WHERE created_at_millis < ?
+            AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_tokens.local_id)
+        """
+
+    static let signingKeys = """
+        SELECT key_id, algorithm, private_key_pem, created_at, retired_at
+        FROM signing_keys ORDER BY created_at, rowid
+        """
+    static let insertSigningKey = """
+        INSERT INTO signing_keys (key_id, algorithm, private_key_pem, created_at, retired_at) VALUES (?, ?, ?, ?, ?)
+        """
+    static let retireSigningKey = "UPDATE signing_keys SET retired_at = ? WHERE key_id = ?"
+    static let deleteSigningKey = "DELETE FROM signing_keys WHERE key_id = ?"
+
+    private static let devAccountSelect = """
+        SELECT subject, email, email_verified, name, given_name, family_name, picture_url, hosted_domain, locale,
+            created_at_millis
+        FROM dev_accounts
+        """
+    static let devAccounts = "\(devAccountSelect) ORDER BY created_at_millis, rowid"
+    static let devAccountBySubject = "\(devAccountSelect) WHERE subject = ?"
+    static let devAccountByEmail = "\(devAccountSelect) WHERE email = ?"
+    static let devAccountExists = "SELECT 1 FROM dev_accounts WHERE subject = ?"
+    static let insertDevAccount = """
+        INSERT INTO dev_accounts (subject, email, email_verified, name, given_name, family_name, picture_url,
+            hosted_domain, locale, created_at_millis)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let devGrantByHash = """
+        SELECT token_hash, kind, subject, client_id, scope, redirect_uri, code_challenge, nonce, audience,
+            expires_at, created_at
+        FROM dev_grants WHERE token_hash = ?
+        """
+    static let insertDevGrant = """
+        INSERT INTO dev_grants (token_hash, kind, subject, client_id, scope, redirect_uri, code_challenge, nonce,
+            audience, expires_at, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let deleteDevGrant = "DELETE FROM dev_grants WHERE token_hash = ?"
+    static let deleteDevGrantsOfClient = "DELETE FROM dev_grants WHERE subject = ? AND client_id = ?"
+    static let deleteExpiredDevGrants = "DELETE FROM dev_grants WHERE expires_at < ?"
+
+    /// Every lookup that must be served by an index (checked by the tests with EXPLAIN QUERY PLAN).
+    static let indexedLookups: [(name: String, sql: String)] = [
+        ("accountByLocalID", accountByLocalID), ("accountByEmail", accountByEmail),
+        ("accountByIdentity", accountByIdentity), ("identitiesOfAccount", identitiesOfAccount),
+        ("recordRefresh", recordRefresh), ("deleteAccount", deleteAccount),
+        ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshTokenByHash", refreshTokenByHash),
+        ("deleteRefreshTokensOfAccount", deleteRefreshTokensOfAccount), ("retireSigningKey", retireSigningKey),
+        ("deleteSigningKey", deleteSigningKey), ("devAccountBySubject", devAccountBySubject),
+        ("devAccountByEmail", devAccountByEmail), ("devGrantByHash", devGrantByHash),
+        ("deleteDevGrant", deleteDevGrant), ("deleteDevGrantsOfClient", deleteDevGrantsOfClient),
+        ("deleteExpiredDevGrants", deleteExpiredDevGrants), ("accountExists", accountExists),
+        ("devAccountExists", devAccountExists), ("refreshTokenExists", refreshTokenExists),
+        ("insertRefreshToken", insertRefreshToken), ("deleteOrphanedRefreshTokens", deleteOrphanedRefreshTokens),
+    ]
+}

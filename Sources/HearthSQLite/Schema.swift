@@ -1,0 +1,104 @@
+import SQLite
+
+/// The numbered migrations of Hearth's SQLite schema. Never edit a released migration; add one.
+///
+/// Conventions: `STRICT` tables; times are integers (`…_millis` in milliseconds, the rest in seconds
+/// since 1970); booleans are 0/1; emails are stored lower-cased so an index serves case-insensitive
+/// lookups of any Unicode email; refresh tokens and dev IdP grants are stored by hash only.
+enum Schema {
+    static var migrator: SQLiteMigrator {
+        var migrator = SQLiteMigrator()
+        migrator.register(1, "accounts, identities, refresh tokens, signing keys, dev IdP") { db in
+            try db.executeScript(version1)
+        }
+        return migrator
+    }
+
+    static let version1 = """
+        CREATE TABLE accounts (
+            local_id TEXT PRIMARY KEY NOT NULL,
+            email TEXT,
+            email_verified INTEGER NOT NULL CHECK (email_verified IN (0, 1)),
+            display_name TEXT,
+            photo_url TEXT,
+            phone_number TEXT,
+            password_hash TEXT,
+            disabled INTEGER NOT NULL CHECK (disabled IN (0, 1)),
+            custom_attributes TEXT,
+            created_at_millis INTEGER NOT NULL,
+            last_login_at_millis INTEGER,
+            last_refresh_at_millis INTEGER,
+            valid_since_millis INTEGER NOT NULL
+        ) STRICT;
+        CREATE UNIQUE INDEX accounts_email ON accounts(email) WHERE email IS NOT NULL;
+
+        -- Linked federated identities, in link order (position) per account.
+        CREATE TABLE identities (
+            local_id TEXT NOT NULL REFERENCES accounts(local_id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            provider_id TEXT NOT NULL,
+            raw_id TEXT NOT NULL,
+            email TEXT,
+            display_name TEXT,
+            photo_url TEXT,
+            screen_name TEXT,
+            PRIMARY KEY (local_id, position),
+            UNIQUE (provider_id, raw_id)
+        ) STRICT, WITHOUT ROWID;
+
+        -- No foreign key: a deleted account's tokens stay until deleteOrphanedRefreshTokens, so that
+        -- refreshing one is answered USER_NOT_FOUND. New tokens are checked against accounts on insert.
+        CREATE TABLE refresh_tokens (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            local_id TEXT NOT NULL,
+            sign_in_provider TEXT NOT NULL,
+            auth_time INTEGER NOT NULL,
+            second_factor TEXT,
+            second_factor_identifier TEXT,
+            session_claims TEXT,
+            created_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX refresh_tokens_local_id ON refresh_tokens(local_id);
+        CREATE INDEX refresh_tokens_created_at ON refresh_tokens(created_at_millis);
+
+        -- rowid keeps insertion order, the tie-breaker for keys created in the same second.
+        CREATE TABLE signing_keys (
+            key_id TEXT PRIMARY KEY NOT NULL,
+            algorithm TEXT NOT NULL,
+            private_key_pem TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            retired_at INTEGER
+        ) STRICT;
+        CREATE INDEX signing_keys_created_at ON signing_keys(created_at);
+
+        CREATE TABLE dev_accounts (
+            subject TEXT PRIMARY KEY NOT NULL,
+            email TEXT NOT NULL UNIQUE,
+            email_verified INTEGER NOT NULL CHECK (email_verified IN (0, 1)),
+            name TEXT,
+            given_name TEXT,
+            family_name TEXT,
+            picture_url TEXT,
+            hosted_domain TEXT,
+            locale TEXT,
+            created_at_millis INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX dev_accounts_created_at ON dev_accounts(created_at_millis);
+
+        CREATE TABLE dev_grants (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('code', 'access', 'refresh')),
+            subject TEXT NOT NULL,
+            client_id TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            redirect_uri TEXT,
+            code_challenge TEXT,
+            nonce TEXT,
+            audience TEXT,
+            expires_at INTEGER NOT NULL,
+            created_at INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX dev_grants_subject_client ON dev_grants(subject, client_id);
+        CREATE INDEX dev_grants_expires_at ON dev_grants(expires_at);
+        """
+}

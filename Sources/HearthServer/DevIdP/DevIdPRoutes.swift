@@ -1,0 +1,191 @@
+import Foundation
+import HearthCore
+import HearthHTTP
+import HearthProtocol
+
+/// Google's OAuth/OpenID paths, served under the dev IdP's issuer path (`/dev/google`).
+struct DevIdPRoutes {
+    let provider: DevIdentityProvider
+    let log: @Sendable (String) -> Void
+
+    static let base = "/dev/google"
+
+    func register(in router: inout Router) {
+        let base = Self.base
+        router.add(.get, "\(base)/.well-known/openid-configuration", discovery)
+        router.add(.get, "\(base)/o/oauth2/v2/auth", authorize)
+        router.add(.post, "\(base)/o/oauth2/v2/auth", authorize)
+        router.add(.post, "\(base)/token", token)
+        for path in ["\(base)/oauth2/v3/userinfo", "\(base)/v1/userinfo"] {
+            router.add(.get, path, userInfo)
+            router.add(.post, path, userInfo)
+        }
+        router.add(.get, "\(base)/oauth2/v3/certs", jwks)
+        router.add(.get, "\(base)/oauth2/v1/certs", certificates)
+        router.add(.get, "\(base)/tokeninfo", tokenInfo)
+        router.add(.post, "\(base)/tokeninfo", tokenInfo)
+        for path in ["\(base)/revoke", "\(base)/o/oauth2/revoke"] {
+            router.add(.get, path, revoke)
+            router.add(.post, path, revoke)
+        }
+    }
+
+    /// Query parameters merged with a form body (form wins).
+    private static func parameters(_ request: HTTPRequest) -> [String: String] {
+        var parameters = request.query
+        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+        if request.method == .post, contentType.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded") {
+            for (name, value) in FormEncoding.decode(String(decoding: request.body, as: UTF8.self)) {
+                parameters[name] = value
+            }
+        }
+        return parameters
+    }
+
+    private var discovery: HTTPHandler {
+        { [provider] _ in Responses.json(provider.discoveryDocument()) }
+    }
+
+    /// The authorization endpoint: validates the request, then signs in headlessly
+    /// (`login_hint` + `prompt=none`), shows the account chooser, or handles the chooser's answer.
+    private var authorize: HTTPHandler {
+        { [provider, log] request in
+            let parameters = Self.parameters(request)
+            let authorization: DevIdentityProvider.AuthorizationRequest
+            switch provider.checkAuthorization(parameters) {
+            case .rejected(let message):
+                return HTTPResponse.html(HTML.errorPage(title: "Error 400: invalid_request", message: message), status: 400)
+            case .redirect(let location):
+                return HTTPResponse.redirect(to: location, status: 302)
+            case .valid(let valid):
+                authorization = valid
+            }
+            do {
+                switch (request.method, parameters["action"]) {
+                case (.post, "cancel"):
+                    return HTTPResponse.redirect(to: provider.cancel(authorization), status: 303)
+                case (.post, "choose"):
+                    return HTTPResponse.redirect(
+                        to: try provider.approve(authorization, subject: parameters["subject"] ?? ""), status: 303)
+                case (.post, "add"):
+                    do {
+                        let account = try provider.createAccount(
+                            email: parameters["email"] ?? "", name: parameters["name"],
+                            pictureURL: parameters["picture"], emailVerified: parameters["email_verified"] == "true")
+                        return HTTPResponse.redirect(to: try provider.approve(authorization, subject: account.subject), status: 303)
+                    } catch let error as WireError {
+                        return try chooser(authorization, error: error.detail ?? error.message, prefill: parameters["email"], status: 400)
+                    }
+                default:
+                    if authorization.prompt == "none" {
+                        guard let hint = authorization.loginHint else {
+                            return HTTPResponse.redirect(to: provider.loginRequired(authorization), status: 302)
+                        }
+                        let account = try provider.account(forEmail: hint)
+                        return HTTPResponse.redirect(to: try provider.approve(authorization, subject: account.subject), status: 302)
+                    }
+                    return try chooser(authorization, error: nil, prefill: authorization.loginHint, status: 200)
+                }
+            } catch let error as WireError {
+                return HTTPResponse.html(HTML.errorPage(title: "Sign-in failed", message: error.detail ?? error.message), status: 400)
+            } catch {
+                log("error=devidp type=\(type(of: error))")
+                return HTTPResponse.html(HTML.errorPage(title: "Sign-in failed", message: "Internal error."), status: 500)
+            }
+        }
+    }
+
+    private func chooser(
+        _ authorization: DevIdentityProvider.AuthorizationRequest, error: String?, prefill: String?, status: Int
+    ) throws -> HTTPResponse {
+        let page = AccountChooserPage(
+            request: authorization, accounts: try provider.accounts(), actionPath: "\(Self.base)/o/oauth2/v2/auth",
+            errorMessage: error, prefilledEmail: prefill)
+        var response = HTTPResponse.html(page.html, status: status)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    /// Answers an OAuth endpoint: JSON on success, `{"error", "error_description"}` on failure.
+    private static func oauth(log: @Sendable (String) -> Void, _ body: () throws -> [String: JSONValue]) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = Responses.json(try body())
+        } catch let error as DevIdentityProvider.OAuthError {
+            response = Responses.json(error.body, status: error.status)
+            if error.status == 401 { response.headers["WWW-Authenticate"] = "Bearer error=\"\(error.error)\"" }
+        } catch let error as WireError {
+            response = Responses.json(["error": "invalid_request", "error_description": .string(error.message)], status: 400)
+        } catch {
+            log("error=devidp type=\(type(of: error))")
+            response = Responses.json(["error": "server_error", "error_description": "Internal error."], status: 500)
+        }
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    private var token: HTTPHandler {
+        { [provider, log] request in
+            Self.oauth(log: log) {
+                try provider.token(Self.parameters(request), basicClientID: Self.basicClientID(request))
+            }
+        }
+    }
+
+    /// The client id of an HTTP Basic `Authorization` header (client_secret_basic); the secret is not checked.
+    private static func basicClientID(_ request: HTTPRequest) -> String? {
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        return FormEncoding.unescape(text[..<colon])
+    }
+
+    private var userInfo: HTTPHandler {
+        { [provider, log] request in
+            Self.oauth(log: log) {
+                var token = Self.parameters(request)["access_token"]
+                if let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") {
+                    token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+                }
+                guard let token, !token.isEmpty else {
+                    throw DevIdentityProvider.OAuthError("invalid_request", "Missing access token.", status: 401)
+                }
+                return try provider.userInfo(accessToken: token)
+            }
+        }
+    }
+
+    private var tokenInfo: HTTPHandler {
+        { [provider, log] request in
+            Self.oauth(log: log) {
+                let parameters = Self.parameters(request)
+                return try provider.tokenInfo(accessToken: parameters["access_token"], idToken: parameters["id_token"])
+            }
+        }
+    }
+
+    private var revoke: HTTPHandler {
+        { [provider, log] request in
+            Self.oauth(log: log) {
+                try provider.revoke(token: Self.parameters(request)["token"])
+                return [:]
+            }
+        }
+    }
+
+    private var jwks: HTTPHandler {
+        { [provider, log] _ in
+            Self.oauth(log: log) {
+                let keys = try provider.publishedKeys()
+                return try JSONValue(parsing: JSONEncoder().encode(keys.published)).objectValue ?? [:]
+            }
+        }
+    }
+
+    private var certificates: HTTPHandler {
+        { [provider, log] _ in
+            Self.oauth(log: log) { try provider.publishedKeys().certificates.mapValues(JSONValue.string) }
+        }
+    }
+}

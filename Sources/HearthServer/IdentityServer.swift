@@ -1,0 +1,60 @@
+public import HearthCore
+public import HearthHTTP
+import HearthProtocol
+
+/// Hearth's HTTP face: Firebase Auth's wire protocol (Identity Toolkit v1, the iOS SDK's legacy v3
+/// paths, Secure Token), the key documents, and in development the dev IdP and emulator helpers.
+///
+/// `handle` is a plain synchronous function; the HTTP server calls it on its worker threads.
+public final class IdentityServer: Sendable {
+    let platform: IdentityPlatform
+    let options: ServerOptions
+    private let router: Router
+    private let log: @Sendable (String) -> Void
+
+    /// - Parameter log: receives operator log lines (never secrets).
+    public init(platform: IdentityPlatform, options: ServerOptions, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.platform = platform
+        self.options = options
+        self.log = log
+        var router = Router()
+        IdentityToolkitRoutes(platform: platform, log: log).register(in: &router)
+        KeyRoutes(platform: platform, options: options).register(in: &router)
+        if options.development {
+            EmulatorRoutes(platform: platform).register(in: &router)
+            if let dev = platform.devIdentityProvider {
+                DevIdPRoutes(provider: dev, log: log).register(in: &router)
+            }
+        }
+        self.router = router
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        switch router.route(request) {
+        case .found(let handler, let parameters):
+            var request = request
+            request.pathParameters = parameters
+            return handler(request)
+        case .methodNotAllowed(let allowed):
+            var response = Responses.error(
+                WireError(.methodNotAllowed, "Method \(request.method) is not allowed here."))
+            response.headers["Allow"] = allowed.map(\.description).joined(separator: ", ")
+            return response
+        case .notFound:
+            return Responses.error(WireError(.notFound, "Not found: \(request.method) \(request.path)"))
+        }
+    }
+
+    /// Renders errors the HTTP layer produces itself (oversize bodies, too many headers) in the wire envelope.
+    public static func render(_ error: HTTPStatusError) -> HTTPResponse {
+        let code: ErrorCode = switch error.status {
+        case 413: .payloadTooLarge
+        case 431: .headersTooLarge
+        case 404: .notFound
+        case 405: .methodNotAllowed
+        case 400: .invalidArgument
+        default: .internalError
+        }
+        return Responses.error(WireError(code, error.reason, httpStatus: error.status))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HearthCore
+import HearthHTTP
+import HearthProtocol
+
+/// Where verifiers find Hearth's public keys: JWKS (also at securetoken's JWK path), the X.509 PEM map
+/// google-auth style libraries read, and the issuer's OpenID discovery document.
+struct KeyRoutes {
+    let platform: IdentityPlatform
+    let options: ServerOptions
+
+    static let jwksPath = "/.well-known/jwks.json"
+    static let securetokenJWKPath = "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+    static let securetokenX509Path = "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+
+    func register(in router: inout Router) {
+        let jwks = self.jwks
+        router.add(.get, Self.jwksPath, jwks)
+        router.add(.get, Self.securetokenJWKPath, jwks)
+        router.add(.get, Self.securetokenX509Path, certificates)
+        router.add(.get, "/\(platform.project.projectID)/.well-known/openid-configuration", discovery)
+    }
+
+    private var jwks: HTTPHandler {
+        { [platform, options] _ in
+            IdentityToolkitRoutes.respond(log: { _ in }) {
+                let keys = try platform.sessionKeys.current()
+                return Responses.cacheable(Responses.json(keys.published), maxAge: options.keyCacheMaxAge)
+            }
+        }
+    }
+
+    private var certificates: HTTPHandler {
+        { [platform, options] _ in
+            IdentityToolkitRoutes.respond(log: { _ in }) {
+                let keys = try platform.sessionKeys.current()
+                return Responses.cacheable(Responses.json(keys.certificates), maxAge: options.keyCacheMaxAge)
+            }
+        }
+    }
+
+    private var discovery: HTTPHandler {
+        { [platform, options] _ in
+            Responses.cacheable(
+                Responses.json([
+                    "issuer": .string(platform.project.issuer),
+                    "jwks_uri": .string(options.publicURL + Self.jwksPath),
+                    "response_types_supported": ["id_token"],
+                    "subject_types_supported": ["public"],
+                    "id_token_signing_alg_values_supported": ["RS256"],
+                    "claims_supported": [
+                        "iss", "aud", "sub", "iat", "exp", "auth_time", "user_id", "email", "email_verified",
+                        "phone_number", "name", "picture", "firebase",
+                    ],
+                ] as [String: JSONValue]), maxAge: options.keyCacheMaxAge)
+        }
+    }
+}
+
+/// The Firebase emulator's REST helpers that Hearth offers in development.
+struct EmulatorRoutes {
+    let platform: IdentityPlatform
+
+    func register(in router: inout Router) {
+        router.add(.delete, "/emulator/v1/projects/{project}/accounts", deleteAllAccounts)
+    }
+
+    /// `DELETE /emulator/v1/projects/{p}/accounts`: wipes every account (and its sessions).
+    private var deleteAllAccounts: HTTPHandler {
+        { [platform] request in
+            IdentityToolkitRoutes.respond(log: { _ in }) {
+                guard request.pathParameters["project"] == platform.project.projectID else {
+                    throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
+                }
+                try platform.accounts.deleteAllAccounts()
+                return Responses.json([:] as [String: JSONValue])
+            }
+        }
+    }
+}

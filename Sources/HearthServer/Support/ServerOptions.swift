@@ -1,0 +1,15 @@
+/// How the identity server presents itself over HTTP.
+public struct ServerOptions: Sendable {
+    /// The URL clients reach this server at, without a trailing slash (e.g. `http://127.0.0.1:9099`).
+    public var publicURL: String
+    /// Development mode: the dev IdP pages and the emulator's REST helpers are served.
+    public var development: Bool
+    /// `Cache-Control: max-age` of the key documents, in seconds.
+    public var keyCacheMaxAge: Int
+
+    public init(publicURL: String, development: Bool, keyCacheMaxAge: Int = 300) {
+        self.publicURL = publicURL
+        self.development = development
+        self.keyCacheMaxAge = keyCacheMaxAge
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HearthCrypto
+
+/// The three parts of a JWS in compact serialisation (RFC 7515 §7.1), decoded.
+struct CompactJWS {
+    /// The decoded protected header.
+    var header: JWSHeader
+    /// Whether the header carried `crit`.
+    var hasCriticalParameters: Bool
+    /// The decoded payload bytes (not yet checked to be a JSON object).
+    var payload: Data
+    /// The decoded signature; empty when the third segment is empty.
+    var signature: [UInt8]
+    /// The ASCII bytes of `header.payload`, which the signature covers.
+    var signingInput: [UInt8]
+
+    /// Splits and decodes `token`.
+    ///
+    /// Refuses, as ``JOSEError/Code/malformedToken``: anything but exactly three dot-separated segments, an empty
+    /// header or payload segment, `=` padding anywhere, and any text that is not base64url. A header that is not a
+    /// JSON object with a string `alg` is ``JOSEError/Code/invalidHeader``. The payload is not inspected here.
+    static func parse(_ token: String) throws(JOSEError) -> CompactJWS {
+        let bytes = Array(token.utf8)
+        var dots: [Int] = []
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: ".") {
+                dots.append(index)
+                guard dots.count <= 2 else {
+                    throw JOSEError(.malformedToken, reason: "a compact JWS has exactly three segments")
+                }
+            } else if byte == UInt8(ascii: "=") {
+                throw JOSEError(.malformedToken, reason: "base64url padding ('=') is not allowed in a JWS")
+            }
+        }
+        guard dots.count == 2 else {
+            throw JOSEError(.malformedToken, reason: "a compact JWS has exactly three segments")
+        }
+        let headerSegment = bytes[..<dots[0]]
+        let payloadSegment = bytes[(dots[0] + 1)..<dots[1]]
+        let signatureSegment = bytes[(dots[1] + 1)...]
+        guard !headerSegment.isEmpty else {
+            throw JOSEError(.malformedToken, reason: "the header segment is empty")
+        }
+        guard !payloadSegment.isEmpty else {
+            throw JOSEError(.malformedToken, reason: "the payload segment is empty")
+        }
+        guard let headerBytes = decodeSegment(headerSegment) else {
+            throw JOSEError(.malformedToken, reason: "the header segment is not base64url")
+        }
+        guard let payloadBytes = decodeSegment(payloadSegment) else {
+            throw JOSEError(.malformedToken, reason: "the payload segment is not base64url")
+        }
+        guard let signature = decodeSegment(signatureSegment) else {
+            throw JOSEError(.malformedToken, reason: "the signature segment is not base64url")
+        }
+        let protected: ProtectedHeader
+        do {
+            protected = try JSONDecoder().decode(ProtectedHeader.self, from: Data(headerBytes))
+        } catch {
+            throw JOSEError(.invalidHeader, reason: "the header is not a JSON object with a string \"alg\"")
+        }
+        return CompactJWS(
+            header: protected.header,
+            hasCriticalParameters: protected.hasCriticalParameters,
+            payload: Data(payloadBytes),
+            signature: signature,
+            signingInput: Array(bytes[..<dots[1]]))
+    }
+
+    private static func decodeSegment(_ segment: ArraySlice<UInt8>) -> [UInt8]? {
+        if segment.isEmpty { return [] }
+        // The bytes came from a String's UTF-8 view and contain no '.', so this re-creates the segment's text
+        // (one copy, into a native string whose UTF-8 the decoder reads in place).
+        return Base64URL.decode(String(decoding: segment, as: UTF8.self))
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HearthCore
+import HearthHTTP
+import HearthServer
+import HearthSQLite
+import Synchronization
+
+/// `hearth serve`: opens the store, listens, prints where to go, and stops cleanly on SIGINT/SIGTERM
+/// (in-flight requests finish, then the store closes).
+enum ServeCommand {
+    static func run(_ arguments: [String]) throws -> Never {
+        // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and the
+        // signals wait for `sigwait` below instead of landing on a worker thread.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let options = try ParsedOptions(arguments, valued: Settings.valuedOptions, switches: Settings.switchOptions)
+        if options.flags.contains("help") {
+            print(Help.serve)
+            exit(0)
+        }
+        if let extra = options.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        let settings = try Settings(options: options, environment: ProcessInfo.processInfo.environment)
+        let projectID = try settings.resolvedProjectID()
+        if !settings.development {
+            guard !settings.apiKeys.isEmpty else {
+                throw UsageError("no API keys configured: set HEARTH_API_KEYS or apiKeys in --config (or use --dev)")
+            }
+            guard !settings.googleClientIDs.isEmpty else {
+                throw UsageError(
+                    "no Google client IDs configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds in --config (or use --dev)")
+            }
+        }
+        let extraIssuers = try settings.extraGoogleIssuers.map(Self.issuer)
+        let store = try openStore(settings)
+
+        let server = Mutex<IdentityServer?>(nil)
+        let logLine: @Sendable (String) -> Void = { line in printLine(line) }
+        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        let http = HTTPServer(
+            configuration: HTTPServer.Configuration(
+                host: settings.host, port: settings.port, threadCount: threads, cors: .reflectAnyOrigin),
+            handler: { request in
+                guard let server = server.withLock({ $0 }) else {
+                    return HTTPResponse.text("starting", status: 503)
+                }
+                return server.handle(request)
+            },
+            errorRenderer: IdentityServer.render,
+            log: { entry in logLine(entry.logLine) })
+        do {
+            try http.start()
+        } catch {
+            store.close()
+            throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
+
+        let displayHost = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
+        let hostForURL = displayHost.contains(":") ? "[\(displayHost)]" : displayHost
+        let publicURL = (settings.publicURL ?? "http://\(hostForURL):\(http.port)").trimmingSuffix("/")
+        let issuer = settings.firebaseIssuer ? "https://securetoken.google.com/\(projectID)" : "\(publicURL)/\(projectID)"
+        var clientIDs = Set(settings.googleClientIDs)
+        if settings.development { clientIDs.insert(Settings.developmentClientID) }
+        let project = ProjectConfiguration(
+            projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
+            apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs)
+        let time = SystemTimeSource()
+        let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(), time: time)
+        let devConfiguration = settings.development
+            ? DevIdPConfiguration(
+                issuer: "\(publicURL)/dev/google",
+                clients: [DevIdPClient.development(clientID: Settings.developmentClientID)])
+            : nil
+        let platform: IdentityPlatform
+        do {
+            platform = try IdentityPlatform(
+                project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
+                devIdentityProvider: devConfiguration)
+        } catch {
+            http.shutdown(gracePeriod: .seconds(1))
+            store.close()
+            throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
+        }
+        server.withLock {
+            $0 = IdentityServer(
+                platform: platform, options: ServerOptions(publicURL: publicURL, development: settings.development),
+                log: logLine)
+        }
+        printBanner(settings: settings, publicURL: publicURL, project: project)
+
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM")")
+        http.shutdown(gracePeriod: .seconds(10))
+        store.close()
+        logLine("event=stopped")
+        exit(0)
+    }
+
+    private static func issuer(_ entry: Settings.IssuerEntry) throws -> any GoogleIssuer {
+        guard let jwks = URL(string: entry.jwksUri) else { throw UsageError("googleIssuers: bad jwksUri '\(entry.jwksUri)'") }
+        let tokenInfo = entry.tokeninfoUri.flatMap(URL.init(string:)) ?? jwks
+        let userInfo = entry.userinfoUri.flatMap(URL.init(string:)) ?? jwks
+        return RemoteGoogleIssuer(
+            issuerNames: [entry.issuer],
+            endpoints: .init(jwks: jwks, tokenInfo: tokenInfo, userInfo: userInfo),
+            fetcher: URLSessionFetcher(), time: SystemTimeSource())
+    }
+
+    private static func printBanner(settings: Settings, publicURL: String, project: ProjectConfiguration) {
+        var lines = [
+            "Hearth is listening on \(publicURL) — project \(project.projectID)\(settings.development ? ", development mode" : "")",
+            "  Identity Toolkit   \(publicURL)/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=…",
+            "  Token refresh      \(publicURL)/securetoken.googleapis.com/v1/token?key=…",
+            "  JWKS               \(publicURL)/.well-known/jwks.json",
+            "  OpenID discovery   \(publicURL)/\(project.projectID)/.well-known/openid-configuration  (iss \(project.issuer))",
+            "  Database           \(settings.databasePath)",
+        ]
+        if settings.development {
+            lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")
+            lines.append("  Try signing in     \(publicURL)/dev/google/try")
+            lines.append("  Any non-empty API key works; Google client ID \(Settings.developmentClientID)")
+        }
+        printLine(lines.joined(separator: "\n"))
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        var result = self
+        while result.hasSuffix(suffix) { result.removeLast(suffix.count) }
+        return result
+    }
+}

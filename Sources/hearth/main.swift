@@ -1,0 +1,45 @@
+import Foundation
+
+/// Entry point: `hearth <command> [options]`. Exit status 0 on success, 64 for usage and
+/// configuration errors (one line on stderr), 1 when the server cannot run (port, data directory, database).
+
+/// Writes one line to stdout right away (one write(2) per line, so lines from many threads never
+/// interleave, and log collectors reading a pipe see each line as it happens).
+func printLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("hearth: \(message)\n".utf8))
+    exit(status)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case nil, "--help", "-h":
+        print(Help.main)
+    case "help":
+        switch arguments.dropFirst().first {
+        case nil: print(Help.main)
+        case "serve": print(Help.serve)
+        case "keys": print(Help.keys)
+        case "users": print(Help.users)
+        case let other?: throw UsageError("unknown command '\(other)'")
+        }
+    case "serve":
+        try ServeCommand.run(Array(arguments.dropFirst()))
+    case "keys":
+        try KeysCommand.run(Array(arguments.dropFirst()))
+    case "users":
+        try UsersCommand.run(Array(arguments.dropFirst()))
+    case let command?:
+        throw UsageError("unknown command '\(command)' (try 'hearth --help')")
+    }
+} catch let error as UsageError {
+    fail(error.message, status: 64)
+} catch let error as StartupError {
+    fail(error.message, status: 1)
+} catch {
+    fail("\(error)", status: 1)
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// The `hearth` command: help, usage errors (exit 64), and refusing to run where it cannot (exit 1)
+/// without touching existing data.
+@Suite("hearth command line (e2e)")
+struct CommandLineTests {
+    @Test("help")
+    func help() throws {
+        let main = try HearthProcess.run(["--help"])
+        #expect(main.status == 0)
+        #expect(main.output.contains("serve"))
+        let serve = try HearthProcess.run(["serve", "--help"])
+        #expect(serve.status == 0)
+        #expect(serve.output.contains("--data-dir"))
+    }
+
+    @Test("a wrong flag exits 64 with a one-line reason", arguments: [
+        ["serve", "--bogus"], ["serve", "--port", "99999"], ["serve", "--port"], ["frobnicate"],
+        ["serve", "--public-url", "ftp://x"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        let result = try HearthProcess.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.output.split(separator: "\n").count == 1)
+        #expect(result.output.hasPrefix("hearth: "))
+    }
+
+    @Test("without --dev, API keys and client IDs are required")
+    func productionNeedsConfiguration() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try HearthProcess.run(["serve", "--port", "0", "--data-dir", directory.path, "--project-id", "p"])
+        #expect(result.status == 64)
+        #expect(result.output.contains("API keys"))
+    }
+
+    @Test("a busy port exits non-zero with a clear message")
+    func busyPort() throws {
+        let server = HearthProcess()
+        try server.start()
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try HearthProcess.run(["serve", "--dev", "--port", String(server.port), "--data-dir", directory.path])
+        #expect(result.status == 1)
+        #expect(result.output.contains("cannot listen"))
+    }
+
+    @Test("a file that is not a database is refused and left untouched")
+    func notADatabase() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.sqlite")
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: file)
+        let result = try HearthProcess.run(["serve", "--dev", "--port", "0", "--data-dir", directory.path])
+        #expect(result.status == 1)
+        #expect(result.output.contains("cannot open database"))
+        #expect(try Data(contentsOf: file) == garbage)
+    }
+
+    @Test("an unwritable data directory is refused")
+    func unwritableDirectory() throws {
+        let result = try HearthProcess.run(["serve", "--dev", "--port", "0", "--data-dir", "/proc/hearth-cannot-be-here"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("data directory"))
+    }
+
+    @Test("SIGTERM stops the server cleanly")
+    func gracefulStop() throws {
+        let server = HearthProcess()
+        try server.start()
+        #expect(server.stop() == 0)
+        #expect(server.lines.contains { $0.hasPrefix("event=shutdown") })
+        #expect(server.lines.contains("event=stopped"))
+    }
+}

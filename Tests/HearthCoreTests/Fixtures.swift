@@ -1,0 +1,173 @@
+import Foundation
+import HearthCore
+import HearthCrypto
+import HearthProtocol
+import JOSE
+import Synchronization
+
+/// A Google stand-in whose signing key the tests hold, so they can mint any token they need.
+final class FakeGoogle: GoogleIssuer {
+    static let clientID = "test-client.apps.googleusercontent.com"
+    let issuerNames: Set<String> = ["https://accounts.google.com", "accounts.google.com"]
+    let key: RSAPrivateKey
+    let keyID = "fake-google-key"
+    let time: any TimeSource
+    private let accessTokens = Mutex<[String: (AccessTokenInfo, [String: JSONValue])]>([:])
+    private let keyFetches = Mutex(0)
+
+    init(time: any TimeSource) throws {
+        self.time = time
+        key = try FakeGoogle.sharedKey()
+    }
+
+    /// One key for the whole test run: RSA generation is slow.
+    private static let cachedKey = Mutex<RSAPrivateKey?>(nil)
+    static func sharedKey() throws -> RSAPrivateKey {
+        try cachedKey.withLock { cached in
+            if let cached { return cached }
+            let key = try RSAPrivateKey.generate(bits: 2048)
+            cached = key
+            return key
+        }
+    }
+
+    var fetchCount: Int { keyFetches.withLock { $0 } }
+
+    func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet {
+        keyFetches.withLock { $0 += 1 }
+        var set = JWTKeySet()
+        set.add(key.publicKey, keyID: keyID, algorithm: .rs256)
+        return set
+    }
+
+    func accessTokenInfo(_ accessToken: String) throws -> AccessTokenInfo? {
+        accessTokens.withLock { $0[accessToken]?.0 }
+    }
+
+    func userInfo(accessToken: String) throws -> [String: JSONValue] {
+        guard let info = accessTokens.withLock({ $0[accessToken]?.1 }) else {
+            throw WireError(.invalidIdpResponse, "unknown access token")
+        }
+        return info
+    }
+
+    /// Registers an access token as tokeninfo/userinfo would describe it.
+    func addAccessToken(_ token: String, audience: String = FakeGoogle.clientID, subject: String, profile: [String: JSONValue]) {
+        var userInfo = profile
+        userInfo["sub"] = .string(subject)
+        let info = AccessTokenInfo(audience: audience, authorizedParty: audience, subject: subject, expiresIn: 3000, scope: "openid email")
+        accessTokens.withLock { $0[token] = (info, userInfo) }
+    }
+
+    /// Google-shaped claims for `subject`, with `overrides` applied (a `.null` removes a claim).
+    func claims(subject: String, email: String? = nil, emailVerified: Bool = true, name: String? = "Test User",
+                overrides: [String: JSONValue] = [:]) -> [String: JSONValue] {
+        let now = time.nowSeconds
+        var claims: [String: JSONValue] = [
+            "iss": "https://accounts.google.com", "aud": .string(Self.clientID), "azp": .string(Self.clientID),
+            "sub": .string(subject), "iat": .integer(now), "exp": .integer(now + 3600),
+        ]
+        if let email {
+            claims["email"] = .string(email)
+            claims["email_verified"] = .bool(emailVerified)
+        }
+        if let name { claims["name"] = .string(name) }
+        for (key, value) in overrides {
+            if value == .null { claims.removeValue(forKey: key) } else { claims[key] = value }
+        }
+        return claims
+    }
+
+    func idToken(_ claims: [String: JSONValue], keyID: String? = nil) throws -> String {
+        try JWTSigner(privateKey: key, keyID: keyID ?? self.keyID).sign(payload: JSONValue.object(claims).jsonData())
+    }
+
+    func idToken(subject: String, email: String? = nil, emailVerified: Bool = true, overrides: [String: JSONValue] = [:]) throws -> String {
+        try idToken(claims(subject: subject, email: email, emailVerified: emailVerified, overrides: overrides))
+    }
+}
+
+/// A platform over an in-memory store, a manual clock and `FakeGoogle`.
+struct TestPlatform {
+    let time = ManualTimeSource()
+    let store = InMemoryStore()
+    let google: FakeGoogle
+    let platform: IdentityPlatform
+
+    static let projectID = "test-project"
+    static let issuer = "http://hearth.test/test-project"
+
+    init(dev: Bool = false) throws {
+        google = try FakeGoogle(time: time)
+        let project = ProjectConfiguration(
+            projectID: Self.projectID, projectNumber: "123", issuer: Self.issuer, apiKeys: .anyNonEmpty,
+            googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"])
+        let devConfiguration = dev
+            ? DevIdPConfiguration(
+                issuer: "http://hearth.test/dev/google",
+                clients: [.development(clientID: "hearth-dev.apps.googleusercontent.com")])
+            : nil
+        platform = try IdentityPlatform(
+            project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration)
+    }
+
+    var accounts: AccountService { platform.accounts }
+    var tokens: TokenService { platform.tokens }
+
+    /// The exact request the iOS SDK sends for `GoogleAuthProvider.credential(withIDToken:accessToken:)`.
+    func signInRequest(idToken: String?, accessToken: String? = nil, nonce: String? = nil, linking firebaseIDToken: String? = nil,
+                       autoCreate: Bool = true, returnIdpCredential: Bool = true) -> SignInWithIdpRequest {
+        var pairs = [("providerId", "google.com")]
+        if let idToken { pairs.append(("id_token", idToken)) }
+        if let nonce { pairs.append(("nonce", nonce)) }
+        if let accessToken { pairs.append(("access_token", accessToken)) }
+        return SignInWithIdpRequest(
+            requestUri: "http://localhost", postBody: FormEncoding.encode(pairs), returnSecureToken: true,
+            returnIdpCredential: returnIdpCredential, autoCreate: autoCreate, idToken: firebaseIDToken)
+    }
+
+    func signIn(subject: String, email: String? = nil, emailVerified: Bool = true) throws -> SignInWithIdpResponse {
+        try accounts.signInWithIdp(signInRequest(idToken: google.idToken(subject: subject, email: email, emailVerified: emailVerified)))
+    }
+
+    /// The claims of a Hearth ID token (signature checked by the platform's own keys).
+    func claims(of idToken: String) throws -> [String: JSONValue] {
+        let verified = try platform.sessionKeys.current().verification.verify(idToken)
+        guard case .object(let claims) = try JSONValue(parsing: verified.payload) else { throw WireError(.invalidIDToken) }
+        return claims
+    }
+}
+
+/// The wire code `body` threw, or nil if it returned. Non-wire errors show up as `NOT_A_WIRE_ERROR`.
+func wireErrorCode(_ body: () throws -> Void) -> ErrorCode? {
+    do {
+        try body()
+        return nil
+    } catch let error as WireError {
+        return error.code
+    } catch {
+        return ErrorCode(rawValue: "NOT_A_WIRE_ERROR \(error)")
+    }
+}
+
+enum Fixture {
+    private static let cachedOther = Mutex<RSAPrivateKey?>(nil)
+
+    /// A second key, not Google's, for forged signatures.
+    static func otherKey() throws -> RSAPrivateKey {
+        try cachedOther.withLock { cached in
+            if let cached { return cached }
+            let key = try RSAPrivateKey.generate(bits: 2048)
+            cached = key
+            return key
+        }
+    }
+
+    static func sign(_ claims: [String: JSONValue], key: RSAPrivateKey, keyID: String) throws -> String {
+        try JWTSigner(privateKey: key, keyID: keyID).sign(payload: JSONValue.object(claims).jsonData())
+    }
+
+    static func sha256Hex(_ text: String) -> String {
+        SHA256.hash(text).map { String(format: "%02x", $0) }.joined()
+    }
+}

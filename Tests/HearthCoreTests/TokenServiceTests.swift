@@ -1,0 +1,120 @@
+import Foundation
+import HearthCore
+import HearthProtocol
+import Testing
+
+@Suite("Refresh tokens and ID token checks")
+struct TokenServiceTests {
+    @Test("refresh keeps auth_time and sign_in_provider, issues a fresh iat, stores only a hash")
+    func refreshKeepsSession() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "1", email: "r@example.com")
+        let refreshToken = try #require(signIn.refreshToken)
+        let authTime = try test.claims(of: try #require(signIn.idToken))["auth_time"]
+        test.time.advance(by: 1800)
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken))
+        #expect(refreshed.accessToken == refreshed.idToken)
+        #expect(refreshed.expiresIn == "3600")
+        #expect(refreshed.refreshToken == refreshToken)
+        #expect(refreshed.userId == signIn.localId)
+        #expect(refreshed.projectId == "123")
+        let claims = try test.claims(of: refreshed.idToken)
+        #expect(claims["auth_time"] == authTime)
+        #expect(claims["iat"] == .integer(test.time.nowSeconds))
+        #expect(claims["firebase"]?["sign_in_provider"] == "google.com")
+        let stored = try test.store.read { try $0.refreshToken(hash: refreshToken) }
+        #expect(stored == nil, "the token itself must not be a key in the store")
+        let account = try #require(try test.store.read { try $0.account(localID: signIn.localId!) })
+        #expect(account.lastRefreshAtMillis == test.time.nowMillis)
+    }
+
+    @Test("bad grant requests", arguments: [
+        (RefreshTokenRequest(grantType: nil, refreshToken: "x"), ErrorCode.missingGrantType),
+        (RefreshTokenRequest(grantType: "authorization_code", refreshToken: "x"), .invalidGrantType),
+        (RefreshTokenRequest(grantType: "refresh_token", refreshToken: nil), .missingRefreshToken),
+        (RefreshTokenRequest(grantType: "refresh_token", refreshToken: "unknown"), .invalidRefreshToken),
+    ])
+    func badRequests(request: RefreshTokenRequest, code: ErrorCode) throws {
+        let test = try TestPlatform()
+        #expect(wireErrorCode { _ = try test.tokens.refresh(request) } == code)
+    }
+
+    @Test("revocation (validSince moved past the sign-in) makes refresh fail with TOKEN_EXPIRED")
+    func revoked() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "2")
+        test.time.advance(by: 5)
+        try test.store.write { writer in
+            var account = try #require(try writer.account(localID: signIn.localId!))
+            account.validSinceMillis = test.time.nowMillis
+            try writer.updateAccount(account)
+        }
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken)) } == .tokenExpired)
+        #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: signIn.idToken) } == .tokenExpired)
+    }
+
+    @Test("disabled and deleted users cannot refresh")
+    func disabledAndDeleted() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "3")
+        let localID = try #require(signIn.localId)
+        try test.store.write { writer in
+            var account = try #require(try writer.account(localID: localID))
+            account.disabled = true
+            try writer.updateAccount(account)
+        }
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken)) } == .userDisabled)
+        #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: signIn.idToken) } == .userDisabled)
+
+        let other = try test.signIn(subject: "4")
+        let idToken = try #require(other.idToken)
+        _ = try test.accounts.delete(DeleteAccountRequest(idToken: idToken))
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: other.refreshToken)) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: idToken) } == .userNotFound)
+    }
+
+    @Test("presented ID tokens: expired → TOKEN_EXPIRED; tampered, foreign or unsigned → INVALID_ID_TOKEN")
+    func presentedTokens() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "5")
+        let idToken = try #require(signIn.idToken)
+        #expect(try test.tokens.authenticate(idToken: idToken).account.localID == signIn.localId)
+        let parts = idToken.split(separator: ".").map(String.init)
+        var payload = try test.claims(of: idToken)
+        payload["sub"] = "someone-else"
+        let swapped = parts[0] + "." + Base64URLFixture.encode(JSONValue.object(payload).jsonData()) + "." + parts[2]
+        let foreign = try test.google.idToken(subject: "5")
+        let unsigned = #"eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0"# + "." + parts[1] + "."
+        for token in [swapped, foreign, unsigned, "garbage", parts[0] + "." + parts[1]] {
+            #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: token) } == .invalidIDToken)
+        }
+        #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: nil) } == .missingIDToken)
+        test.time.advance(by: 3601)
+        #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: idToken) } == .tokenExpired)
+    }
+
+    @Test("custom claims are merged at the top level; reserved names cannot be overridden")
+    func customClaims() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "6", email: "c@example.com")
+        try test.store.write { writer in
+            var account = try #require(try writer.account(localID: signIn.localId!))
+            account.customAttributes = #"{"role":"admin","level":3,"sub":"evil","email":"evil@example.com","firebase":{}}"#
+            try writer.updateAccount(account)
+        }
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken))
+        let claims = try test.claims(of: refreshed.idToken)
+        #expect(claims["role"] == "admin")
+        #expect(claims["level"] == 3)
+        #expect(claims["sub"] == .string(signIn.localId!))
+        #expect(claims["email"] == "c@example.com")
+        #expect(claims["firebase"]?["sign_in_provider"] == "google.com")
+    }
+}
+
+enum Base64URLFixture {
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HearthCore
+import HearthSQLite
+import Testing
+
+/// A store implementation under test. Every conformance test runs once per entry of `allCases`;
+/// to test another implementation, add one entry.
+struct StoreKind: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Whether the data outlives the store object (reopening `directory` finds it again).
+    let isPersistent: Bool
+    /// Opens the store kept in `directory`, a fresh temporary directory owned by the test.
+    let open: @Sendable (_ directory: String) throws -> any HearthStore
+
+    var testDescription: String { name }
+
+    static let allCases: [StoreKind] = [
+        StoreKind(name: "InMemoryStore", isPersistent: false) { _ in InMemoryStore() },
+        StoreKind(name: "SQLiteStore", isPersistent: true) { try SQLiteStore(path: "\($0)/hearth.sqlite") },
+    ]
+
+    static var persistentCases: [StoreKind] { allCases.filter(\.isPersistent) }
+}
+
+/// A directory under the system's temporary directory, removed with everything in it on `deinit`.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("hearth-store-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// Opens a store of `kind` in a new temporary directory, runs `body`, closes the store and removes
+/// its files.
+func withStore(_ kind: StoreKind, _ body: (any HearthStore) throws -> Void) throws {
+    let directory = try TemporaryDirectory()
+    let store = try kind.open(directory.path)
+    defer { store.close() }
+    try body(store)
+}
+
+// MARK: Sample records
+
+/// An account with every field set, in scripts beyond ASCII.
+func fullAccount(_ localID: String = "uid-1", email: String? = "ada@example.com") -> Account {
+    Account(
+        localID: localID, email: email, emailVerified: true, displayName: "Ada Lovelace-Ümlaut 李 🚀",
+        photoURL: "https://example.com/p/ada.png?size=96&q=ü", phoneNumber: "+15555550100",
+        passwordHash: "scrypt$AAAA$BBBB", disabled: true, customAttributes: #"{"role":"admin","ünï":"ç"}"#,
+        createdAtMillis: 1_700_000_000_123, lastLoginAtMillis: 1_700_000_100_456,
+        lastRefreshAtMillis: 1_700_000_200_789, validSinceMillis: 1_700_000_000,
+        providers: [
+            LinkedIdentity(
+                providerID: "google.com", rawID: "109876543210987654321", email: "ada@gmail.com",
+                displayName: "Ada G. 🐍", photoURL: "https://lh3.example.com/a", screenName: "ada"),
+            LinkedIdentity(providerID: "github.com", rawID: "42"),
+        ])
+}
+
+/// An account with every optional field `nil` and no identities.
+func bareAccount(_ localID: String = "uid-bare") -> Account {
+    Account(localID: localID, createdAtMillis: 5, validSinceMillis: 0)
+}
+
+func refreshToken(_ hash: String, localID: String = "uid-1", full: Bool = true) -> RefreshTokenRecord {
+    full
+        ? RefreshTokenRecord(
+            tokenHash: hash, localID: localID, signInProvider: "google.com", authTime: 1_700_000_000,
+            secondFactor: "totp", secondFactorIdentifier: "enrol-ü-1", sessionClaims: #"{"amr":["mfa"]}"#,
+            createdAtMillis: 1_700_000_000_999)
+        : RefreshTokenRecord(
+            tokenHash: hash, localID: localID, signInProvider: "password", authTime: 7, createdAtMillis: 8)
+}
+
+func signingKey(_ keyID: String, createdAt: Int64, retiredAt: Int64? = nil) -> SigningKeyRecord {
+    SigningKeyRecord(
+        keyID: keyID, algorithm: "RS256",
+        privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nMII\(keyID)\n-----END PRIVATE KEY-----\n",
+        createdAt: createdAt, retiredAt: retiredAt)
+}
+
+func devAccount(_ subject: String, email: String, createdAtMillis: Int64 = 1, full: Bool = true) -> DevIdPAccount {
+    full
+        ? DevIdPAccount(
+            subject: subject, email: email, emailVerified: false, name: "Zoë Žižek", givenName: "Zoë",
+            familyName: "Žižek", pictureURL: "https://example.com/z.png", hostedDomain: "example.com",
+            locale: "sl-SI", createdAtMillis: createdAtMillis)
+        : DevIdPAccount(subject: subject, email: email, createdAtMillis: createdAtMillis)
+}
+
+func devGrant(
+    _ hash: String, kind: DevIdPGrant.Kind = .authorizationCode, subject: String = "100000000000000000001",
+    clientID: String = "client-a", expiresAt: Int64 = 2_000, full: Bool = true
+) -> DevIdPGrant {
+    full
+        ? DevIdPGrant(
+            tokenHash: hash, kind: kind, subject: subject, clientID: clientID, scope: "openid email profile",
+            redirectURI: "http://127.0.0.1:5555/callback", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            nonce: "n-ü-0S6_WzA2Mj", audience: "server-client", expiresAt: expiresAt, createdAt: 1_000)
+        : DevIdPGrant(
+            tokenHash: hash, kind: kind, subject: subject, clientID: clientID, scope: "", expiresAt: expiresAt,
+            createdAt: 1_000)
+}
