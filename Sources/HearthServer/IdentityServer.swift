@@ -24,6 +24,9 @@ public final class IdentityServer: Sendable {
             EmulatorRoutes(platform: platform).register(in: &router)
             if let dev = platform.devIdentityProvider {
                 DevIdPRoutes(provider: dev, log: log).register(in: &router)
+                DevPlaygroundRoutes(
+                    platform: platform, provider: dev, publicURL: options.publicURL, pending: .init()
+                ).register(in: &router)
             }
         }
         self.router = router
@@ -43,6 +46,11 @@ public final class IdentityServer: Sendable {
         case .notFound:
             return Responses.error(WireError(.notFound, "Not found: \(request.method) \(request.path)"))
         }
+    }
+
+    /// The dev playground's redirect URI (`/dev/google/callback`), which the dev client must accept.
+    public static func playgroundCallbackURI(publicURL: String) -> String {
+        DevPlaygroundRoutes.callbackURI(publicURL: publicURL)
     }
 
     /// Renders errors the HTTP layer produces itself (oversize bodies, too many headers) in the wire envelope.

@@ -72,7 +72,9 @@ enum ServeCommand {
         let devConfiguration = settings.development
             ? DevIdPConfiguration(
                 issuer: "\(publicURL)/dev/google",
-                clients: [DevIdPClient.development(clientID: Settings.developmentClientID)])
+                clients: [DevIdPClient.development(
+                    clientID: Settings.developmentClientID,
+                    extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: publicURL)])])
             : nil
         let platform: IdentityPlatform
         do {

@@ -38,7 +38,7 @@ public struct DevIdPClient: Sendable, Equatable {
 
     /// The default development client: loopback redirects (any port, RFC 8252 §7.3) and the
     /// reversed-client-ID scheme an iOS app registers.
-    public static func development(clientID: String) -> DevIdPClient {
+    public static func development(clientID: String, extraRedirectURIs: [String] = []) -> DevIdPClient {
         let reversed = clientID.split(separator: ".").reversed().joined(separator: ".").lowercased()
         return DevIdPClient(
             clientID: clientID,
@@ -46,7 +46,7 @@ public struct DevIdPClient: Sendable, Equatable {
                 "http://127.0.0.1/", "http://127.0.0.1/oauth2callback", "http://127.0.0.1/callback",
                 "http://[::1]/", "http://[::1]/oauth2callback", "http://[::1]/callback",
                 "\(reversed):/oauth2callback",
-            ])
+            ] + extraRedirectURIs)
     }
 
     /// Exact match, except that the port of a loopback URI (`127.0.0.1`, `[::1]`) is ignored.

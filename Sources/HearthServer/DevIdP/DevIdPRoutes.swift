@@ -176,16 +176,22 @@ struct DevIdPRoutes {
 
     private var jwks: HTTPHandler {
         { [provider, log] _ in
-            Self.oauth(log: log) {
+            Self.cacheable(Self.oauth(log: log) {
                 let keys = try provider.publishedKeys()
                 return try JSONValue(parsing: JSONEncoder().encode(keys.published)).objectValue ?? [:]
-            }
+            })
         }
     }
 
     private var certificates: HTTPHandler {
         { [provider, log] _ in
-            Self.oauth(log: log) { try provider.publishedKeys().certificates.mapValues(JSONValue.string) }
+            Self.cacheable(Self.oauth(log: log) { try provider.publishedKeys().certificates.mapValues(JSONValue.string) })
         }
+    }
+
+    /// Key documents may be cached like Google's (a successful answer only).
+    private static func cacheable(_ response: HTTPResponse) -> HTTPResponse {
+        guard response.status == 200 else { return response }
+        return Responses.cacheable(response, maxAge: 300)
     }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import HearthCore
+import HearthHTTP
+import HearthServer
+
+/// An `IdentityServer` over an in-memory store, called in-process (no sockets).
+struct ServerFixture {
+    static let publicURL = "http://hearth.test"
+    let platform: IdentityPlatform
+    let server: IdentityServer
+
+    init(development: Bool = true, apiKeys: ProjectConfiguration.APIKeyPolicy = .anyNonEmpty) throws {
+        let project = ProjectConfiguration(
+            projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
+            googleClientIDs: ["hearth-dev.apps.googleusercontent.com"])
+        let dev = development
+            ? DevIdPConfiguration(
+                issuer: "\(Self.publicURL)/dev/google",
+                clients: [.development(
+                    clientID: "hearth-dev.apps.googleusercontent.com",
+                    extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
+            : nil
+        platform = try IdentityPlatform(
+            project: project, store: InMemoryStore(), googleIssuers: [], devIdentityProvider: dev)
+        server = IdentityServer(platform: platform, options: ServerOptions(publicURL: Self.publicURL, development: development))
+    }
+
+    func call(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: String = "") -> HTTPResponse {
+        let parts = target.split(separator: "?", maxSplits: 1).map(String.init)
+        let request = HTTPRequest(
+            method: method, path: parts[0], rawQuery: parts.count > 1 ? parts[1] : "", headers: headers,
+            body: Array(body.utf8))
+        return server.handle(request)
+    }
+
+    func postJSON(_ target: String, _ json: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers = headers
+        headers["Content-Type"] = "application/json"
+        return call(.post, target, headers: headers, body: json)
+    }
+}
+
+extension HTTPResponse {
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+    var error: [String: Any] { json["error"] as? [String: Any] ?? [:] }
+}
