@@ -1,5 +1,6 @@
 import Foundation
 import HearthCrypto
+import Synchronization
 
 /// The three parts of a JWS in compact serialisation (RFC 7515 §7.1), decoded.
 struct CompactJWS {
@@ -19,7 +20,7 @@ struct CompactJWS {
     /// Refuses, as ``JOSEError/Code/malformedToken``: anything but exactly three dot-separated segments, an empty
     /// header or payload segment, `=` padding anywhere, and any text that is not base64url. A header that is not a
     /// JSON object with a string `alg` is ``JOSEError/Code/invalidHeader``. The payload is not inspected here.
-    static func parse(_ token: String) throws(JOSEError) -> CompactJWS {
+    static func parse(_ token: String, headers: HeaderCache? = nil) throws(JOSEError) -> CompactJWS {
         let bytes = Array(token.utf8)
         var dots: [Int] = []
         for (index, byte) in bytes.enumerated() {
@@ -44,20 +45,26 @@ struct CompactJWS {
         guard !payloadSegment.isEmpty else {
             throw JOSEError(.malformedToken, reason: "the payload segment is empty")
         }
-        guard let headerBytes = decodeSegment(headerSegment) else {
-            throw JOSEError(.malformedToken, reason: "the header segment is not base64url")
-        }
         guard let payloadBytes = decodeSegment(payloadSegment) else {
             throw JOSEError(.malformedToken, reason: "the payload segment is not base64url")
         }
         guard let signature = decodeSegment(signatureSegment) else {
             throw JOSEError(.malformedToken, reason: "the signature segment is not base64url")
         }
+        let headerText = String(decoding: headerSegment, as: UTF8.self)
         let protected: ProtectedHeader
-        do {
-            protected = try JSONDecoder().decode(ProtectedHeader.self, from: Data(headerBytes))
-        } catch {
-            throw JOSEError(.invalidHeader, reason: "the header is not a JSON object with a string \"alg\"")
+        if let cached = headers?.header(for: headerText) {
+            protected = cached
+        } else {
+            guard let headerBytes = Base64URL.decode(headerText) else {
+                throw JOSEError(.malformedToken, reason: "the header segment is not base64url")
+            }
+            do {
+                protected = try JSONDecoder().decode(ProtectedHeader.self, from: Data(headerBytes))
+            } catch {
+                throw JOSEError(.invalidHeader, reason: "the header is not a JSON object with a string \"alg\"")
+            }
+            headers?.remember(protected, for: headerText)
         }
         return CompactJWS(
             header: protected.header,
@@ -72,5 +79,23 @@ struct CompactJWS {
         // The bytes came from a String's UTF-8 view and contain no '.', so this re-creates the segment's text
         // (one copy, into a native string whose UTF-8 the decoder reads in place).
         return Base64URL.decode(String(decoding: segment, as: UTF8.self))
+    }
+}
+
+/// Parsed protected headers by their base64url text. A verifier sees the same few headers over and over
+/// (one per signing key), so parsing each once saves most of the JSON work of verification.
+final class HeaderCache: Sendable {
+    private let entries = Mutex<[String: ProtectedHeader]>([:])
+    private let capacity = 64
+
+    func header(for segment: String) -> ProtectedHeader? {
+        entries.withLock { $0[segment] }
+    }
+
+    func remember(_ header: ProtectedHeader, for segment: String) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[segment] = header
+        }
     }
 }

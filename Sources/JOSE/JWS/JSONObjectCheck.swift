@@ -20,4 +20,13 @@ struct JSONObjectCheck: Decodable {
     static func isObject(_ data: Data) -> Bool {
         (try? JSONDecoder().decode(JSONObjectCheck.self, from: data)) != nil
     }
+
+    /// Whether `data`, ignoring surrounding JSON whitespace, starts with `{` and ends with `}`: the cheap
+    /// shape check for a payload whose signature already verified.
+    static func looksLikeObject(_ data: Data) -> Bool {
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = data.first(where: { !isWhitespace($0) }), let last = data.last(where: { !isWhitespace($0) })
+        else { return false }
+        return first == UInt8(ascii: "{") && last == UInt8(ascii: "}") && data.count >= 2
+    }
 }

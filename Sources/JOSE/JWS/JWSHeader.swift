@@ -17,7 +17,7 @@ public struct JWSHeader: Codable, Sendable, Equatable {
 }
 
 /// The protected header as read from a token: ``JWSHeader`` plus whether `crit` was present.
-struct ProtectedHeader: Decodable {
+struct ProtectedHeader: Decodable, Sendable {
     var header: JWSHeader
     var hasCriticalParameters: Bool
 

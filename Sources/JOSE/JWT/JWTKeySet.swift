@@ -23,6 +23,7 @@ public struct JWTKeySet: Sendable {
 
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
+    private let headers = HeaderCache()
 
     /// Creates an empty set.
     public init() {}
@@ -76,7 +77,8 @@ public struct JWTKeySet: Sendable {
     /// 5. a key has that `kid`: `.unknownKeyID`
     /// 6. `alg` is the key's algorithm: `.algorithmMismatch`
     /// 7. the signature is not empty and verifies with the key's algorithm: `.invalidSignature`
-    /// 8. the payload is a JSON object: `.invalidPayload`
+    /// 8. the payload is shaped like a JSON object (`{` … `}`): `.invalidPayload`; decoding it fully is the caller's
+    ///    next step (``VerifiedJWT/claims(as:)``), so it is not parsed twice
     ///
     /// Claims are not checked; see the type's documentation.
     ///
@@ -84,7 +86,7 @@ public struct JWTKeySet: Sendable {
     /// - Returns: the verified header and payload.
     /// - Throws: ``JOSEError`` as listed.
     public func verify(_ token: String) throws(JOSEError) -> VerifiedJWT {
-        let jws = try CompactJWS.parse(token)
+        let jws = try CompactJWS.parse(token, headers: headers)
         let header = jws.header
         guard !jws.hasCriticalParameters else {
             throw JOSEError(.invalidHeader, reason: "the header uses \"crit\", and no extensions are understood")
@@ -117,7 +119,7 @@ public struct JWTKeySet: Sendable {
         guard valid else {
             throw JOSEError(.invalidSignature, reason: "the signature does not verify with kid \(JOSEError.quoted(kid))")
         }
-        guard JSONObjectCheck.isObject(jws.payload) else {
+        guard JSONObjectCheck.looksLikeObject(jws.payload) else {
             throw JOSEError(.invalidPayload, reason: "the payload is not a JSON object")
         }
         return VerifiedJWT(header: header, payload: jws.payload)
