@@ -8,6 +8,7 @@ let package = Package(
     name: "Hearth",
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
+        .library(name: "HearthCrypto", targets: ["HearthCrypto"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "HearthProtocol", targets: ["HearthProtocol"]),
     ],

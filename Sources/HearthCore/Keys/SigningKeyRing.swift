@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import JOSE
 import HearthCrypto
 import Synchronization
@@ -38,6 +38,9 @@ public final class SigningKeyRing: Sendable {
         public let published: JSONWebKeySet
         /// `kid` → PEM certificate, for google-auth-style verifiers.
         public let certificates: [String: String]
+        /// `published` and `certificates` as JSON, encoded once per key change (served as they are).
+        public let publishedJSON: Data
+        public let certificatesJSON: Data
         public let records: [SigningKeyRecord]
         var loadedAt: Int64
     }
@@ -161,9 +164,13 @@ public final class SigningKeyRing: Sendable {
             }
         }
         guard let signer else { throw StoreError(.corrupt, "current signing key has an unsupported algorithm") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let keySet = JSONWebKeySet(keys: published)
         let keys = Keys(
-            signer: signer, verification: verification, published: JSONWebKeySet(keys: published),
-            certificates: certificates, records: records, loadedAt: now)
+            signer: signer, verification: verification, published: keySet, certificates: certificates,
+            publishedJSON: try encoder.encode(keySet), certificatesJSON: try encoder.encode(certificates),
+            records: records, loadedAt: now)
         state.withLock { $0 = keys }
         return keys
     }

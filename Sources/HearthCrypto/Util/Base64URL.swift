@@ -80,6 +80,17 @@ public enum Base64URL {
         return Array(string.utf8).withUnsafeBufferPointer { decode(utf8: $0) }
     }
 
+    /// Decodes base64url given as the bytes of its (ASCII) text, for callers that already hold bytes.
+    ///
+    /// - Parameter bytes: the encoded text's UTF-8 bytes, such as a slice of a token's `utf8`.
+    /// - Returns: the decoded bytes, or `nil` when the text is not valid base64url.
+    public static func decode(bytes: some Collection<UInt8>) -> [UInt8]? {
+        if let decoded = bytes.withContiguousStorageIfAvailable({ decode(utf8: $0) }) {
+            return decoded
+        }
+        return Array(bytes).withUnsafeBufferPointer { decode(utf8: $0) }
+    }
+
     private static func decode(utf8 input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var count = input.count
         // Strip correct padding: one or two '=' that complete a multiple of 4. Any other '=' is then an invalid

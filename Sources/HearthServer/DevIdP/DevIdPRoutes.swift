@@ -177,8 +177,7 @@ struct DevIdPRoutes {
     private var jwks: HTTPHandler {
         { [provider, log] _ in
             Self.cacheable(Self.oauth(log: log) {
-                let keys = try provider.publishedKeys()
-                return try JSONValue(parsing: JSONEncoder().encode(keys.published)).objectValue ?? [:]
+                try JSONValue(parsing: provider.publishedKeys().publishedJSON).objectValue ?? [:]
             })
         }
     }

@@ -25,7 +25,7 @@ struct KeyRoutes {
         { [platform, options] _ in
             IdentityToolkitRoutes.respond(log: { _ in }) {
                 let keys = try platform.sessionKeys.current()
-                return Responses.cacheable(Responses.json(keys.published), maxAge: options.keyCacheMaxAge)
+                return Responses.cacheable(HTTPResponse.json(keys.publishedJSON), maxAge: options.keyCacheMaxAge)
             }
         }
     }
@@ -34,7 +34,7 @@ struct KeyRoutes {
         { [platform, options] _ in
             IdentityToolkitRoutes.respond(log: { _ in }) {
                 let keys = try platform.sessionKeys.current()
-                return Responses.cacheable(Responses.json(keys.certificates), maxAge: options.keyCacheMaxAge)
+                return Responses.cacheable(HTTPResponse.json(keys.certificatesJSON), maxAge: options.keyCacheMaxAge)
             }
         }
     }

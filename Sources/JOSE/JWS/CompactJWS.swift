@@ -13,7 +13,7 @@ struct CompactJWS {
     /// The decoded signature; empty when the third segment is empty.
     var signature: [UInt8]
     /// The ASCII bytes of `header.payload`, which the signature covers.
-    var signingInput: [UInt8]
+    var signingInput: ArraySlice<UInt8>
 
     /// Splits and decodes `token`.
     ///
@@ -22,23 +22,26 @@ struct CompactJWS {
     /// JSON object with a string `alg` is ``JOSEError/Code/invalidHeader``. The payload is not inspected here.
     static func parse(_ token: String, headers: HeaderCache? = nil) throws(JOSEError) -> CompactJWS {
         let bytes = Array(token.utf8)
-        var dots: [Int] = []
-        for (index, byte) in bytes.enumerated() {
+        var dots = (first: -1, second: -1)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: ".") {
-                dots.append(index)
-                guard dots.count <= 2 else {
+                guard dots.second < 0 else {
                     throw JOSEError(.malformedToken, reason: "a compact JWS has exactly three segments")
                 }
+                if dots.first < 0 { dots.first = index } else { dots.second = index }
             } else if byte == UInt8(ascii: "=") {
                 throw JOSEError(.malformedToken, reason: "base64url padding ('=') is not allowed in a JWS")
             }
+            index += 1
         }
-        guard dots.count == 2 else {
+        guard dots.second >= 0 else {
             throw JOSEError(.malformedToken, reason: "a compact JWS has exactly three segments")
         }
-        let headerSegment = bytes[..<dots[0]]
-        let payloadSegment = bytes[(dots[0] + 1)..<dots[1]]
-        let signatureSegment = bytes[(dots[1] + 1)...]
+        let headerSegment = bytes[..<dots.first]
+        let payloadSegment = bytes[(dots.first + 1)..<dots.second]
+        let signatureSegment = bytes[(dots.second + 1)...]
         guard !headerSegment.isEmpty else {
             throw JOSEError(.malformedToken, reason: "the header segment is empty")
         }
@@ -71,14 +74,12 @@ struct CompactJWS {
             hasCriticalParameters: protected.hasCriticalParameters,
             payload: Data(payloadBytes),
             signature: signature,
-            signingInput: Array(bytes[..<dots[1]]))
+            signingInput: bytes[..<dots.second])
     }
 
     private static func decodeSegment(_ segment: ArraySlice<UInt8>) -> [UInt8]? {
         if segment.isEmpty { return [] }
-        // The bytes came from a String's UTF-8 view and contain no '.', so this re-creates the segment's text
-        // (one copy, into a native string whose UTF-8 the decoder reads in place).
-        return Base64URL.decode(String(decoding: segment, as: UTF8.self))
+        return Base64URL.decode(bytes: segment)
     }
 }
 

@@ -94,6 +94,11 @@ public struct RSAPublicKey: Sendable, Equatable {
     ///   - message: the signed bytes (for a JWS, the ASCII of `header.payload`).
     /// - Returns: `true` only when the signature is valid for this key and message.
     public func isValidSHA256Signature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+        backing.isValidSHA256Signature(signature, for: message[...])
+    }
+
+    /// The same check over part of a buffer (a JWS signing input inside its token), without copying it.
+    public func isValidSHA256Signature(_ signature: [UInt8], for message: ArraySlice<UInt8>) -> Bool {
         backing.isValidSHA256Signature(signature, for: message)
     }
 
@@ -213,7 +218,7 @@ extension RSAPublicKey {
             }
         }
 
-        func isValidSHA256Signature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+        func isValidSHA256Signature(_ signature: [UInt8], for message: ArraySlice<UInt8>) -> Bool {
             // RSASSA-PKCS1-v1_5 signatures are exactly as long as the modulus (RFC 8017 §8.2.2 step 1).
             guard signature.count == modulus.count else { return false }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256.byteCount) { digest in

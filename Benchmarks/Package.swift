@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import Foundation
+import PackageDescription
+
+// Benchmarks live in their own package so that `swift build` / `swift test` of Hearth never build them.
+// Run everything with `Benchmarks/run` (see docs/BENCHMARKS.md).
+
+// SwiftPM names a path dependency after its directory, so find out what the checkout is called.
+let hearth = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
+
+let package = Package(
+    name: "HearthBenchmarks",
+    dependencies: [.package(path: "..")],
+    targets: [
+        .executableTarget(
+            name: "jose-bench",
+            dependencies: [.product(name: "JOSE", package: hearth), .product(name: "HearthCrypto", package: hearth)]),
+    ]
+)

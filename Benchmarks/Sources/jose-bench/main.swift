@@ -1,0 +1,52 @@
+import Foundation
+import HearthCrypto
+import JOSE
+
+// RS256 sign/s and verify/s of JOSE, on one thread, for a Hearth-shaped ID token.
+// Prints `jose_sign_per_s=…` and `jose_verify_per_s=…` (and the raw RSA rates) for Benchmarks/run.
+
+let seconds = Double(CommandLine.arguments.dropFirst().first ?? "3") ?? 3
+let key = try RSAPrivateKey.generate(bits: 2048)
+let signer = JWTSigner(privateKey: key, keyID: "bench-key-0123456789abcdef0123456789abcdef")
+var keys = JWTKeySet()
+keys.add(key.publicKey, keyID: signer.keyID)
+
+let now = Int(Date().timeIntervalSince1970)
+let claims: [String: Any] = [
+    "iss": "http://127.0.0.1:9099/demo-hearth", "aud": "demo-hearth", "auth_time": now, "user_id": "q3XvD2mT7eR9pL0aZs5Kw1nB8yHc",
+    "sub": "q3XvD2mT7eR9pL0aZs5Kw1nB8yHc", "iat": now, "exp": now + 3600, "email": "ada.lovelace@example.com",
+    "email_verified": true, "name": "Ada Lovelace", "picture": "https://example.com/photos/ada.png",
+    "firebase": ["identities": ["google.com": ["108234759238475923847"], "email": ["ada.lovelace@example.com"]],
+                 "sign_in_provider": "google.com"],
+]
+let payload = try JSONSerialization.data(withJSONObject: claims)
+let token = try signer.sign(payload: payload)
+let signingInput = Array(token.utf8[..<token.utf8.lastIndex(of: UInt8(ascii: "."))!])
+
+/// Calls `body` repeatedly for about `seconds` of CPU time; returns calls per CPU second.
+func rate(_ body: () throws -> Void) rethrows -> Double {
+    var usage = rusage()
+    func cpu() -> Double {
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+    for _ in 0..<50 { try body() }
+    let start = cpu()
+    var count = 0
+    while true {
+        for _ in 0..<100 { try body() }
+        count += 100
+        let elapsed = cpu() - start
+        if elapsed >= seconds { return Double(count) / elapsed }
+    }
+}
+
+let signRate = try rate { _ = try signer.sign(payload: payload) }
+let verifyRate = try rate { _ = try keys.verify(token) }
+let signature = try key.signSHA256(signingInput)
+let rawVerifyRate = rate { precondition(key.publicKey.isValidSHA256Signature(signature, for: signingInput)) }
+print("token_bytes=\(token.utf8.count)")
+print(String(format: "jose_sign_per_s=%.0f", signRate))
+print(String(format: "jose_verify_per_s=%.0f", verifyRate))
+print(String(format: "rsa_verify_per_s=%.0f", rawVerifyRate))
