@@ -66,6 +66,30 @@ struct CommandLineTests {
         #expect(result.output.contains("data directory"))
     }
 
+    @Test("settings come from HEARTH_* variables, and flags win over them")
+    func environment() throws {
+        let server = HearthProcess(arguments: ["--dev"], environment: ["HEARTH_PROJECT_ID": "env-project", "HEARTH_THREADS": "3"])
+        try server.start()
+        #expect(try server.request("GET", "/env-project/.well-known/openid-configuration").json["issuer"] as? String == "\(server.baseURL)/env-project")
+        let flagged = HearthProcess(arguments: ["--dev", "--project-id", "flag-project"], environment: ["HEARTH_PROJECT_ID": "env-project"])
+        try flagged.start()
+        #expect(try flagged.request("GET", "/flag-project/.well-known/openid-configuration").status == 200)
+        let bad = try HearthProcess.run(["serve", "--dev"], environment: ["HEARTH_PORT": "many"])
+        #expect(bad.status == 64)
+        #expect(bad.output.contains("HEARTH_PORT"))
+    }
+
+    @Test("a config file with an unknown setting is refused")
+    func configFile() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.json")
+        try Data(#"{"projectId":"x","apiKey":["typo"]}"#.utf8).write(to: file)
+        let result = try HearthProcess.run(["serve", "--config", file.path, "--data-dir", directory.path])
+        #expect(result.status == 64)
+        #expect(result.output.contains("unknown setting 'apiKey'"))
+    }
+
     @Test("SIGTERM stops the server cleanly")
     func gracefulStop() throws {
         let server = HearthProcess()

@@ -76,6 +76,20 @@ struct SignInFlowTests {
         #expect(try client.getAccountInfo(idToken: session.idToken).errorMessage == "USER_NOT_FOUND")
     }
 
+    @Test("an access token alone signs in (tokeninfo + userinfo of the issuer); an unknown one is refused")
+    func accessTokenOnly() throws {
+        let server = HearthProcess()
+        try server.start()
+        let client = FirebaseIOSClient(server: server)
+        let tokens = try DevGoogle(server: server).signIn(email: "grace.hopper@example.com")
+        let response = try client.verifyAssertion(idToken: nil, accessToken: tokens.accessToken)
+        #expect(response.status == 200)
+        #expect(response.json["email"] as? String == "grace.hopper@example.com")
+        #expect(response.json["displayName"] as? String == "Grace Hopper")
+        let refused = try client.verifyAssertion(idToken: nil, accessToken: "devat.not-a-real-token")
+        #expect(refused.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true)
+    }
+
     @Test("the v1 paths answer like the legacy ones")
     func v1Paths() throws {
         let server = HearthProcess()
