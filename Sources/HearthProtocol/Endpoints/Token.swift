@@ -1,6 +1,7 @@
 /// `POST /securetoken.googleapis.com/v1/token` (PROTOCOL.md §3.13). Accepts a form or JSON body with
-/// `grant_type`/`grantType` and `refresh_token`/`refreshToken`.
-public struct RefreshTokenRequest: Sendable, Equatable {
+/// `grant_type`/`grantType` and `refresh_token`/`refreshToken`. Encodes as the iOS SDK sends it
+/// (JSON, camelCase); `formBody` is the JS SDK's form.
+public struct RefreshTokenRequest: Encodable, Sendable, Equatable {
     public var grantType: String?
     public var refreshToken: String?
 
