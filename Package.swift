@@ -34,8 +34,9 @@ let package = Package(
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
         .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP"]),
 
-        // Executables.
-        .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite"]),
+        // Executables, and the small option parser they share.
+        .target(name: "HearthCommandLine"),
+        .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthCommandLine"]),
 
         // Tests: one target per library target, plus the storage conformance suite and end-to-end tests.
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),

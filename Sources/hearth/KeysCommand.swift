@@ -1,4 +1,5 @@
 import Foundation
+import HearthCommandLine
 import HearthCore
 import HearthSQLite
 import JOSE

@@ -1,8 +1,9 @@
 import Foundation
+import HearthCommandLine
 import HearthCore
 import HearthHTTP
-import HearthServer
 import HearthSQLite
+import HearthServer
 import Synchronization
 
 /// `hearth serve`: opens the store, listens, prints where to go, and stops cleanly on SIGINT/SIGTERM

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCommandLine
 import HearthCrypto
 
 /// Settings of `hearth serve` and `hearth keys`, resolved from flags, then `HEARTH_*` environment

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCommandLine
 import HearthCore
 import HearthProtocol
 import HearthSQLite

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCommandLine
 
 /// Entry point: `hearth <command> [options]`. Exit status 0 on success, 64 for usage and
 /// configuration errors (one line on stderr), 1 when the server cannot run (port, data directory, database).

@@ -1,19 +1,20 @@
 /// A usage error: printed as one line, exit status 64 (EX_USAGE).
-struct UsageError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
+public struct UsageError: Error, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
 }
 
-/// Command-line options of one command, parsed by a small table-driven parser.
-struct ParsedOptions {
-    private(set) var values: [String: String] = [:]
-    private(set) var flags: Set<String> = []
-    private(set) var positionals: [String] = []
+/// Command-line options of one command, parsed by a small table-driven parser shared by Hearth's
+/// executables: `--name value`, `--name=value`, `--switch`, and positional arguments.
+public struct ParsedOptions: Sendable {
+    public private(set) var values: [String: String] = [:]
+    public private(set) var flags: Set<String> = []
+    public private(set) var positionals: [String] = []
 
     /// - Parameters:
     ///   - valued: options that take a value (`--port 9099` or `--port=9099`).
     ///   - switches: options without a value (`--dev`).
-    init(_ arguments: [String], valued: Set<String>, switches: Set<String>) throws {
+    public init(_ arguments: [String], valued: Set<String>, switches: Set<String>) throws {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -46,5 +47,25 @@ struct ParsedOptions {
                 throw UsageError("unknown option '--\(name)'")
             }
         }
+    }
+}
+
+/// A setting read from a flag, else an environment variable, else a default.
+public struct OptionValues: Sendable {
+    private let options: ParsedOptions
+    private let environment: [String: String]
+
+    public init(options: ParsedOptions, environment: [String: String]) {
+        self.options = options
+        self.environment = environment
+    }
+
+    /// `--flag` if given, else the non-empty environment `variable`, else nil.
+    public func value(flag: String, variable: String) -> String? {
+        options.values[flag] ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public subscript(flag: String, variable: String, default fallback: String) -> String {
+        value(flag: flag, variable: variable) ?? fallback
     }
 }
