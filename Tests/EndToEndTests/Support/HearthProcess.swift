@@ -1,30 +1,44 @@
 import Foundation
 import Synchronization
 
-/// The built `hearth` binary, started on an ephemeral port with a temporary data directory.
-final class HearthProcess: @unchecked Sendable {
-    // @unchecked: `process` is only touched by the test that owns this object; output goes through a Mutex.
+/// A built executable of this package (SwiftPM builds them first: the test target depends on them).
+func builtExecutable(_ name: String) -> URL {
+    let candidates = [
+        Bundle.main.executableURL?.deletingLastPathComponent(),
+        Bundle.main.bundleURL.deletingLastPathComponent(),
+        Bundle.main.bundleURL,
+    ].compactMap { $0 }
+    for directory in candidates {
+        let url = directory.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    return root.appendingPathComponent(".build/debug/\(name)")
+}
+
+/// A server program started on an ephemeral port with a temporary data directory; it is ready when it
+/// prints a line starting with `readyPrefix` followed by the port.
+class ServiceProcess: @unchecked Sendable {
+    // @unchecked: `process` is only touched by the test that owns this object; output goes through a lock.
     let dataDirectory: URL
     private(set) var port: UInt16 = 0
     private var process: Process?
     private let output = Locked<[String]>([])
-    private let extraArguments: [String]
+    private let executable: URL
+    private let launchArguments: @Sendable (_ port: UInt16, _ dataDirectory: URL) -> [String]
+    private let readyPrefix: String
     private let environment: [String: String]
 
-    /// The `hearth` executable next to the test bundle (SwiftPM builds it first: the test target depends on it).
-    static var executable: URL {
-        let candidates = [
-            Bundle.main.executableURL?.deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ].compactMap { $0 }
-        for directory in candidates {
-            let url = directory.appendingPathComponent("hearth")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/hearth")
+    init(
+        executable: URL, environment: [String: String] = [:], dataDirectory: URL? = nil, readyPrefix: String,
+        launchArguments: @escaping @Sendable (_ port: UInt16, _ dataDirectory: URL) -> [String]
+    ) {
+        self.executable = executable
+        self.dataDirectory = dataDirectory ?? Self.temporaryDirectory()
+        self.environment = environment
+        self.readyPrefix = readyPrefix
+        self.launchArguments = launchArguments
     }
 
     static func temporaryDirectory() -> URL {
@@ -33,18 +47,12 @@ final class HearthProcess: @unchecked Sendable {
         return url
     }
 
-    init(arguments: [String] = ["--dev"], environment: [String: String] = [:], dataDirectory: URL? = nil) {
-        self.dataDirectory = dataDirectory ?? Self.temporaryDirectory()
-        extraArguments = arguments
-        self.environment = environment
-    }
-
-    /// Starts `hearth serve` and waits for its banner. Throws with the process output if it does not come up.
+    /// Starts the program and waits for its ready line. Throws with the process output if it does not come up.
     /// - Parameter port: 0 for an ephemeral port.
     func start(port requestedPort: UInt16 = 0) throws {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", String(requestedPort), "--data-dir", dataDirectory.path] + extraArguments
+        process.executableURL = executable
+        process.arguments = launchArguments(requestedPort, dataDirectory)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
         env.merge(environment, uniquingKeysWith: { _, new in new })
         process.environment = env
@@ -54,6 +62,7 @@ final class HearthProcess: @unchecked Sendable {
         let portFound = DispatchSemaphore(value: 0)
         let found = Locked<UInt16?>(nil)
         let pending = Locked(Data())
+        let readyPrefix = self.readyPrefix
         pipe.fileHandleForReading.readabilityHandler = { [output] handle in
             let chunk = handle.availableData
             if chunk.isEmpty {
@@ -71,8 +80,8 @@ final class HearthProcess: @unchecked Sendable {
                 return lines
             }
             output.withLock { $0.append(contentsOf: lines) }
-            for line in lines where line.hasPrefix("Hearth is listening on http://127.0.0.1:") {
-                let rest = line.dropFirst("Hearth is listening on http://127.0.0.1:".count)
+            for line in lines where line.hasPrefix(readyPrefix) {
+                let rest = line.dropFirst(readyPrefix.count)
                 if let port = UInt16(rest.prefix(while: \.isNumber)) {
                     found.withLock { $0 = port }
                     portFound.signal()
@@ -84,7 +93,7 @@ final class HearthProcess: @unchecked Sendable {
         _ = portFound.wait(timeout: .now() + 60)
         guard let port = found.value else {
             process.terminate()
-            throw RawHTTP.Failure(description: "hearth did not start:\n" + lines.joined(separator: "\n"))
+            throw RawHTTP.Failure(description: "\(executable.lastPathComponent) did not start:\n" + lines.joined(separator: "\n"))
         }
         self.port = port
     }
@@ -129,24 +138,66 @@ final class HearthProcess: @unchecked Sendable {
         return try request("POST", path, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 
+}
+
+/// The built `hearth` binary: `hearth serve --port P --data-dir D <arguments>`.
+final class HearthProcess: ServiceProcess, @unchecked Sendable {
+    static var executable: URL { builtExecutable("hearth") }
+
+    init(arguments: [String] = ["--dev"], environment: [String: String] = [:], dataDirectory: URL? = nil) {
+        super.init(
+            executable: Self.executable, environment: environment, dataDirectory: dataDirectory,
+            readyPrefix: "Hearth is listening on http://127.0.0.1:"
+        ) { port, directory in
+            ["serve", "--port", String(port), "--data-dir", directory.path] + arguments
+        }
+    }
+
     /// Runs another `hearth` command (keys, users) against this server's data directory.
     func runCommand(_ arguments: [String]) throws -> (status: Int32, output: String) {
         try Self.run(arguments + ["--data-dir", dataDirectory.path])
     }
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
-        env.merge(environment, uniquingKeysWith: { _, new in new })
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runProgram(executable, arguments, environment: environment)
     }
+}
+
+/// What a finished program printed, stdout and stderr apart.
+struct ProgramResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion; returns its exit status and everything it printed (stdout and stderr).
+func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    let result = try runProgramSplit(executable, arguments, environment: environment)
+    return (result.status, result.stdout + result.stderr)
+}
+
+/// Runs a program to completion with stdin closed. `HEARTH_*` variables of the test process are not
+/// passed on, so only `environment` configures it.
+func runProgramSplit(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> ProgramResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") && !$0.key.hasPrefix("PORTFOLIO_") }
+    env.merge(environment, uniquingKeysWith: { _, new in new })
+    process.environment = env
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let errors = Locked(Data())
+    let errorReader = Thread { errors.withLock { $0 = stderr.fileHandleForReading.readDataToEndOfFile() } }
+    errorReader.start()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while errorReader.isExecuting || !errorReader.isFinished { Thread.sleep(forTimeInterval: 0.005) }
+    return ProgramResult(
+        status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+        stderr: String(decoding: errors.value, as: UTF8.self))
 }
