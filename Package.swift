@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "HearthCrypto", targets: ["HearthCrypto"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "HearthProtocol", targets: ["HearthProtocol"]),
+        .library(name: "HearthSignIn", targets: ["HearthSignIn"]),
+        .library(name: "HearthVerify", targets: ["HearthVerify"]),
     ],
     targets: [
         // C libraries from Debian.
@@ -34,6 +36,13 @@ let package = Package(
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
         .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP"]),
 
+        // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
+        // Security there, with JOSE on Linux); HearthVerify is for backends.
+        .target(
+            name: "HearthSignIn",
+            dependencies: ["HearthProtocol", .target(name: "JOSE", condition: .when(platforms: [.linux]))]),
+        .target(name: "HearthVerify", dependencies: ["JOSE", "HearthProtocol"]),
+
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
         .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthCommandLine"]),
@@ -47,6 +56,8 @@ let package = Package(
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["HearthCore", "HearthSQLite"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
+        .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
+        .testTarget(name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
         .testTarget(name: "EndToEndTests", dependencies: ["hearth", "JOSE", "HearthCrypto", "HearthHTTP"]),
     ]
 )

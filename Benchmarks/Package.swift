@@ -16,5 +16,11 @@ let package = Package(
         .executableTarget(
             name: "jose-bench",
             dependencies: [.product(name: "JOSE", package: hearth), .product(name: "HearthCrypto", package: hearth)]),
+        .executableTarget(
+            name: "verify-bench",
+            dependencies: [
+                .product(name: "HearthVerify", package: hearth), .product(name: "JOSE", package: hearth),
+                .product(name: "HearthCrypto", package: hearth),
+            ]),
     ]
 )

@@ -1,0 +1,27 @@
+#if canImport(CryptoKit)
+import CryptoKit
+#elseif canImport(HearthCrypto)
+import HearthCrypto
+#endif
+
+/// SHA-256 from whichever implementation the platform has: CryptoKit on Apple platforms, OpenSSL through
+/// HearthCrypto on Linux.
+///
+/// Apple's framework is tested first: in a package build the HearthCrypto module can be visible on Apple platforms
+/// too (built for another target) without being linked into this one.
+enum Digest {
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        #if canImport(CryptoKit)
+        return Array(CryptoKit.SHA256.hash(data: bytes))
+        #elseif canImport(HearthCrypto)
+        return HearthCrypto.SHA256.hash(bytes)
+        #else
+        #error("HearthSignIn needs SHA-256: HearthCrypto (Linux) or CryptoKit (Apple platforms)")
+        #endif
+    }
+
+    /// The PKCE S256 code challenge (RFC 7636 §4.2): base64url(SHA-256(ASCII(verifier))).
+    static func codeChallenge(forVerifier verifier: String) -> String {
+        Base64URLText.encode(sha256(Array(verifier.utf8)))
+    }
+}

@@ -1,0 +1,307 @@
+import Dispatch
+public import Foundation
+import JOSE
+
+/// Verifies Hearth (and Firebase) ID tokens: the RS256 signature against the server's JWKS, then the claims.
+///
+/// A token is accepted when, in this order:
+/// 1. it is a compact JWS with `alg` `RS256` and a `kid` naming a key in the JWKS (the key's own algorithm decides,
+///    `none` and HMAC are never accepted, and there is no fallback to another key), and the signature verifies;
+/// 2. `aud` is the project ID (a string, or an array containing it);
+/// 3. `iss` is the configured issuer;
+/// 4. `sub` is a non-empty string of at most 128 characters (it becomes ``VerifiedToken/uid``);
+/// 5. `exp` is later than now minus the clock skew;
+/// 6. `iat` is no later than now plus the clock skew;
+/// 7. `auth_time` is present and no later than now plus the clock skew.
+///
+/// Keys are cached for the JWKS response's `max-age` and refetched when a token names an unknown `kid`, at most
+/// once per ``unknownKeyRefetchInterval``; a failed fetch keeps the old keys in use. Copies of a verifier share
+/// one cache, and every method is safe to call from many threads at once.
+///
+/// ```swift
+/// let verifier = IDTokenVerifier(hearthURL: URL(string: "http://127.0.0.1:9099")!, projectID: "demo-hearth")
+/// guard let token = BearerToken.extract(fromAuthorizationHeader: request.header("Authorization")) else { … }
+/// do {
+///     let user = try verifier.verify(token)
+///     // user.uid, user.email, user.claims["role"] …
+/// } catch {
+///     // 401 (or 503 for error.httpStatus == 503), WWW-Authenticate: error.wwwAuthenticateHeader
+/// }
+/// ```
+public struct IDTokenVerifier: Sendable {
+    /// How long keys are cached when the JWKS response has no `max-age`, in seconds.
+    public static let defaultKeyLifetime: TimeInterval = 300
+    /// Bounds applied to a response's `max-age`: at least 30 s (so `no-cache` cannot make every verify fetch) and
+    /// at most a day (so a removed key is not trusted for long).
+    public static let keyLifetimeRange: ClosedRange<TimeInterval> = 30...86_400
+    /// The shortest time between two refetches caused by unknown `kid`s, in seconds.
+    public static let unknownKeyRefetchInterval: TimeInterval = 30
+    /// How long after a failed fetch the next attempt waits, in seconds.
+    public static let failedFetchRetryInterval: TimeInterval = 5
+    /// Tokens longer than this many bytes are refused without parsing (Hearth's are about 1 KB).
+    public static let maximumTokenLength = 16 * 1024
+
+    /// The project ID every token's `aud` must be.
+    public let projectID: String
+    /// The `iss` every token must carry.
+    public let issuer: String
+    /// Where the keys come from.
+    public let jwksURL: URL
+    /// How far the clocks of Hearth and this backend may disagree, in seconds.
+    public let clockSkew: TimeInterval
+
+    private let clock: @Sendable () -> Date
+    let cache: KeyCache
+    /// Shared: `JSONDecoder` is thread-safe, and making one per verify costs measurable time.
+    private static let claimsDecoder = JSONDecoder()
+
+    /// Creates a verifier for any issuer and key location.
+    ///
+    /// - Parameters:
+    ///   - projectID: the project ID, which every token's `aud` must be.
+    ///   - issuer: the `iss` to require. Hearth's default is `"<hearth URL>/<projectID>"`; with `--firebase-issuer`
+    ///     (the firebase-admin style) it is `"https://securetoken.google.com/<projectID>"`.
+    ///   - jwksURL: the key set, such as `<hearth URL>/.well-known/jwks.json`.
+    ///   - clockSkew: seconds of clock difference to tolerate in `exp`, `iat` and `auth_time` (0…300).
+    ///   - fetcher: how the key set is fetched.
+    ///   - clock: the current time.
+    public init(
+        projectID: String, issuer: String, jwksURL: URL, clockSkew: TimeInterval = 60,
+        fetcher: any JWKSFetching = URLSessionJWKSFetcher(), clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        precondition(!projectID.isEmpty, "IDTokenVerifier needs a project ID")
+        precondition(!issuer.isEmpty, "IDTokenVerifier needs an issuer")
+        precondition((0...300).contains(clockSkew), "clockSkew must be between 0 and 300 seconds")
+        self.projectID = projectID
+        self.issuer = issuer
+        self.jwksURL = jwksURL
+        self.clockSkew = clockSkew
+        self.clock = clock
+        self.cache = KeyCache(fetcher: fetcher, url: jwksURL, clock: clock)
+    }
+
+    /// Creates a verifier for a Hearth server with its default issuer, `<hearthURL>/<projectID>`, and keys from
+    /// `<hearthURL>/.well-known/jwks.json`.
+    ///
+    /// - Parameters:
+    ///   - hearthURL: the server's public URL (`--public-url`), such as `http://127.0.0.1:9099`.
+    ///   - projectID: the project ID (`--project-id`; `demo-hearth` with `--dev`).
+    ///   - clockSkew: seconds of clock difference to tolerate (0…300).
+    public init(hearthURL: URL, projectID: String, clockSkew: TimeInterval = 60) {
+        let base = hearthURL.absoluteString.hasSuffix("/") ? String(hearthURL.absoluteString.dropLast()) : hearthURL.absoluteString
+        guard let jwksURL = URL(string: base + "/.well-known/jwks.json") else {
+            preconditionFailure("a URL with a path appended is still a URL")
+        }
+        self.init(projectID: projectID, issuer: base + "/" + projectID, jwksURL: jwksURL, clockSkew: clockSkew)
+    }
+
+    /// Verifies a token, blocking the calling thread while keys are fetched (only when they are missing, expired,
+    /// or the token's `kid` is new).
+    ///
+    /// Safe to call from synchronous request handlers on any thread. In async code Swift picks the `async` overload
+    /// instead, which never blocks the cooperative thread pool.
+    ///
+    /// - Parameter token: the compact ID token, as sent (see ``BearerToken/extract(fromAuthorizationHeader:)``).
+    /// - Returns: the verified token.
+    /// - Throws: ``VerificationError``; its code says why.
+    public func verify(_ token: String) throws(VerificationError) -> VerifiedToken {
+        guard let verified = try attemptVerify(token, mayBlock: true) else {
+            preconditionFailure("a verify that may block always finishes")
+        }
+        return verified
+    }
+
+    /// Verifies a token without blocking the cooperative thread pool: with warm keys it runs inline; when keys must
+    /// be fetched or waited for, that happens on a Dispatch thread.
+    ///
+    /// - Parameter token: the compact ID token.
+    /// - Returns: the verified token.
+    /// - Throws: ``VerificationError``.
+    public func verify(_ token: String) async throws(VerificationError) -> VerifiedToken {
+        if let verified = try attemptVerify(token, mayBlock: false) { return verified }
+        return try await Self.offPool { () throws(VerificationError) -> VerifiedToken in
+            try self.verify(token)
+        }
+    }
+
+    /// Verifies a token, then asks Hearth whether its user is disabled or deleted, or its sessions were revoked
+    /// after the token was issued (one `accounts:lookup` request per call; blocking).
+    ///
+    /// - Parameters:
+    ///   - token: the compact ID token.
+    ///   - checkRevoked: where and how to ask Hearth.
+    /// - Returns: the verified token.
+    /// - Throws: ``VerificationError``: any code of `verify(_:)`, or ``VerificationError/Code/revoked``,
+    ///   ``VerificationError/Code/userDisabled``, ``VerificationError/Code/userNotFound``,
+    ///   ``VerificationError/Code/revocationCheckFailed``.
+    public func verify(_ token: String, checkRevoked: RevocationCheck) throws(VerificationError) -> VerifiedToken {
+        let verified = try verify(token)
+        try checkRevoked.check(token: token, verified: verified)
+        return verified
+    }
+
+    /// `verify(_:checkRevoked:)` for async code: key fetches and the lookup run on a Dispatch thread.
+    public func verify(_ token: String, checkRevoked: RevocationCheck) async throws(VerificationError) -> VerifiedToken {
+        let verified: VerifiedToken = try await verify(token)
+        try await Self.offPool { () throws(VerificationError) -> Void in
+            try checkRevoked.check(token: token, verified: verified)
+        }
+        return verified
+    }
+
+    // MARK: - Internals
+
+    /// Verifies `token`; returns `nil` only when `mayBlock` is false and keys would have to be fetched or waited for.
+    func attemptVerify(_ token: String, mayBlock: Bool) throws(VerificationError) -> VerifiedToken? {
+        guard !token.isEmpty else {
+            throw VerificationError(.missingToken, reason: "no ID token was given")
+        }
+        guard token.utf8.count <= Self.maximumTokenLength else {
+            throw VerificationError(.malformedToken, reason: "the token is longer than \(Self.maximumTokenLength) bytes")
+        }
+        guard case .keys(let keys, let generation, let fresh) = try cache.keys(mayBlock: mayBlock) else { return nil }
+        let jwt: VerifiedJWT
+        switch Self.checkSignature(token, with: keys) {
+        case .success(let verified):
+            jwt = verified
+        case .failure(let error) where error.code == .unknownKeyID:
+            // Refuse tokens that could never verify before letting them cause a fetch, and do not fetch again
+            // when this call has just fetched.
+            try Self.requireRS256Header(token)
+            guard !fresh else { throw Self.translate(error) }
+            switch try cache.keysAfterUnknownKeyID(seen: generation, mayBlock: mayBlock) {
+            case .wouldBlock:
+                return nil
+            case .noNewerKeys:
+                throw Self.translate(error)
+            case .keys(let newer, _, _):
+                jwt = try Self.checkSignature(token, with: newer).mapError(Self.translate).get()
+            }
+        case .failure(let error):
+            throw Self.translate(error)
+        }
+        return try checkClaims(of: jwt)
+    }
+
+    private static func checkSignature(_ token: String, with keys: JWTKeySet) -> Result<VerifiedJWT, JOSEError> {
+        do throws(JOSEError) {
+            return .success(try keys.verify(token))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Throws ``VerificationError/Code/unsupportedAlgorithm`` unless the header says RS256.
+    private static func requireRS256Header(_ token: String) throws(VerificationError) {
+        let header: JWSHeader
+        do throws(JOSEError) {
+            header = try InsecureJWT.decodeWithoutVerifying(token).header
+        } catch {
+            throw translate(error)
+        }
+        guard header.alg == JWSAlgorithm.rs256.rawValue else {
+            throw VerificationError(
+                .unsupportedAlgorithm, reason: "alg \(VerificationError.quoted(header.alg)) is not RS256")
+        }
+    }
+
+    private static func translate(_ error: JOSEError) -> VerificationError {
+        switch error.code {
+        case .unsupportedAlgorithm, .algorithmMismatch:
+            VerificationError(.unsupportedAlgorithm, reason: error.reason)
+        case .missingKeyID:
+            VerificationError(.missingKeyID, reason: error.reason)
+        case .unknownKeyID:
+            VerificationError(.unknownKeyID, reason: error.reason + " (the JWKS was refetched or was fetched recently)")
+        case .invalidSignature:
+            VerificationError(.invalidSignature, reason: error.reason)
+        default:
+            VerificationError(.malformedToken, reason: error.reason)
+        }
+    }
+
+    private func checkClaims(of jwt: VerifiedJWT) throws(VerificationError) -> VerifiedToken {
+        let claims: IDTokenClaims
+        do {
+            claims = try Self.claimsDecoder.decode(IDTokenClaims.self, from: jwt.payload)
+        } catch let error as IDTokenClaims.ClaimTypeError {
+            throw VerificationError(.malformedToken, reason: "claim \"\(error.claim)\" is not \(error.expected)")
+        } catch {
+            throw VerificationError(.malformedToken, reason: "the payload is not a JSON object")
+        }
+
+        switch claims.audience {
+        case nil:
+            throw VerificationError(.missingClaim, reason: "the token has no \"aud\" claim")
+        case .one(let audience) where audience == projectID:
+            break
+        case .several(let audiences) where audiences.contains(projectID):
+            break
+        case .one(let audience):
+            throw VerificationError(
+                .wrongAudience, reason: "aud is \(VerificationError.quoted(audience)), expected \(VerificationError.quoted(projectID))")
+        case .several:
+            throw VerificationError(.wrongAudience, reason: "aud does not include \(VerificationError.quoted(projectID))")
+        }
+        guard let tokenIssuer = claims.issuer else {
+            throw VerificationError(.missingClaim, reason: "the token has no \"iss\" claim")
+        }
+        guard tokenIssuer == issuer else {
+            throw VerificationError(
+                .wrongIssuer, reason: "iss is \(VerificationError.quoted(tokenIssuer)), expected \(VerificationError.quoted(issuer))")
+        }
+        guard let subjectClaim = claims.subject else {
+            throw VerificationError(.missingClaim, reason: "the token has no \"sub\" claim")
+        }
+        guard let uid = subjectClaim, !uid.isEmpty, uid.unicodeScalars.count <= 128 else {
+            throw VerificationError(.invalidSubject, reason: "sub must be a non-empty string of at most 128 characters")
+        }
+
+        let now = clock().timeIntervalSince1970
+        guard let expiresAt = claims.expiresAt else {
+            throw VerificationError(.missingClaim, reason: "the token has no \"exp\" claim")
+        }
+        guard expiresAt > now - clockSkew else {
+            throw VerificationError(.expired, reason: "the token expired \(Self.seconds(now - expiresAt)) ago")
+        }
+        guard let issuedAt = claims.issuedAt else {
+            throw VerificationError(.missingClaim, reason: "the token has no \"iat\" claim")
+        }
+        guard issuedAt <= now + clockSkew else {
+            throw VerificationError(.issuedInFuture, reason: "the token is issued \(Self.seconds(issuedAt - now)) in the future")
+        }
+        guard let authTime = claims.authTime else {
+            throw VerificationError(.missingClaim, reason: "the token has no \"auth_time\" claim")
+        }
+        guard authTime <= now + clockSkew else {
+            throw VerificationError(
+                .authTimeInFuture, reason: "the token's auth_time is \(Self.seconds(authTime - now)) in the future")
+        }
+
+        return VerifiedToken(
+            uid: uid, email: claims.email, emailVerified: claims.emailVerified ?? false,
+            signInProvider: claims.signInProvider, signInSecondFactor: claims.signInSecondFactor,
+            authTime: Date(timeIntervalSince1970: authTime), issuedAt: Date(timeIntervalSince1970: issuedAt),
+            expiresAt: Date(timeIntervalSince1970: expiresAt), payload: jwt.payload)
+    }
+
+    private static func seconds(_ interval: Double) -> String {
+        "\(Int(interval.rounded(.up))) s"
+    }
+
+    /// Runs blocking work on a Dispatch thread and resumes the caller with its result.
+    static func offPool<T: Sendable>(
+        _ work: @escaping @Sendable () throws(VerificationError) -> T
+    ) async throws(VerificationError) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, VerificationError>, Never>) in
+            DispatchQueue.global().async {
+                do throws(VerificationError) {
+                    continuation.resume(returning: .success(try work()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
