@@ -6,11 +6,13 @@ import PackageDescription
 
 let package = Package(
     name: "Hearth",
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
         .library(name: "HearthCrypto", targets: ["HearthCrypto"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "HearthProtocol", targets: ["HearthProtocol"]),
+        .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .library(name: "HearthSignIn", targets: ["HearthSignIn"]),
         .library(name: "HearthVerify", targets: ["HearthVerify"]),
     ],
@@ -38,6 +40,7 @@ let package = Package(
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
         // Security there, with JOSE on Linux); HearthVerify is for backends.
+        .target(name: "HearthAuth", dependencies: ["HearthProtocol"]),
         .target(
             name: "HearthSignIn",
             dependencies: ["HearthProtocol", .target(name: "JOSE", condition: .when(platforms: [.linux]))]),
@@ -46,6 +49,14 @@ let package = Package(
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
         .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthCommandLine"]),
+
+        // The documents' app (a terminal program) and its backend.
+        .executableTarget(
+            name: "portfolio", dependencies: ["HearthAuth", "HearthSignIn", "HearthCommandLine"],
+            path: "Examples/Portfolio/Sources/portfolio"),
+        .executableTarget(
+            name: "portfolio-api", dependencies: ["HearthVerify", "HearthHTTP", "SQLite", "HearthCommandLine"],
+            path: "Examples/Portfolio/Sources/portfolio-api"),
 
         // Tests: one target per library target, plus the storage conformance suite and end-to-end tests.
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
@@ -56,9 +67,12 @@ let package = Package(
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["HearthCore", "HearthSQLite"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
+        .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
         .testTarget(name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["hearth", "JOSE", "HearthCrypto", "HearthHTTP"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["hearth", "portfolio", "portfolio-api", "HearthAuth", "JOSE", "HearthCrypto", "HearthHTTP"]),
     ]
 )
 

@@ -1,9 +1,12 @@
-/// The claims the verifier checks or reports, decoded in one pass with no generic JSON values.
+import HearthProtocol
+
+/// The claims the verifier checks or reports, read from the payload's one `JSONValue` parse.
 ///
-/// Security claims with the wrong JSON type make decoding fail with ``ClaimTypeError``; informational ones (`email`,
+/// Security claims with the wrong JSON type make reading fail with ``ClaimTypeError``; informational ones (`email`,
 /// `email_verified`, `firebase.*`) with the wrong type are treated as absent. A `sub` that is not a string is kept
-/// as "present but invalid" so the verifier can report ``VerificationError/Code/invalidSubject``.
-struct IDTokenClaims: Decodable {
+/// as "present but invalid" so the verifier can report ``VerificationError/Code/invalidSubject``. A `null` value
+/// counts as absent, except for `aud` (a type error) and `sub` (present but invalid).
+struct IDTokenClaims {
     enum Audience {
         case one(String)
         case several([String])
@@ -27,57 +30,57 @@ struct IDTokenClaims: Decodable {
         var expected: String
     }
 
-    private enum Key: String, CodingKey {
-        case iss, aud, sub, exp, iat, auth_time, email, email_verified, firebase
-    }
-
-    private enum FirebaseKey: String, CodingKey {
-        case sign_in_provider, sign_in_second_factor
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        issuer = try Self.string(container, .iss)
-        if container.contains(.aud) {
-            if let one = try? container.decode(String.self, forKey: .aud) {
-                audience = .one(one)
-            } else if let several = try? container.decode([String].self, forKey: .aud) {
-                audience = .several(several)
-            } else {
-                throw ClaimTypeError(claim: "aud", expected: "a string or an array of strings")
+    init(_ claims: [String: JSONValue]) throws(ClaimTypeError) {
+        issuer = try Self.string(claims, "iss")
+        switch claims["aud"] {
+        case nil:
+            break
+        case .string(let one)?:
+            audience = .one(one)
+        case .array(let elements)?:
+            var several: [String] = []
+            several.reserveCapacity(elements.count)
+            for element in elements {
+                guard case .string(let one) = element else {
+                    throw ClaimTypeError(claim: "aud", expected: "a string or an array of strings")
+                }
+                several.append(one)
             }
+            audience = .several(several)
+        default:
+            throw ClaimTypeError(claim: "aud", expected: "a string or an array of strings")
         }
-        if container.contains(.sub) {
-            subject = .some(try? container.decode(String.self, forKey: .sub))
+        if let sub = claims["sub"] {
+            subject = .some(sub.stringValue)
         }
-        expiresAt = try Self.numericDate(container, .exp)
-        issuedAt = try Self.numericDate(container, .iat)
-        authTime = try Self.numericDate(container, .auth_time)
-        email = try? container.decodeIfPresent(String.self, forKey: .email)
-        emailVerified = try? container.decodeIfPresent(Bool.self, forKey: .email_verified)
-        if let firebase = try? container.nestedContainer(keyedBy: FirebaseKey.self, forKey: .firebase) {
-            signInProvider = try? firebase.decodeIfPresent(String.self, forKey: .sign_in_provider)
-            signInSecondFactor = try? firebase.decodeIfPresent(String.self, forKey: .sign_in_second_factor)
+        expiresAt = try Self.numericDate(claims, "exp")
+        issuedAt = try Self.numericDate(claims, "iat")
+        authTime = try Self.numericDate(claims, "auth_time")
+        email = claims["email"]?.stringValue
+        emailVerified = claims["email_verified"]?.boolValue
+        if case .object(let firebase)? = claims["firebase"] {
+            signInProvider = firebase["sign_in_provider"]?.stringValue
+            signInSecondFactor = firebase["sign_in_second_factor"]?.stringValue
         }
     }
 
-    private static func string(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> String? {
-        do {
-            return try container.decodeIfPresent(String.self, forKey: key)
-        } catch {
-            throw ClaimTypeError(claim: key.rawValue, expected: "a string")
+    private static func string(_ claims: [String: JSONValue], _ name: String) throws(ClaimTypeError) -> String? {
+        switch claims[name] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw ClaimTypeError(claim: name, expected: "a string")
         }
     }
 
     /// A NumericDate (RFC 7519 §2): seconds since 1970, integer or not.
-    private static func numericDate(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Double? {
-        let value: Double?
-        do {
-            value = try container.decodeIfPresent(Double.self, forKey: key)
-        } catch {
-            throw ClaimTypeError(claim: key.rawValue, expected: "a number of seconds")
+    private static func numericDate(_ claims: [String: JSONValue], _ name: String) throws(ClaimTypeError) -> Double? {
+        let value: Double
+        switch claims[name] {
+        case nil, .null?: return nil
+        case .integer(let seconds)?: value = Double(seconds)
+        case .double(let seconds)?: value = seconds
+        default: throw ClaimTypeError(claim: name, expected: "a number of seconds")
         }
-        guard let value, value.isFinite else { return nil }
-        return value
+        return value.isFinite ? value : nil
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+import HearthProtocol
 import JOSE
 
 /// Verifies Hearth (and Firebase) ID tokens: the RS256 signature against the server's JWKS, then the claims.
@@ -52,8 +53,6 @@ public struct IDTokenVerifier: Sendable {
 
     private let clock: @Sendable () -> Date
     let cache: KeyCache
-    /// Shared: `JSONDecoder` is thread-safe, and making one per verify costs measurable time.
-    private static let claimsDecoder = JSONDecoder()
 
     /// Creates a verifier for any issuer and key location.
     ///
@@ -221,13 +220,22 @@ public struct IDTokenVerifier: Sendable {
     }
 
     private func checkClaims(of jwt: VerifiedJWT) throws(VerificationError) -> VerifiedToken {
-        let claims: IDTokenClaims
-        do {
-            claims = try Self.claimsDecoder.decode(IDTokenClaims.self, from: jwt.payload)
-        } catch let error as IDTokenClaims.ClaimTypeError {
-            throw VerificationError(.malformedToken, reason: "claim \"\(error.claim)\" is not \(error.expected)")
+        // One strict parse gives both the claims checked here and the `claims` dictionary the caller may read.
+        let parsed: JSONValue
+        do throws(JSONValue.ParseError) {
+            parsed = try JSONValue(parsing: jwt.payload)
         } catch {
+            throw VerificationError(
+                .malformedToken, reason: "the payload is not valid JSON (byte \(error.offset): \(error.reason))")
+        }
+        guard case .object(let payload) = parsed else {
             throw VerificationError(.malformedToken, reason: "the payload is not a JSON object")
+        }
+        let claims: IDTokenClaims
+        do throws(IDTokenClaims.ClaimTypeError) {
+            claims = try IDTokenClaims(payload)
+        } catch {
+            throw VerificationError(.malformedToken, reason: "claim \"\(error.claim)\" is not \(error.expected)")
         }
 
         switch claims.audience {
@@ -282,7 +290,7 @@ public struct IDTokenVerifier: Sendable {
             uid: uid, email: claims.email, emailVerified: claims.emailVerified ?? false,
             signInProvider: claims.signInProvider, signInSecondFactor: claims.signInSecondFactor,
             authTime: Date(timeIntervalSince1970: authTime), issuedAt: Date(timeIntervalSince1970: issuedAt),
-            expiresAt: Date(timeIntervalSince1970: expiresAt), payload: jwt.payload)
+            expiresAt: Date(timeIntervalSince1970: expiresAt), claims: payload)
     }
 
     private static func seconds(_ interval: Double) -> String {

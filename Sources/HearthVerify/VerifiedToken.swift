@@ -1,11 +1,10 @@
 public import Foundation
 public import HearthProtocol
-import Synchronization
 
 /// An ID token whose signature, issuer, audience, subject and times ``IDTokenVerifier`` has checked.
 ///
-/// The common claims are decoded up front; ``claims`` holds every claim (custom claims included) and is parsed the
-/// first time it is read, so backends that only need the uid pay nothing for it.
+/// The common claims are decoded up front; ``claims`` holds every claim (custom claims included), from the same
+/// single parse of the payload that the verifier checked.
 ///
 /// ```swift
 /// let user = try verifier.verify(token)
@@ -30,17 +29,13 @@ public struct VerifiedToken: Sendable, Equatable {
     /// When this token expires (`exp`).
     public let expiresAt: Date
 
-    private let payload: ClaimsPayload
-
     /// Every claim of the token, by name: the registered ones (`iss`, `aud`, `sub`, `iat`, `exp`, `auth_time`,
     /// `user_id`, `firebase`, …), the profile ones (`email`, `name`, `picture`, …) and the user's custom claims.
-    ///
-    /// Parsed from the verified payload on first use and kept.
-    public var claims: [String: JSONValue] { payload.claims }
+    public let claims: [String: JSONValue]
 
     init(
         uid: String, email: String?, emailVerified: Bool, signInProvider: String?, signInSecondFactor: String?,
-        authTime: Date, issuedAt: Date, expiresAt: Date, payload: Data
+        authTime: Date, issuedAt: Date, expiresAt: Date, claims: [String: JSONValue]
     ) {
         self.uid = uid
         self.email = email
@@ -50,31 +45,6 @@ public struct VerifiedToken: Sendable, Equatable {
         self.authTime = authTime
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
-        self.payload = ClaimsPayload(payload)
-    }
-
-    public static func == (lhs: VerifiedToken, rhs: VerifiedToken) -> Bool {
-        lhs.uid == rhs.uid && lhs.email == rhs.email && lhs.emailVerified == rhs.emailVerified
-            && lhs.signInProvider == rhs.signInProvider && lhs.signInSecondFactor == rhs.signInSecondFactor
-            && lhs.authTime == rhs.authTime && lhs.issuedAt == rhs.issuedAt && lhs.expiresAt == rhs.expiresAt
-            && (lhs.payload === rhs.payload || lhs.payload.bytes == rhs.payload.bytes || lhs.claims == rhs.claims)
-    }
-}
-
-/// The verified payload bytes and, once asked for, their parsed claims.
-private final class ClaimsPayload: Sendable {
-    let bytes: Data
-    private let parsed = Mutex<[String: JSONValue]?>(nil)
-
-    init(_ bytes: Data) {
-        self.bytes = bytes
-    }
-
-    var claims: [String: JSONValue] {
-        if let claims = parsed.withLock({ $0 }) { return claims }
-        // The verifier already checked that the payload is a JSON object; parse outside the lock.
-        let claims = (try? JSONValue(parsing: bytes))?.objectValue ?? [:]
-        parsed.withLock { $0 = claims }
-        return claims
+        self.claims = claims
     }
 }

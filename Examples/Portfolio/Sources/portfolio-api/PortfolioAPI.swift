@@ -1,0 +1,66 @@
+import Foundation
+import HearthHTTP
+import HearthVerify
+
+/// The documents' backend: `GET /portfolioList` answers the caller's portfolios, and only theirs.
+/// The caller proves who they are with a Hearth ID token in `Authorization` (`Bearer <token>`, or the
+/// bare token as the documents' app sends it); anything else is a 401.
+struct PortfolioAPI: Sendable {
+    let verifier: IDTokenVerifier
+    let revocation: RevocationCheck?
+    let store: PortfolioStore
+    let log: @Sendable (String) -> Void
+
+    var handler: HTTPHandler {
+        var router = Router()
+        router.add(.get, "/portfolioList", portfolioList)
+        router.add(.get, "/", { _ in Self.json(["status": "ok"]) })
+        return router.handler(errorRenderer: { error in Self.json(["error": error.reason], status: error.status) })
+    }
+
+    private var portfolioList: HTTPHandler {
+        { request in
+            guard let token = BearerToken.extract(fromAuthorizationHeader: request.headers["Authorization"]) else {
+                return Self.unauthorized(nil, "Send your Hearth ID token in the Authorization header.")
+            }
+            let verified: VerifiedToken
+            do throws(VerificationError) {
+                verified = try verify(token)
+            } catch {
+                log("event=rejected code=\(error.code)")
+                return Self.unauthorized(error, "Your ID token was not accepted (\(error.code)).")
+            }
+            do {
+                let portfolios = try store.portfolios(of: verified.uid)
+                let who = verified.email ?? verified.uid
+                return Self.json(PortfolioList(message: "Portfolios of \(who)", portfolio: portfolios))
+            } catch {
+                log("event=store_error type=\(type(of: error))")
+                return Self.json(["error": "The portfolio store is unavailable."], status: 503)
+            }
+        }
+    }
+
+    /// Signature and claims, and unless disabled, whether Hearth still considers the session valid.
+    private func verify(_ token: String) throws(VerificationError) -> VerifiedToken {
+        if let revocation { return try verifier.verify(token, checkRevoked: revocation) }
+        return try verifier.verify(token)
+    }
+
+    struct PortfolioList: Encodable {
+        var message: String
+        var portfolio: [Portfolio]
+    }
+
+    static func unauthorized(_ error: VerificationError?, _ message: String) -> HTTPResponse {
+        var response = json(["error": message], status: 401)
+        response.headers["WWW-Authenticate"] = error?.wwwAuthenticateHeader ?? "Bearer"
+        return response
+    }
+
+    static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return HTTPResponse.json((try? encoder.encode(value)) ?? Data("{}".utf8), status: status)
+    }
+}

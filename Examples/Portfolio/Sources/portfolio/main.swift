@@ -1,0 +1,77 @@
+import Foundation
+import HearthCommandLine
+
+let help = """
+    portfolio — the documents' app in a terminal: sign in with Google through Hearth, see who you are,
+    and list your portfolios from the app's backend.
+
+    Usage: portfolio <command> [options]
+
+    Commands:
+      sign-in [--as EMAIL]   Sign in with Google. --as uses Hearth's dev IdP without a browser.
+      whoami                 Show the signed-in user (uid, email, name, photo).
+      list                   List your portfolios from the portfolio API (sends your ID token).
+      token                  Print your current ID token (refreshed when needed).
+      sign-out               Sign out of Hearth and Google.
+
+    Options (each also as an environment variable):
+      --hearth-url URL       HEARTH_URL (default http://127.0.0.1:9099)
+      --api-key KEY          HEARTH_API_KEY (default portfolio-demo; any key works with hearth serve --dev)
+      --project-id ID        HEARTH_PROJECT_ID (default demo-hearth)
+      --api-url URL          PORTFOLIO_API_URL (default http://127.0.0.1:8088)
+      --session-dir DIR      PORTFOLIO_SESSION_DIR (default: ~/.config/hearth)
+      --google-client-id ID  PORTFOLIO_GOOGLE_CLIENT_ID (default hearth-dev.apps.googleusercontent.com)
+      --google-issuer URL    PORTFOLIO_GOOGLE_ISSUER (default <HEARTH_URL>/dev/google; https://accounts.google.com for real Google)
+      --google-client-secret PORTFOLIO_GOOGLE_CLIENT_SECRET (Desktop-type Google clients)
+
+    Exit status: 0 success, 1 failure, 3 not signed in, 4 a server is unreachable,
+    5 the session ended (revoked, disabled, deleted: sign in again), 6 sign-in failed or was cancelled,
+    64 usage error.
+    """
+
+func writeLine(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+func fail(_ message: String, _ status: Int32) -> Never {
+    FileHandle.standardError.write(Data("portfolio: \(message)\n".utf8))
+    exit(status)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first, !["--help", "-h", "help"].contains(command) else {
+    writeLine(help)
+    exit(arguments.isEmpty ? ExitStatus.usage : ExitStatus.success)
+}
+let options: ParsedOptions
+let settings: PortfolioSettings
+do {
+    options = try ParsedOptions(Array(arguments.dropFirst()), valued: PortfolioSettings.valuedOptions, switches: ["help"])
+    if options.flags.contains("help") {
+        writeLine(help)
+        exit(ExitStatus.success)
+    }
+    if let extra = options.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+    guard ["sign-in", "whoami", "list", "token", "sign-out"].contains(command) else {
+        throw UsageError("unknown command '\(command)' (try 'portfolio --help')")
+    }
+    if options.values["as"] != nil && command != "sign-in" { throw UsageError("--as is only for sign-in") }
+    settings = try PortfolioSettings(options: options, environment: ProcessInfo.processInfo.environment)
+} catch let error as UsageError {
+    fail(error.message, ExitStatus.usage)
+} catch {
+    fail("\(error)", ExitStatus.usage)
+}
+
+do {
+    let app = try PortfolioApp(settings: settings, write: writeLine)
+    switch command {
+    case "sign-in": try await app.signIn(as: options.values["as"])
+    case "whoami": try await app.whoAmI()
+    case "list": try await app.list()
+    case "token": try await app.token()
+    default: try app.signOut()
+    }
+    exit(ExitStatus.success)
+} catch let failure as AppFailure {
+    fail(failure.message, failure.status)
+} catch {
+    fail("\(error)", ExitStatus.failure)
+}

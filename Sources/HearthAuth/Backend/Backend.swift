@@ -1,0 +1,105 @@
+import Foundation
+import HearthProtocol
+import Synchronization
+
+/// The version sent in `X-Client-Version: Swift/HearthAuth/<version>`.
+public enum HearthAuthVersion {
+    public static let string = "0.1.0"
+}
+
+/// Which server a call goes to. The iOS SDK uses the legacy v3 relying-party paths for account
+/// calls and Secure Token for refresh (PROTOCOL.md §1.2).
+enum Service: Sendable, Equatable {
+    /// `…/www.googleapis.com/identitytoolkit/v3/relyingparty/<name>`.
+    case relyingParty(String)
+    /// `…/securetoken.googleapis.com/v1/token`.
+    case secureToken
+}
+
+/// One endpoint: what is sent and what comes back (FirebaseAuth's `AuthRPCRequest` pattern).
+protocol BackendRequest: Sendable {
+    associatedtype Body: Encodable & Sendable
+    associatedtype Response: Decodable & Sendable
+    var service: Service { get }
+    var body: Body { get }
+}
+
+/// A decoded success response plus its raw JSON, for fields the typed response does not have.
+struct BackendReply<Response: Sendable>: Sendable {
+    var response: Response
+    var json: [String: JSONValue]
+}
+
+/// Builds URLs, sends JSON, and maps the error envelope. Shared by an `Auth` and its users.
+final class Backend: Sendable {
+    static let clientVersion = "Swift/HearthAuth/\(HearthAuthVersion.string)"
+
+    let apiKey: String
+    let transport: any HTTPTransport
+    /// `host:port` after `useEmulator`, IPv6 hosts in brackets.
+    private let emulatorAuthority = Mutex<String?>(nil)
+
+    init(apiKey: String, transport: any HTTPTransport) {
+        self.apiKey = apiKey
+        self.transport = transport
+    }
+
+    func useEmulator(host: String, port: Int) {
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        emulatorAuthority.withLock { $0 = "\(bracketed):\(port)" }
+    }
+
+    func url(for service: Service) throws(AuthError) -> URL {
+        let path: String
+        switch service {
+        case .relyingParty(let name): path = "www.googleapis.com/identitytoolkit/v3/relyingparty/\(name)"
+        case .secureToken: path = "securetoken.googleapis.com/v1/token"
+        }
+        let base: String
+        if let authority = emulatorAuthority.withLock({ $0 }) {
+            base = "http://\(authority)/\(path)"
+        } else {
+            base = "https://\(path)"
+        }
+        guard let url = URL(string: "\(base)?key=\(FormEncoding.escape(apiKey))") else {
+            throw AuthError(code: .internalError, message: "Cannot build a request URL from the emulator host.")
+        }
+        return url
+    }
+
+    func call<Request: BackendRequest>(_ request: Request) async throws(AuthError) -> BackendReply<Request.Response> {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body: Data
+        do {
+            body = try encoder.encode(request.body)
+        } catch {
+            throw AuthError(code: .internalError, message: "The request could not be encoded.")
+        }
+        let transportRequest = TransportRequest(
+            method: "POST", url: try url(for: request.service),
+            headers: ["Content-Type": "application/json", "X-Client-Version": Self.clientVersion], body: body)
+
+        let reply: TransportResponse
+        do {
+            reply = try await transport.send(transportRequest)
+        } catch let error as AuthError {
+            throw error
+        } catch {
+            throw AuthError(code: .networkError, message: "The request did not complete (\(type(of: error))).")
+        }
+
+        guard (200..<300).contains(reply.status) else {
+            if let wire = WireError(envelope: reply.body, httpStatus: reply.status) {
+                throw AuthError(wire: wire)
+            }
+            throw AuthError(code: .internalError, message: "The server answered HTTP \(reply.status) without an error envelope.")
+        }
+        guard let json = (try? JSONValue(parsing: reply.body))?.objectValue,
+            let response = try? JSONDecoder().decode(Request.Response.self, from: reply.body)
+        else {
+            throw AuthError(code: .internalError, message: "The server's response could not be decoded.")
+        }
+        return BackendReply(response: response, json: json)
+    }
+}

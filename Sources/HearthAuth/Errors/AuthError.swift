@@ -1,0 +1,181 @@
+public import Foundation
+import HearthProtocol
+
+/// The error every HearthAuth call throws.
+///
+/// `code` is FirebaseAuth's number; `serverCode` is the wire code the server sent (`USER_DISABLED`,
+/// `INVALID_IDP_RESPONSE`, …) when there was one, and `message` its detail text. For linking
+/// conflicts, `email` and `updatedCredential` carry what FirebaseAuth puts in the `NSError`'s
+/// `userInfo` under `AuthErrors.userInfoEmailKey` and `userInfoUpdatedCredentialKey`.
+///
+/// `description` never contains a token: credentials print as `<redacted>`.
+public struct AuthError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    public let code: AuthErrorCode
+    /// The server's detail text when there is one, else a short explanation.
+    public let message: String
+    /// The wire error code, e.g. `USER_DISABLED`; nil when the error did not come from the server.
+    public let serverCode: String?
+    /// The email of the account involved in `accountExistsWithDifferentCredential`,
+    /// `credentialAlreadyInUse` or `emailAlreadyInUse`.
+    public let email: String?
+    /// A credential that can be used to recover, e.g. to sign in to the account that already holds it.
+    public let updatedCredential: AuthCredential?
+
+    /// What a second-factor-required sign-in left behind (PROTOCOL.md §6.1).
+    ///
+    /// Hook for the multi-factor issue: a `MultiFactorResolver` will be built from this
+    /// (`session` ← `pendingCredential`, `hints` ← `enrollments`) and exposed on the error.
+    let pendingSecondFactor: PendingSecondFactor?
+
+    public init(
+        code: AuthErrorCode, message: String? = nil, serverCode: String? = nil, email: String? = nil,
+        updatedCredential: AuthCredential? = nil
+    ) {
+        self.init(
+            code: code, message: message, serverCode: serverCode, email: email, updatedCredential: updatedCredential,
+            pendingSecondFactor: nil)
+    }
+
+    init(
+        code: AuthErrorCode, message: String?, serverCode: String?, email: String?, updatedCredential: AuthCredential?,
+        pendingSecondFactor: PendingSecondFactor?
+    ) {
+        self.code = code
+        if let message, !message.isEmpty {
+            self.message = message
+        } else {
+            self.message = Self.defaultMessage(for: code)
+        }
+        self.serverCode = serverCode
+        self.email = email
+        self.updatedCredential = updatedCredential
+        self.pendingSecondFactor = pendingSecondFactor
+    }
+
+    public var description: String {
+        var text = "AuthError(\(code): \(message)"
+        if let serverCode { text += "; server code \(serverCode)" }
+        if updatedCredential != nil { text += "; updated credential <redacted>" }
+        return text + ")"
+    }
+
+    public var errorDescription: String? { message }
+
+    private static func defaultMessage(for code: AuthErrorCode) -> String {
+        switch code {
+        case .networkError: "A network error (such as a timeout, an interrupted connection or an unreachable host) occurred."
+        case .userDisabled: "The user account has been disabled."
+        case .userNotFound: "There is no user for this identifier; the user may have been deleted."
+        case .invalidUserToken, .userTokenExpired: "The user's credential is no longer valid. The user must sign in again."
+        case .invalidAPIKey: "The API key is not valid."
+        case .invalidCredential: "The credential is malformed or has expired."
+        case .accountExistsWithDifferentCredential:
+            "An account already exists with the same email address but a different sign-in provider."
+        case .credentialAlreadyInUse: "This credential is already linked to a different user account."
+        case .emailAlreadyInUse: "The email address is already in use by another account."
+        case .secondFactorRequired: "Sign-in needs a second factor."
+        case .malformedJWT: "The token could not be decoded."
+        case .keychainError: "The session could not be read or written."
+        case .noSuchProvider: "The user is not linked to this provider."
+        default: "An internal error occurred."
+        }
+    }
+}
+
+/// The state a sign-in stopped in when the server asked for a second factor.
+struct PendingSecondFactor: Sendable {
+    /// `mfaPendingCredential`: proof of the first factor, to send with the second.
+    var pendingCredential: String?
+    /// `mfaInfo[]`: the user's enrolled factors, redacted by the server.
+    var enrollments: [JSONValue]
+}
+
+extension AuthError {
+    /// Wire codes whose failure means the saved session is dead; the user is signed out locally
+    /// (PROTOCOL.md §2, "iOS forced sign-out").
+    var invalidatesSession: Bool {
+        code == .userDisabled || code == .userNotFound || code == .invalidUserToken || code == .userTokenExpired
+    }
+
+    /// Maps a server error as FirebaseAuth's `AuthBackend` does: one table from wire code to client
+    /// code; for unknown codes, `errors[].reason` `keyInvalid…` and `ipRefererBlocked`; else
+    /// `internalError` carrying the server code.
+    init(wire: WireError, email: String? = nil, updatedCredential: AuthCredential? = nil) {
+        let serverCode = wire.code.rawValue
+        var code = Self.serverCodeMap[serverCode]
+        if code == nil {
+            if wire.reason.hasPrefix("keyInvalid") {
+                code = .invalidAPIKey
+            } else if wire.reason == "ipRefererBlocked" {
+                code = .appNotAuthorized
+            }
+        }
+        self.init(
+            code: code ?? .internalError, message: wire.detail, serverCode: serverCode, email: email,
+            updatedCredential: updatedCredential, pendingSecondFactor: nil)
+    }
+
+    /// Server code → FirebaseAuth code, as `AuthBackend.clientError` maps them, plus the few codes
+    /// that exist only in newer Identity Toolkit or in Hearth (`INVALID_LOGIN_CREDENTIALS`,
+    /// `PROVIDER_ALREADY_LINKED`).
+    static let serverCodeMap: [String: AuthErrorCode] = [
+        "USER_NOT_FOUND": .userNotFound,
+        "EMAIL_NOT_FOUND": .userNotFound,
+        "MISSING_CONTINUE_URI": .missingContinueURI,
+        "INVALID_IDENTIFIER": .invalidEmail,
+        "INVALID_EMAIL": .invalidEmail,
+        "INVALID_ID_TOKEN": .invalidUserToken,
+        "TOKEN_EXPIRED": .userTokenExpired,
+        "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": .requiresRecentLogin,
+        "EMAIL_EXISTS": .emailAlreadyInUse,
+        "OPERATION_NOT_ALLOWED": .operationNotAllowed,
+        "PASSWORD_LOGIN_DISABLED": .operationNotAllowed,
+        "USER_DISABLED": .userDisabled,
+        "EXPIRED_OOB_CODE": .expiredActionCode,
+        "INVALID_OOB_CODE": .invalidActionCode,
+        "INVALID_MESSAGE_PAYLOAD": .invalidMessagePayload,
+        "INVALID_SENDER": .invalidSender,
+        "INVALID_RECIPIENT_EMAIL": .invalidRecipientEmail,
+        "WEAK_PASSWORD": .weakPassword,
+        "TOO_MANY_ATTEMPTS_TRY_LATER": .tooManyRequests,
+        "MISSING_EMAIL": .missingEmail,
+        "MISSING_IOS_BUNDLE_ID": .missingIosBundleID,
+        "MISSING_ANDROID_PACKAGE_NAME": .missingAndroidPackageName,
+        "UNAUTHORIZED_DOMAIN": .unauthorizedDomain,
+        "INVALID_CONTINUE_URI": .invalidContinueURI,
+        "INVALID_PASSWORD": .wrongPassword,
+        "INVALID_IDP_RESPONSE": .invalidCredential,
+        "INVALID_PENDING_TOKEN": .invalidCredential,
+        "INVALID_LOGIN_CREDENTIALS": .invalidCredential,
+        "INVALID_CUSTOM_TOKEN": .invalidCustomToken,
+        "CREDENTIAL_MISMATCH": .customTokenMismatch,
+        "INVALID_PHONE_NUMBER": .invalidPhoneNumber,
+        "QUOTA_EXCEEDED": .quotaExceeded,
+        "APP_NOT_VERIFIED": .appNotVerified,
+        "CAPTCHA_CHECK_FAILED": .captchaCheckFailed,
+        "INVALID_APP_CREDENTIAL": .invalidAppCredential,
+        "MISSING_APP_CREDENTIAL": .missingAppCredential,
+        "INVALID_CODE": .invalidVerificationCode,
+        "INVALID_SESSION_INFO": .invalidVerificationID,
+        "SESSION_EXPIRED": .sessionExpired,
+        "ADMIN_ONLY_OPERATION": .adminRestrictedOperation,
+        "BLOCKING_FUNCTION_ERROR_RESPONSE": .blockingCloudFunctionError,
+        "EMAIL_CHANGE_NEEDS_VERIFICATION": .emailChangeNeedsVerification,
+        "INVALID_MFA_PENDING_CREDENTIAL": .invalidMultiFactorSession,
+        "INVALID_PROVIDER_ID": .invalidProviderID,
+        "MFA_ENROLLMENT_NOT_FOUND": .multiFactorInfoNotFound,
+        "MISSING_CLIENT_IDENTIFIER": .missingClientIdentifier,
+        "MISSING_IOS_APP_TOKEN": .missingAppToken,
+        "MISSING_MFA_ENROLLMENT_ID": .missingMultiFactorInfo,
+        "MISSING_MFA_PENDING_CREDENTIAL": .missingMultiFactorSession,
+        "MISSING_OR_INVALID_NONCE": .missingOrInvalidNonce,
+        "SECOND_FACTOR_EXISTS": .secondFactorAlreadyEnrolled,
+        "SECOND_FACTOR_LIMIT_EXCEEDED": .maximumSecondFactorCountExceeded,
+        "TENANT_ID_MISMATCH": .tenantIDMismatch,
+        "UNSUPPORTED_FIRST_FACTOR": .unsupportedFirstFactor,
+        "UNSUPPORTED_TENANT_OPERATION": .unsupportedTenantOperation,
+        "UNVERIFIED_EMAIL": .unverifiedEmail,
+        "FEDERATED_USER_ID_ALREADY_LINKED": .credentialAlreadyInUse,
+        "PROVIDER_ALREADY_LINKED": .providerAlreadyLinked,
+    ]
+}
