@@ -29,13 +29,13 @@ struct PortfolioUser {
     let sessionDirectory = HearthProcess.temporaryDirectory()
 
     @discardableResult
-    func run(_ arguments: String..., apiURL: String? = nil) throws -> ProgramResult {
-        try runProgramSplit(
-            builtExecutable("portfolio"), arguments,
-            environment: [
-                "HEARTH_URL": stack.hearth.baseURL, "PORTFOLIO_API_URL": apiURL ?? stack.api.baseURL,
-                "PORTFOLIO_SESSION_DIR": sessionDirectory.path,
-            ])
+    func run(_ arguments: String..., apiURL: String? = nil, extraEnvironment: [String: String] = [:]) throws -> ProgramResult {
+        var environment = [
+            "HEARTH_URL": stack.hearth.baseURL, "PORTFOLIO_API_URL": apiURL ?? stack.api.baseURL,
+            "PORTFOLIO_SESSION_DIR": sessionDirectory.path,
+        ]
+        environment.merge(extraEnvironment, uniquingKeysWith: { _, new in new })
+        return try runProgramSplit(builtExecutable("portfolio"), arguments, environment: environment)
     }
 
     /// The uid `whoami` prints.
@@ -87,6 +87,40 @@ struct PortfolioFlowTests {
         #expect(after.stderr.contains("Not signed in. Run `portfolio sign-in` first."))
         #expect(try ada.run("list").status == 3)
     }
+
+    @Test("interactive sign-in: the browser gets the account chooser, adds an account, and the loopback redirect finishes")
+    func interactiveSignIn() throws {
+        let stack = try PortfolioStack()
+        let user = stack.user()
+        // A scripted "browser" on PATH as xdg-open: it loads the chooser page, fills in "Add an account" and
+        // submits it, then follows the redirect back to the app's loopback listener, as a person would.
+        let bin = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let browser = bin.appendingPathComponent("xdg-open")
+        try Data(Self.scriptedBrowser.utf8).write(to: browser)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser.path)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try user.run(
+            "sign-in", extraEnvironment: ["PATH": path, "DISPLAY": ":99", "BROWSER_TEST_EMAIL": "chooser@example.com"])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("Welcome, chooser@example.com!"))
+        let whoami = try user.run("whoami")
+        #expect(whoami.stdout.contains("name   Chosen Person"))
+    }
+
+    static let scriptedBrowser = #"""
+        #!/usr/bin/env python3
+        import html, os, re, sys, urllib.parse, urllib.request
+        url = sys.argv[1]
+        page = urllib.request.urlopen(url).read().decode()
+        form = page[page.index('id="add"'):]
+        form = form[:form.index("</form>")]
+        fields = {name: html.unescape(value) for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)}
+        fields.update(email=os.environ["BROWSER_TEST_EMAIL"], name="Chosen Person", email_verified="true")
+        action = urllib.parse.urljoin(url, "/dev/google/o/oauth2/v2/auth")
+        body = urllib.parse.urlencode(fields).encode()
+        print(urllib.request.urlopen(urllib.request.Request(action, body)).read().decode()[:200])
+        """#
 
     @Test("each user sees only their own portfolios")
     func onlyMyData() throws {
