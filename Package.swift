@@ -21,11 +21,13 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Safe Swift wrappers, one per C library.
         .target(name: "HearthCrypto", dependencies: ["COpenSSL"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
 
         // Contracts.
         .target(name: "JOSE", dependencies: ["HearthCrypto"]),
@@ -36,7 +38,7 @@ let package = Package(
 
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
-        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP"]),
+        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
         // Security there, with JOSE on Linux); HearthVerify is for backends.
@@ -52,7 +54,7 @@ let package = Package(
 
         // The documents' app (a terminal program) and its backend.
         .executableTarget(
-            name: "portfolio", dependencies: ["HearthAuth", "HearthSignIn", "HearthCommandLine"],
+            name: "portfolio", dependencies: ["HearthAuth", "HearthSignIn", "HearthCommandLine", "TerminalQRCode"],
             path: "Examples/Portfolio/Sources/portfolio"),
         .executableTarget(
             name: "portfolio-api", dependencies: ["HearthVerify", "HearthHTTP", "SQLite", "HearthCommandLine"],
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
+        .testTarget(name: "TerminalQRCodeTests", dependencies: ["TerminalQRCode"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
@@ -72,7 +75,9 @@ let package = Package(
         .testTarget(name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["hearth", "portfolio", "portfolio-api", "HearthAuth", "JOSE", "HearthCrypto", "HearthHTTP"]),
+            dependencies: [
+                "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
+            ]),
     ]
 )
 

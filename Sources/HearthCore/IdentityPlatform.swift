@@ -7,6 +7,7 @@ public final class IdentityPlatform: Sendable {
     public let sessionKeys: SigningKeyRing
     public let tokens: TokenService
     public let accounts: AccountService
+    public let mfa: MFAService
     /// The local Google look-alike; nil unless running with `--dev`.
     public let devIdentityProvider: DevIdentityProvider?
 
@@ -14,9 +15,11 @@ public final class IdentityPlatform: Sendable {
     /// - Parameters:
     ///   - googleIssuers: providers whose ID tokens count as Google sign-ins (normally Google itself).
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
+    ///   - smsSender: delivers SMS codes for phone second factors.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
-        googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil
+        googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
+        smsSender: any SMSSender = UnavailableSMSSender()
     ) throws {
         self.project = project
         self.store = store
@@ -37,6 +40,7 @@ public final class IdentityPlatform: Sendable {
         tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
         let google = GoogleCredentialVerifier(
             issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew)
-        accounts = AccountService(project: project, store: store, tokens: tokens, google: google, time: time)
+        mfa = MFAService(project: project, store: store, tokens: tokens, time: time, sms: smsSender)
+        accounts = AccountService(project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time)
     }
 }

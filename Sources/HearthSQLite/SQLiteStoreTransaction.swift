@@ -49,12 +49,29 @@ class SQLiteStoreReader: StoreReader {
         }
     }
 
+    /// Loads the account the query finds, with its identities and (only if it has any, which the
+    /// account query's last column tells, sparing most loads a statement) its MFA enrolments.
     private func loadAccount(_ sql: String, _ values: [SQLiteValue]) throws -> Account? {
-        guard var account = try connection.queryFirst(sql, values, Self.decodeAccount) else { return nil }
+        let found = try connection.queryFirst(sql, values) { row in
+            (try Self.decodeAccount(row), try row.requiredBool(SQL.accountColumns.count))
+        }
+        guard let (loaded, hasEnrollments) = found else { return nil }
+        var account = loaded
         account.providers = try connection.queryAll(SQL.identitiesOfAccount, [.text(account.localID)]) { row in
             LinkedIdentity(
                 providerID: try row.requiredText(0), rawID: try row.requiredText(1), email: row.text(2),
                 displayName: row.text(3), photoURL: row.text(4), screenName: row.text(5))
+        }
+        guard hasEnrollments else { return account }
+        account.mfaEnrollments = try connection.queryAll(SQL.enrollmentsOfAccount, [.text(account.localID)]) { row in
+            let kindText = try row.requiredText(1)
+            guard let kind = MFAEnrollment.Kind(rawValue: kindText) else {
+                throw StoreError(.corrupt, "account: unknown MFA enrolment kind")
+            }
+            return MFAEnrollment(
+                enrollmentID: try row.requiredText(0), kind: kind, displayName: row.text(2),
+                enrolledAtMillis: try row.requiredInt64(3), phoneNumber: row.text(4), totpSecret: row.blob(5),
+                lastUsedTOTPStep: row.int64(6))
         }
         return account
     }
@@ -135,6 +152,44 @@ class SQLiteStoreReader: StoreReader {
             }
         }
     }
+
+    // MARK: MFA
+
+    final func mfaPendingSignIn(hash: String) throws -> MFAPendingSignIn? {
+        try run("mfaPendingSignIn(hash:)") {
+            try connection.queryFirst(SQL.mfaPendingSignInByHash, [.text(hash)]) { row in
+                MFAPendingSignIn(
+                    credentialHash: try row.requiredText(0), localID: try row.requiredText(1),
+                    signInProvider: try row.requiredText(2), expiresAt: try row.requiredInt64(3),
+                    failedAttempts: Int(try row.requiredInt64(4)), createdAtMillis: try row.requiredInt64(5))
+            }
+        }
+    }
+
+    final func verificationSession(hash: String) throws -> VerificationSession? {
+        try run("verificationSession(hash:)") {
+            try connection.queryFirst(SQL.verificationSessionByHash, [.text(hash)]) { row in
+                let purposeText = try row.requiredText(1)
+                guard let purpose = VerificationSession.Purpose(rawValue: purposeText) else {
+                    throw StoreError(.corrupt, "verificationSession(hash:): unknown purpose")
+                }
+                return VerificationSession(
+                    sessionHash: try row.requiredText(0), purpose: purpose, localID: try row.requiredText(2),
+                    phoneNumber: row.text(3), codeHash: row.text(4), totpSecret: row.blob(5),
+                    pendingCredentialHash: row.text(6), enrollmentID: row.text(7),
+                    failedAttempts: Int(try row.requiredInt64(8)), expiresAt: try row.requiredInt64(9),
+                    createdAtMillis: try row.requiredInt64(10))
+            }
+        }
+    }
+
+    final func verificationSessionCount(phoneNumber: String, since millis: Int64) throws -> Int {
+        try run("verificationSessionCount(phoneNumber:since:)") {
+            let values: [SQLiteValue] = [.text(phoneNumber), .integer(millis)]
+            let count = try connection.queryFirst(SQL.verificationSessionCount, values) { try $0.requiredInt64(0) }
+            return Int(count ?? 0)
+        }
+    }
 }
 
 /// The `StoreWriter` handed to `SQLiteStore.write`: runs on the writer connection inside the
@@ -166,6 +221,7 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                     throw StoreError(try exists(SQL.accountExists, account.localID) ? .duplicateLocalID : .duplicateEmail)
                 }
                 try insertIdentities(of: account)
+                try insertEnrollments(of: account)
             }
         }
     }
@@ -182,6 +238,8 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                 guard changed > 0 else { throw StoreError(.notFound) }
                 try execute(SQL.deleteIdentitiesOfAccount, [.text(account.localID)])
                 try insertIdentities(of: account)
+                try execute(SQL.deleteEnrollmentsOfAccount, [.text(account.localID)])
+                try insertEnrollments(of: account)
             }
         }
     }
@@ -196,6 +254,22 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                     SQLiteValue(identity.photoURL), SQLiteValue(identity.screenName),
                 ]
             ) { code in code == .constraintUnique ? .duplicateIdentity : nil }
+        }
+    }
+
+    /// Enrolment ids are unique across all accounts, so any unique-key clash here is a taken id (the
+    /// account's own old rows are deleted first).
+    private func insertEnrollments(of account: Account) throws {
+        for (position, enrollment) in account.mfaEnrollments.enumerated() {
+            try execute(
+                SQL.insertEnrollment,
+                [
+                    .text(account.localID), .integer(Int64(position)), .text(enrollment.enrollmentID),
+                    .text(enrollment.kind.rawValue), SQLiteValue(enrollment.displayName),
+                    .integer(enrollment.enrolledAtMillis), SQLiteValue(enrollment.phoneNumber),
+                    SQLiteValue(enrollment.totpSecret), SQLiteValue(enrollment.lastUsedTOTPStep),
+                ]
+            ) { code in code == .constraintUnique ? .duplicateEnrollment : nil }
         }
     }
 
@@ -222,7 +296,8 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
 
     @discardableResult
     func deleteAccount(localID: String) throws -> Bool {
-        // Identities go with it (ON DELETE CASCADE); refresh tokens stay (see StoreWriter).
+        // Identities, MFA enrolments, pending MFA sign-ins and verification sessions go with it
+        // (ON DELETE CASCADE); refresh tokens stay (see StoreWriter).
         try run("deleteAccount") { try execute(SQL.deleteAccount, [.text(localID)]) > 0 }
     }
 
@@ -337,6 +412,99 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
     func deleteExpiredDevGrants(before seconds: Int64) throws -> Int {
         try run("deleteExpiredDevGrants") { try execute(SQL.deleteExpiredDevGrants, [.integer(seconds)]) }
     }
+
+    // MARK: MFA
+
+    func insertMFAPendingSignIn(_ pending: MFAPendingSignIn) throws {
+        try run("insertMFAPendingSignIn") {
+            try insertOwnedRecord(
+                SQL.insertMFAPendingSignIn, Self.pendingValues(pending), hash: pending.credentialHash,
+                existsSQL: SQL.mfaPendingSignInExists)
+        }
+    }
+
+    func updateMFAPendingSignIn(_ pending: MFAPendingSignIn) throws {
+        try run("updateMFAPendingSignIn") {
+            var values = Self.pendingValues(pending)
+            values.append(values.removeFirst())
+            try updateOwnedRecord(SQL.updateMFAPendingSignIn, values)
+        }
+    }
+
+    @discardableResult
+    func deleteMFAPendingSignIn(hash: String) throws -> Bool {
+        try run("deleteMFAPendingSignIn") { try execute(SQL.deleteMFAPendingSignIn, [.text(hash)]) > 0 }
+    }
+
+    /// The values of `SQL.insertMFAPendingSignIn`, in its column order.
+    private static func pendingValues(_ pending: MFAPendingSignIn) -> [SQLiteValue] {
+        [
+            .text(pending.credentialHash), .text(pending.localID), .text(pending.signInProvider),
+            .integer(pending.expiresAt), SQLiteValue(pending.failedAttempts), .integer(pending.createdAtMillis),
+        ]
+    }
+
+    func insertVerificationSession(_ session: VerificationSession) throws {
+        try run("insertVerificationSession") {
+            try insertOwnedRecord(
+                SQL.insertVerificationSession, Self.sessionValues(session), hash: session.sessionHash,
+                existsSQL: SQL.verificationSessionExists)
+        }
+    }
+
+    func updateVerificationSession(_ session: VerificationSession) throws {
+        try run("updateVerificationSession") {
+            var values = Self.sessionValues(session)
+            values.append(values.removeFirst())
+            try updateOwnedRecord(SQL.updateVerificationSession, values)
+        }
+    }
+
+    @discardableResult
+    func deleteVerificationSession(hash: String) throws -> Bool {
+        try run("deleteVerificationSession") { try execute(SQL.deleteVerificationSession, [.text(hash)]) > 0 }
+    }
+
+    /// The values of `SQL.insertVerificationSession`, in its column order.
+    private static func sessionValues(_ session: VerificationSession) -> [SQLiteValue] {
+        [
+            .text(session.sessionHash), .text(session.purpose.rawValue), .text(session.localID),
+            SQLiteValue(session.phoneNumber), SQLiteValue(session.codeHash), SQLiteValue(session.totpSecret),
+            SQLiteValue(session.pendingCredentialHash), SQLiteValue(session.enrollmentID),
+            SQLiteValue(session.failedAttempts), .integer(session.expiresAt), .integer(session.createdAtMillis),
+        ]
+    }
+
+    /// Inserts a record keyed by `hash` that belongs to an account (a foreign key). A taken hash is
+    /// `.duplicateToken` (even if the account is missing too), a missing account `.notFound`.
+    private func insertOwnedRecord(_ sql: String, _ values: [SQLiteValue], hash: String, existsSQL: String) throws {
+        do {
+            try execute(sql, values)
+        } catch let error as SQLiteError
+            where error.code == .constraintPrimaryKey || error.code == .constraintUnique
+            || error.code == .constraintForeignKey
+        {
+            // Which constraint SQLite reports first is its business; a taken hash wins.
+            throw StoreError(try exists(existsSQL, hash) ? .duplicateToken : .notFound)
+        }
+    }
+
+    /// Replaces a record keyed by hash (the last value): `.notFound` if there is none, or if the record
+    /// would now belong to an account that does not exist.
+    private func updateOwnedRecord(_ sql: String, _ values: [SQLiteValue]) throws {
+        let changed = try execute(sql, values) { code in code == .constraintForeignKey ? .notFound : nil }
+        guard changed > 0 else { throw StoreError(.notFound) }
+    }
+
+    @discardableResult
+    func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int {
+        try run("deleteExpiredMFAState") {
+            try connection.savepoint {
+                try execute(SQL.deleteExpiredMFAPendingSignIns, [.integer(seconds)])
+                    + execute(SQL.deleteExpiredVerificationSessions, [.integer(seconds), .integer(keepSinceMillis)])
+            }
+        }
+    }
 }
 
 /// Every statement the store runs. Values only ever reach SQLite as bound `?` parameters.
@@ -346,12 +514,16 @@ enum SQL {
         "disabled", "custom_attributes", "created_at_millis", "last_login_at_millis", "last_refresh_at_millis",
         "valid_since_millis",
     ]
-    private static let accountSelect = "SELECT \(accountColumns.joined(separator: ", ")) FROM accounts"
+    /// The account columns, then whether the account has MFA enrolments.
+    private static let accountSelect = """
+        SELECT \(accountColumns.map { "a.\($0)" }.joined(separator: ", ")),
+            EXISTS (SELECT 1 FROM mfa_enrollments AS m WHERE m.local_id = a.local_id)
+        """
 
-    static let accountByLocalID = "\(accountSelect) WHERE local_id = ?"
-    static let accountByEmail = "\(accountSelect) WHERE email = ?"
+    static let accountByLocalID = "\(accountSelect) FROM accounts AS a WHERE a.local_id = ?"
+    static let accountByEmail = "\(accountSelect) FROM accounts AS a WHERE a.email = ?"
     static let accountByIdentity = """
-        SELECT \(accountColumns.map { "a.\($0)" }.joined(separator: ", "))
+        \(accountSelect)
         FROM identities AS i JOIN accounts AS a ON a.local_id = i.local_id
         WHERE i.provider_id = ? AND i.raw_id = ?
         """
@@ -377,6 +549,17 @@ enum SQL {
     static let insertIdentity = """
         INSERT INTO identities (local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let enrollmentsOfAccount = """
+        SELECT enrollment_id, kind, display_name, enrolled_at_millis, phone_number, totp_secret, last_used_totp_step
+        FROM mfa_enrollments WHERE local_id = ? ORDER BY position
+        """
+    static let deleteEnrollmentsOfAccount = "DELETE FROM mfa_enrollments WHERE local_id = ?"
+    static let insertEnrollment = """
+        INSERT INTO mfa_enrollments (local_id, position, enrollment_id, kind, display_name, enrolled_at_millis,
+            phone_number, totp_secret, last_used_totp_step)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static let refreshTokenByHash = """
@@ -436,6 +619,56 @@ enum SQL {
     static let deleteDevGrantsOfClient = "DELETE FROM dev_grants WHERE subject = ? AND client_id = ?"
     static let deleteExpiredDevGrants = "DELETE FROM dev_grants WHERE expires_at < ?"
 
+    private static let mfaPendingSignInColumns = [
+        "credential_hash", "local_id", "sign_in_provider", "expires_at", "failed_attempts", "created_at_millis",
+    ]
+    static let mfaPendingSignInByHash = """
+        SELECT \(mfaPendingSignInColumns.joined(separator: ", ")) FROM mfa_pending_sign_ins WHERE credential_hash = ?
+        """
+    static let mfaPendingSignInExists = "SELECT 1 FROM mfa_pending_sign_ins WHERE credential_hash = ?"
+    static let insertMFAPendingSignIn = """
+        INSERT INTO mfa_pending_sign_ins (\(mfaPendingSignInColumns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: mfaPendingSignInColumns.count).joined(separator: ", ")))
+        """
+    static let updateMFAPendingSignIn = """
+        UPDATE mfa_pending_sign_ins
+        SET \(mfaPendingSignInColumns.dropFirst().map { "\($0) = ?" }.joined(separator: ", "))
+        WHERE credential_hash = ?
+        """
+    static let deleteMFAPendingSignIn = "DELETE FROM mfa_pending_sign_ins WHERE credential_hash = ?"
+    static let deleteExpiredMFAPendingSignIns = "DELETE FROM mfa_pending_sign_ins WHERE expires_at < ?"
+
+    private static let verificationSessionColumns = [
+        "session_hash", "purpose", "local_id", "phone_number", "code_hash", "totp_secret", "pending_credential_hash",
+        "enrollment_id", "failed_attempts", "expires_at", "created_at_millis",
+    ]
+    static let verificationSessionByHash = """
+        SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions WHERE session_hash = ?
+        """
+    static let verificationSessionExists = "SELECT 1 FROM verification_sessions WHERE session_hash = ?"
+    static let insertVerificationSession = """
+        INSERT INTO verification_sessions (\(verificationSessionColumns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: verificationSessionColumns.count).joined(separator: ", ")))
+        """
+    static let updateVerificationSession = """
+        UPDATE verification_sessions
+        SET \(verificationSessionColumns.dropFirst().map { "\($0) = ?" }.joined(separator: ", "))
+        WHERE session_hash = ?
+        """
+    static let deleteVerificationSession = "DELETE FROM verification_sessions WHERE session_hash = ?"
+    static let verificationSessionCount = """
+        SELECT count(*) FROM verification_sessions WHERE phone_number = ? AND created_at_millis >= ?
+        """
+    static let deleteExpiredVerificationSessions = """
+        DELETE FROM verification_sessions WHERE expires_at < ? AND created_at_millis < ?
+        """
+
+    /// The lookups SQLite runs for `ON DELETE CASCADE` when an account is deleted (they do not show in
+    /// the plan of the DELETE itself), so the tests can check each is indexed.
+    static let cascadeLookups: [(name: String, sql: String)] = [
+        "identities", "mfa_enrollments", "mfa_pending_sign_ins", "verification_sessions",
+    ].map { table in ("cascade to \(table)", "SELECT 1 FROM \(table) WHERE local_id = ?") }
+
     /// Every lookup that must be served by an index (checked by the tests with EXPLAIN QUERY PLAN).
     static let indexedLookups: [(name: String, sql: String)] = [
         ("accountByLocalID", accountByLocalID), ("accountByEmail", accountByEmail),
@@ -449,5 +682,15 @@ enum SQL {
         ("deleteExpiredDevGrants", deleteExpiredDevGrants), ("accountExists", accountExists),
         ("devAccountExists", devAccountExists), ("refreshTokenExists", refreshTokenExists),
         ("insertRefreshToken", insertRefreshToken), ("deleteOrphanedRefreshTokens", deleteOrphanedRefreshTokens),
-    ]
+        ("enrollmentsOfAccount", enrollmentsOfAccount), ("deleteEnrollmentsOfAccount", deleteEnrollmentsOfAccount),
+        ("mfaPendingSignInByHash", mfaPendingSignInByHash), ("mfaPendingSignInExists", mfaPendingSignInExists),
+        ("updateMFAPendingSignIn", updateMFAPendingSignIn), ("deleteMFAPendingSignIn", deleteMFAPendingSignIn),
+        ("deleteExpiredMFAPendingSignIns", deleteExpiredMFAPendingSignIns),
+        ("verificationSessionByHash", verificationSessionByHash),
+        ("verificationSessionExists", verificationSessionExists),
+        ("updateVerificationSession", updateVerificationSession),
+        ("deleteVerificationSession", deleteVerificationSession),
+        ("verificationSessionCount", verificationSessionCount),
+        ("deleteExpiredVerificationSessions", deleteExpiredVerificationSessions),
+    ] + cascadeLookups
 }

@@ -4,12 +4,16 @@ import SQLite
 ///
 /// Conventions: `STRICT` tables; times are integers (`…_millis` in milliseconds, the rest in seconds
 /// since 1970); booleans are 0/1; emails are stored lower-cased so an index serves case-insensitive
-/// lookups of any Unicode email; refresh tokens and dev IdP grants are stored by hash only.
+/// lookups of any Unicode email; refresh tokens, dev IdP grants, pending MFA sign-ins and verification
+/// sessions are stored by hash only; secrets are BLOBs.
 enum Schema {
     static var migrator: SQLiteMigrator {
         var migrator = SQLiteMigrator()
         migrator.register(1, "accounts, identities, refresh tokens, signing keys, dev IdP") { db in
             try db.executeScript(version1)
+        }
+        migrator.register(2, "MFA enrolments, pending MFA sign-ins, verification sessions") { db in
+            try db.executeScript(version2)
         }
         return migrator
     }
@@ -100,5 +104,53 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX dev_grants_subject_client ON dev_grants(subject, client_id);
         CREATE INDEX dev_grants_expires_at ON dev_grants(expires_at);
+        """
+
+    /// MFA. Everything here belongs to one account and goes with it (ON DELETE CASCADE, each with an
+    /// index on `local_id` so the cascade is a lookup, not a scan); refresh tokens still stay (version 1).
+    static let version2 = """
+        -- Enrolled second factors, in enrolment order (position) per account; ids unique across accounts.
+        CREATE TABLE mfa_enrollments (
+            local_id TEXT NOT NULL REFERENCES accounts(local_id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            enrollment_id TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('phone', 'totp')),
+            display_name TEXT,
+            enrolled_at_millis INTEGER NOT NULL,
+            phone_number TEXT,
+            totp_secret BLOB,
+            last_used_totp_step INTEGER,
+            PRIMARY KEY (local_id, position)
+        ) STRICT, WITHOUT ROWID;
+
+        -- Sign-ins waiting for their second factor, by hash of the pending credential.
+        CREATE TABLE mfa_pending_sign_ins (
+            credential_hash TEXT PRIMARY KEY NOT NULL,
+            local_id TEXT NOT NULL REFERENCES accounts(local_id) ON DELETE CASCADE,
+            sign_in_provider TEXT NOT NULL,
+            expires_at INTEGER NOT NULL,
+            failed_attempts INTEGER NOT NULL,
+            created_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX mfa_pending_sign_ins_local_id ON mfa_pending_sign_ins(local_id);
+        CREATE INDEX mfa_pending_sign_ins_expires_at ON mfa_pending_sign_ins(expires_at);
+
+        -- Verifications in progress (sessionInfo), by hash; codes by hash too.
+        CREATE TABLE verification_sessions (
+            session_hash TEXT PRIMARY KEY NOT NULL,
+            purpose TEXT NOT NULL CHECK (purpose IN ('phone-enrollment', 'phone-sign-in', 'totp-enrollment')),
+            local_id TEXT NOT NULL REFERENCES accounts(local_id) ON DELETE CASCADE,
+            phone_number TEXT,
+            code_hash TEXT,
+            totp_secret BLOB,
+            pending_credential_hash TEXT,
+            enrollment_id TEXT,
+            failed_attempts INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            created_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX verification_sessions_local_id ON verification_sessions(local_id);
+        CREATE INDEX verification_sessions_phone_created ON verification_sessions(phone_number, created_at_millis);
+        CREATE INDEX verification_sessions_expires_at ON verification_sessions(expires_at);
         """
 }

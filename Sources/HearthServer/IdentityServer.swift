@@ -21,7 +21,7 @@ public final class IdentityServer: Sendable {
         IdentityToolkitRoutes(platform: platform, log: log).register(in: &router)
         KeyRoutes(platform: platform, options: options).register(in: &router)
         if options.development {
-            EmulatorRoutes(platform: platform).register(in: &router)
+            EmulatorRoutes(platform: platform, sentCodes: options.sentVerificationCodes).register(in: &router)
             if let dev = platform.devIdentityProvider {
                 DevIdPRoutes(provider: dev, log: log).register(in: &router)
                 DevPlaygroundRoutes(

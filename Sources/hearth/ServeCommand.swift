@@ -36,10 +36,12 @@ enum ServeCommand {
             }
         }
         let extraIssuers = try settings.extraGoogleIssuers.map(Self.issuer)
+        let mfaPolicy = settings.mfaPolicy
+        let logLine: @Sendable (String) -> Void = { line in printLine(line) }
+        let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
         let store = try openStore(settings)
 
         let server = Mutex<IdentityServer?>(nil)
-        let logLine: @Sendable (String) -> Void = { line in printLine(line) }
         let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
         let http = HTTPServer(
             configuration: HTTPServer.Configuration(
@@ -67,7 +69,8 @@ enum ServeCommand {
         if settings.development { clientIDs.insert(Settings.developmentClientID) }
         let project = ProjectConfiguration(
             projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
-            apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs)
+            apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
+            mfa: mfaPolicy)
         let time = SystemTimeSource()
         let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(), time: time)
         let devConfiguration = settings.development
@@ -81,7 +84,7 @@ enum ServeCommand {
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration)
+                devIdentityProvider: devConfiguration, smsSender: smsSender)
         } catch {
             http.shutdown(gracePeriod: .seconds(1))
             store.close()
@@ -89,7 +92,9 @@ enum ServeCommand {
         }
         server.withLock {
             $0 = IdentityServer(
-                platform: platform, options: ServerOptions(publicURL: publicURL, development: settings.development),
+                platform: platform,
+                options: ServerOptions(
+                    publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes),
                 log: logLine)
         }
         printBanner(settings: settings, publicURL: publicURL, project: project)
@@ -101,6 +106,38 @@ enum ServeCommand {
         store.close()
         logLine("event=stopped")
         exit(0)
+    }
+
+    /// The SMS sender: a configured webhook or Twilio-compatible API, else in development the log sender
+    /// (whose codes `GET /emulator/v1/projects/{p}/verificationCodes` lists). Phone factors without a sender
+    /// outside development are a configuration error.
+    private static func smsSender(_ settings: Settings, policy: MFAPolicy, log: @escaping @Sendable (String) -> Void) throws
+        -> (any SMSSender, (@Sendable () -> [DeliveredCode])?)
+    {
+        let sms = settings.sms
+        if let webhook = sms.webhookUrl {
+            guard let url = URL(string: webhook), url.scheme == "http" || url.scheme == "https" else {
+                throw UsageError("sms webhook URL must be an http(s) URL")
+            }
+            return (WebhookSMSSender(url: url, secret: sms.webhookSecret), nil)
+        }
+        if let accountSID = sms.twilioAccountSid {
+            guard let token = sms.twilioAuthToken, let from = sms.twilioFrom else {
+                throw UsageError("Twilio SMS needs an account SID, an auth token and a from number")
+            }
+            guard let base = URL(string: sms.twilioBaseUrl ?? "https://api.twilio.com") else {
+                throw UsageError("Twilio base URL is not a URL")
+            }
+            return (TwilioSMSSender(baseURL: base, accountSID: accountSID, authToken: token, from: from), nil)
+        }
+        if settings.development {
+            let sender = DevelopmentSMSSender(log: log)
+            return (sender, { sender.deliveredCodes })
+        }
+        if policy.factors.contains(.phone) {
+            throw UsageError("phone second factors need an SMS sender: set sms.webhookUrl or the Twilio settings (see docs/CONFIGURATION.md)")
+        }
+        return (UnavailableSMSSender(), nil)
     }
 
     private static func issuer(_ entry: Settings.IssuerEntry) throws -> any GoogleIssuer {

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCommandLine
+import HearthCore
 import HearthCrypto
 
 /// Settings of `hearth serve` and `hearth keys`, resolved from flags, then `HEARTH_*` environment
@@ -18,6 +19,26 @@ struct Settings {
     var googleClientIDs: [String] = []
     /// Extra OpenID issuers whose tokens count as Google sign-ins (a mock Google in tests).
     var extraGoogleIssuers: [IssuerEntry] = []
+    /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
+    var mfaFactors: Set<MFAPolicy.Factor>?
+    var sms = SMSSettings()
+
+    /// How SMS codes are delivered: the development log (only with `--dev`), a webhook, or a
+    /// Twilio-compatible API.
+    struct SMSSettings: Decodable {
+        var webhookUrl: String?
+        var webhookSecret: String?
+        var twilioBaseUrl: String?
+        var twilioAccountSid: String?
+        var twilioAuthToken: String?
+        var twilioFrom: String?
+    }
+
+    /// `"mfa": {"enabled": true, "factors": ["phone", "totp"]}`.
+    struct MFASettings: Decodable {
+        var enabled: Bool
+        var factors: [String]?
+    }
 
     struct IssuerEntry: Decodable {
         var issuer: String
@@ -43,11 +64,13 @@ struct Settings {
         var apiKeys: [String]?
         var googleClientIds: [String]?
         var googleIssuers: [IssuerEntry]?
+        var mfa: MFASettings?
+        var sms: SMSSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
-        "apiKeys", "googleClientIds", "googleIssuers",
+        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms",
     ]
 
     static let valuedOptions: Set<String> = ["host", "port", "data-dir", "public-url", "project-id", "config", "threads"]
@@ -89,6 +112,10 @@ struct Settings {
         apiKeys = file.apiKeys ?? apiKeys
         googleClientIDs = file.googleClientIds ?? googleClientIDs
         extraGoogleIssuers = file.googleIssuers ?? extraGoogleIssuers
+        if let mfa = file.mfa {
+            mfaFactors = mfa.enabled ? try Self.factors(mfa.factors ?? ["phone", "totp"], source: "config mfa.factors") : []
+        }
+        if let fileSMS = file.sms { sms = fileSMS }
     }
 
     private mutating func apply(environment: [String: String]) throws {
@@ -105,6 +132,15 @@ struct Settings {
         if let value = nonEmpty("HEARTH_THREADS") { threads = try Self.threads(value, source: "HEARTH_THREADS") }
         if let value = nonEmpty("HEARTH_API_KEYS") { apiKeys = Self.list(value) }
         if let value = nonEmpty("HEARTH_GOOGLE_CLIENT_IDS") { googleClientIDs = Self.list(value) }
+        if let value = nonEmpty("HEARTH_MFA") {
+            mfaFactors = value.lowercased() == "off" ? [] : try Self.factors(Self.list(value), source: "HEARTH_MFA")
+        }
+        sms.webhookUrl = nonEmpty("HEARTH_SMS_WEBHOOK_URL") ?? sms.webhookUrl
+        sms.webhookSecret = nonEmpty("HEARTH_SMS_WEBHOOK_SECRET") ?? sms.webhookSecret
+        sms.twilioBaseUrl = nonEmpty("HEARTH_TWILIO_BASE_URL") ?? sms.twilioBaseUrl
+        sms.twilioAccountSid = nonEmpty("HEARTH_TWILIO_ACCOUNT_SID") ?? sms.twilioAccountSid
+        sms.twilioAuthToken = nonEmpty("HEARTH_TWILIO_AUTH_TOKEN") ?? sms.twilioAuthToken
+        sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
     }
 
     private mutating func apply(options: ParsedOptions) throws {
@@ -140,6 +176,21 @@ struct Settings {
         case "0", "false", "no", "off": return false
         default: throw UsageError("\(source) must be 1 or 0")
         }
+    }
+
+    private static func factors(_ names: [String], source: String) throws -> Set<MFAPolicy.Factor> {
+        Set(try names.map { name in
+            guard let factor = MFAPolicy.Factor(rawValue: name.lowercased()) else {
+                throw UsageError("\(source): unknown second factor '\(name)' (phone or totp)")
+            }
+            return factor
+        })
+    }
+
+    /// The project's MFA policy: as configured, else both factors in development and none otherwise.
+    var mfaPolicy: MFAPolicy {
+        let factors = mfaFactors ?? (development ? Set(MFAPolicy.Factor.allCases) : [])
+        return factors.isEmpty ? .disabled : MFAPolicy(enabled: true, factors: factors)
     }
 
     private static func list(_ value: String) -> [String] {

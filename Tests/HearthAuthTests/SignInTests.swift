@@ -105,7 +105,7 @@ struct SignInTests {
     }
 
     @Test(
-        "mfaPendingCredential, or mfaInfo without idToken → secondFactorRequired with the pending state kept",
+        "mfaPendingCredential, or mfaInfo without idToken → secondFactorRequired with a resolver",
         arguments: [
             ["mfaPendingCredential": "pending-1", "mfaInfo": [["mfaEnrollmentId": "e1", "phoneInfo": "+*******1234"]]],
             ["mfaPendingCredential": "pending-1"],
@@ -119,9 +119,13 @@ struct SignInTests {
         let error = try #require(await authError { _ = try await harness.auth.signIn(with: Fixture.googleCredential) })
         #expect(error.code == .secondFactorRequired)
         #expect(error.code.rawValue == 17078)
-        let pending = try #require(error.pendingSecondFactor)
-        #expect(pending.pendingCredential == response["mfaPendingCredential"]?.stringValue)
-        #expect(pending.enrollments == (response["mfaInfo"]?.arrayValue ?? []))
+        let resolver = try #require(error.resolver)
+        guard case .signIn(let pendingCredential) = resolver.session.kind else {
+            Issue.record("expected a sign-in session")
+            return
+        }
+        #expect(pendingCredential == response["mfaPendingCredential"]?.stringValue)
+        #expect(resolver.hints.map(\.uid) == (response["mfaInfo"]?.arrayValue ?? []).compactMap { $0["mfaEnrollmentId"]?.stringValue })
         #expect(harness.auth.currentUser == nil)
     }
 

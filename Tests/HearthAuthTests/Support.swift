@@ -134,7 +134,7 @@ enum Fixture {
     /// A Firebase-style ID token (unsigned: the client never checks signatures).
     static func idToken(
         uid: String = uid, issuedAt: Double = startTime, lifetime: Double = 3600, provider: String? = "google.com",
-        extra: [String: JSONValue] = [:], omit: Set<String> = []
+        secondFactor: String? = nil, extra: [String: JSONValue] = [:], omit: Set<String> = []
     ) -> String {
         var claims: [String: JSONValue] = [
             "iss": "https://securetoken.google.com/demo-hearth", "aud": "demo-hearth", "sub": .string(uid),
@@ -143,6 +143,7 @@ enum Fixture {
         ]
         var firebase: [String: JSONValue] = ["identities": ["google.com": ["1234567890"]]]
         if let provider { firebase["sign_in_provider"] = .string(provider) }
+        if let secondFactor { firebase["sign_in_second_factor"] = .string(secondFactor) }
         claims["firebase"] = .object(firebase)
         for (key, value) in extra { claims[key] = value }
         for key in omit { claims.removeValue(forKey: key) }
@@ -170,7 +171,8 @@ enum Fixture {
     }
 
     static func userRecord(
-        uid: String = uid, displayName: JSONValue = "Ada Lovelace", providers: [JSONValue]? = nil
+        uid: String = uid, displayName: JSONValue = "Ada Lovelace", providers: [JSONValue]? = nil,
+        mfaInfo: [JSONValue]? = nil
     ) -> JSONValue {
         var user: [String: JSONValue] = [
             "localId": .string(uid), "email": "ada@example.com", "emailVerified": true, "displayName": displayName,
@@ -185,6 +187,7 @@ enum Fixture {
                 ]),
         ]
         if displayName == .null { user.removeValue(forKey: "displayName") }
+        if let mfaInfo { user["mfaInfo"] = .array(mfaInfo) }
         return ["kind": "identitytoolkit#GetAccountInfoResponse", "users": [.object(user)]]
     }
 

@@ -93,22 +93,24 @@ struct TestPlatform {
     let store = InMemoryStore()
     let google: FakeGoogle
     let platform: IdentityPlatform
+    let sms = CapturingSMSSender()
 
     static let projectID = "test-project"
     static let issuer = "http://hearth.test/test-project"
 
-    init(dev: Bool = false) throws {
+    init(dev: Bool = false, mfa: MFAPolicy = .disabled) throws {
         google = try FakeGoogle(time: time)
         let project = ProjectConfiguration(
             projectID: Self.projectID, projectNumber: "123", issuer: Self.issuer, apiKeys: .anyNonEmpty,
-            googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"])
+            googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"], mfa: mfa)
         let devConfiguration = dev
             ? DevIdPConfiguration(
                 issuer: "http://hearth.test/dev/google",
                 clients: [.development(clientID: "hearth-dev.apps.googleusercontent.com")])
             : nil
         platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration)
+            project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
+            smsSender: sms)
     }
 
     var accounts: AccountService { platform.accounts }
@@ -169,5 +171,22 @@ enum Fixture {
 
     static func sha256Hex(_ text: String) -> String {
         SHA256.hash(text).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Keeps every SMS it is asked to send; can be told to fail.
+final class CapturingSMSSender: SMSSender {
+    struct Failure: Error {}
+    private let state = Mutex<(messages: [SMSMessage], failing: Bool)>(([], false))
+
+    var messages: [SMSMessage] { state.withLock { $0.messages } }
+    var last: SMSMessage? { messages.last }
+    func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
+
+    func send(_ message: SMSMessage) throws {
+        try state.withLock { state in
+            if state.failing { throw Failure() }
+            state.messages.append(message)
+        }
     }
 }

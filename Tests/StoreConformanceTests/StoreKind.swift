@@ -108,3 +108,57 @@ func devGrant(
             tokenHash: hash, kind: kind, subject: subject, clientID: clientID, scope: "", expiresAt: expiresAt,
             createdAt: 1_000)
 }
+
+/// A TOTP factor with every field set; the secret holds every byte value that could trip an encoding.
+func totpEnrollment(_ enrollmentID: String, enrolledAtMillis: Int64 = 1_700_000_300_000) -> MFAEnrollment {
+    MFAEnrollment(
+        enrollmentID: enrollmentID, kind: .totp, displayName: "Authenticator 🔐 Ünï", enrolledAtMillis: enrolledAtMillis,
+        phoneNumber: "+15555550199",
+        totpSecret: [0x00, 0xFF, 0x00, 0x7F, 0x80, 0x0A, 0x0D, 0x27, 0x22, 0x5C] + Array(0..<10),
+        lastUsedTOTPStep: 56_666_666)
+}
+
+/// A phone factor with every field set except the TOTP ones.
+func phoneEnrollment(_ enrollmentID: String, phoneNumber: String = "+15555550123") -> MFAEnrollment {
+    MFAEnrollment(
+        enrollmentID: enrollmentID, kind: .phone, displayName: "Work phone", enrolledAtMillis: 1_700_000_400_000,
+        phoneNumber: phoneNumber)
+}
+
+/// A factor with every optional field `nil`.
+func bareEnrollment(_ enrollmentID: String, kind: MFAEnrollment.Kind = .phone) -> MFAEnrollment {
+    MFAEnrollment(enrollmentID: enrollmentID, kind: kind, enrolledAtMillis: 3)
+}
+
+/// An account (no email, so several can exist) with the given factors.
+func enrolledAccount(_ localID: String, _ enrollments: [MFAEnrollment]) -> Account {
+    var account = bareAccount(localID)
+    account.mfaEnrollments = enrollments
+    return account
+}
+
+func pendingSignIn(
+    _ hash: String, localID: String = "uid-1", expiresAt: Int64 = 2_000, failedAttempts: Int = 0,
+    createdAtMillis: Int64 = 1_700_000_000_555
+) -> MFAPendingSignIn {
+    MFAPendingSignIn(
+        credentialHash: hash, localID: localID, signInProvider: "google.com", expiresAt: expiresAt,
+        failedAttempts: failedAttempts, createdAtMillis: createdAtMillis)
+}
+
+func verificationSession(
+    _ hash: String, purpose: VerificationSession.Purpose = .phoneSignIn, localID: String = "uid-1",
+    phoneNumber: String? = "+15555550123", expiresAt: Int64 = 2_000, createdAtMillis: Int64 = 1_700_000_000_777,
+    full: Bool = true
+) -> VerificationSession {
+    full
+        ? VerificationSession(
+            sessionHash: hash, purpose: purpose, localID: localID, phoneNumber: phoneNumber,
+            codeHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+            totpSecret: [0x00, 0xFF, 0x10, 0x00] + Array(repeating: 0xAB, count: 16),
+            pendingCredentialHash: "pending-\(hash)", enrollmentID: "enrol-ü-1", failedAttempts: 2,
+            expiresAt: expiresAt, createdAtMillis: createdAtMillis)
+        : VerificationSession(
+            sessionHash: hash, purpose: purpose, localID: localID, phoneNumber: phoneNumber, expiresAt: expiresAt,
+            createdAtMillis: createdAtMillis)
+}

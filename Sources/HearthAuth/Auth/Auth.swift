@@ -174,13 +174,14 @@ public final class Auth: Sendable {
     /// (`getAccountInfo`), saves the session and notifies listeners.
     ///
     /// - Throws: `AuthError`; notably `.accountExistsWithDifferentCredential` (with `email` and
-    ///   `updatedCredential`), `.credentialAlreadyInUse`, `.emailAlreadyInUse`, `.secondFactorRequired`,
-    ///   `.invalidCredential`, `.userDisabled`, `.networkError`.
+    ///   `updatedCredential`), `.credentialAlreadyInUse`, `.emailAlreadyInUse`, `.secondFactorRequired`
+    ///   (with a `resolver` to finish the sign-in; nothing is saved and no listener is told until it
+    ///   does), `.invalidCredential`, `.userDisabled`, `.networkError`.
     @discardableResult
     public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
         let reply = try await backend.call(
             VerifyAssertionCall(body: Self.assertionRequest(for: credential, linkingIDToken: nil)))
-        let response = try Self.checkAssertion(reply, credential: credential)
+        let response = try Self.checkAssertion(reply, credential: credential, auth: self)
         guard let idToken = response.idToken, !idToken.isEmpty, let refreshToken = response.refreshToken,
             !refreshToken.isEmpty
         else {
@@ -306,7 +307,7 @@ public final class Auth: Sendable {
     }
 
     /// Saves `user`'s session and makes it the current user.
-    private func signInLocally(_ user: User) throws(AuthError) {
+    func signInLocally(_ user: User) throws(AuthError) {
         try state.withLock { state throws(AuthError) in
             try save(user)
             state.currentUser = user
@@ -358,8 +359,12 @@ public final class Auth: Sendable {
 
     /// Turns the outcomes a 200 can carry into errors, in the iOS SDK's order: `errorMessage`,
     /// a second factor, `needConfirmation`.
+    ///
+    /// A second factor is required when the response has `mfaPendingCredential`, or `mfaInfo` and
+    /// no `idToken` (PROTOCOL.md §6.1); the error then carries a `MultiFactorResolver` for `auth`
+    /// (none if `auth` is gone).
     static func checkAssertion(
-        _ reply: BackendReply<SignInWithIdpResponse>, credential: AuthCredential
+        _ reply: BackendReply<SignInWithIdpResponse>, credential: AuthCredential, auth: Auth?
     ) throws(AuthError) -> SignInWithIdpResponse {
         let response = reply.response
         let echoed = AuthCredential(echoedBy: response, fallbackProviderID: credential.provider)
@@ -375,19 +380,21 @@ public final class Auth: Sendable {
             throw AuthError(
                 wire: WireError(ErrorCode(rawValue: code), detail), email: response.email, updatedCredential: echoed)
         }
-        let pendingCredential = reply.json["mfaPendingCredential"]?.stringValue
-        let enrollments = reply.json["mfaInfo"]?.arrayValue
-        if pendingCredential != nil || (enrollments != nil && (response.idToken ?? "").isEmpty) {
+        if response.mfaPendingCredential != nil || (response.mfaInfo != nil && (response.idToken ?? "").isEmpty) {
+            let resolver = auth.map { auth in
+                MultiFactorResolver(
+                    pendingCredential: response.mfaPendingCredential,
+                    hints: MultiFactorInfo.factors(from: response.mfaInfo ?? [], fallbackDate: auth.clock()),
+                    auth: auth)
+            }
             throw AuthError(
                 code: .secondFactorRequired, message: nil, serverCode: nil, email: response.email,
-                updatedCredential: nil,
-                pendingSecondFactor: PendingSecondFactor(
-                    pendingCredential: pendingCredential, enrollments: enrollments ?? []))
+                updatedCredential: nil, resolver: resolver)
         }
         if response.needConfirmation == true {
             throw AuthError(
                 code: .accountExistsWithDifferentCredential, message: nil, serverCode: nil, email: response.email,
-                updatedCredential: echoed, pendingSecondFactor: nil)
+                updatedCredential: echoed, resolver: nil)
         }
         return response
     }

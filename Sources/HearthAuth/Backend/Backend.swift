@@ -8,10 +8,13 @@ public enum HearthAuthVersion {
 }
 
 /// Which server a call goes to. The iOS SDK uses the legacy v3 relying-party paths for account
-/// calls and Secure Token for refresh (PROTOCOL.md §1.2).
+/// calls, the v2 Identity Platform paths for multi-factor calls, and Secure Token for refresh
+/// (PROTOCOL.md §1.2).
 enum Service: Sendable, Equatable {
     /// `…/www.googleapis.com/identitytoolkit/v3/relyingparty/<name>`.
     case relyingParty(String)
+    /// `…/identitytoolkit.googleapis.com/v2/<name>`, e.g. `accounts/mfaSignIn:start`.
+    case identityPlatform(String)
     /// `…/securetoken.googleapis.com/v1/token`.
     case secureToken
 }
@@ -53,6 +56,7 @@ final class Backend: Sendable {
         let path: String
         switch service {
         case .relyingParty(let name): path = "www.googleapis.com/identitytoolkit/v3/relyingparty/\(name)"
+        case .identityPlatform(let name): path = "identitytoolkit.googleapis.com/v2/\(name)"
         case .secureToken: path = "securetoken.googleapis.com/v1/token"
         }
         let base: String

@@ -21,11 +21,18 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, LocalizedErro
     /// A credential that can be used to recover, e.g. to sign in to the account that already holds it.
     public let updatedCredential: AuthCredential?
 
-    /// What a second-factor-required sign-in left behind (PROTOCOL.md §6.1).
+    /// For `.secondFactorRequired`: what is needed to finish the sign-in with a second factor (the
+    /// enrolled factors as hints, and the session). FirebaseAuth puts it in the `NSError`'s
+    /// `userInfo` under `AuthErrors.userInfoMultiFactorResolverKey`.
     ///
-    /// Hook for the multi-factor issue: a `MultiFactorResolver` will be built from this
-    /// (`session` ← `pendingCredential`, `hints` ← `enrollments`) and exposed on the error.
-    let pendingSecondFactor: PendingSecondFactor?
+    /// ```swift
+    /// } catch let error as AuthError where error.code == .secondFactorRequired {
+    ///     let resolver = error.resolver!
+    ///     // Let the user pick one of resolver.hints, challenge it, then:
+    ///     let result = try await resolver.resolveSignIn(with: assertion)
+    /// }
+    /// ```
+    public let resolver: MultiFactorResolver?
 
     public init(
         code: AuthErrorCode, message: String? = nil, serverCode: String? = nil, email: String? = nil,
@@ -33,12 +40,12 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, LocalizedErro
     ) {
         self.init(
             code: code, message: message, serverCode: serverCode, email: email, updatedCredential: updatedCredential,
-            pendingSecondFactor: nil)
+            resolver: nil)
     }
 
     init(
         code: AuthErrorCode, message: String?, serverCode: String?, email: String?, updatedCredential: AuthCredential?,
-        pendingSecondFactor: PendingSecondFactor?
+        resolver: MultiFactorResolver?
     ) {
         self.code = code
         if let message, !message.isEmpty {
@@ -49,13 +56,14 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, LocalizedErro
         self.serverCode = serverCode
         self.email = email
         self.updatedCredential = updatedCredential
-        self.pendingSecondFactor = pendingSecondFactor
+        self.resolver = resolver
     }
 
     public var description: String {
         var text = "AuthError(\(code): \(message)"
         if let serverCode { text += "; server code \(serverCode)" }
         if updatedCredential != nil { text += "; updated credential <redacted>" }
+        if let resolver { text += "; resolver with \(resolver.hints.count) hint(s)" }
         return text + ")"
     }
 
@@ -73,21 +81,29 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, LocalizedErro
             "An account already exists with the same email address but a different sign-in provider."
         case .credentialAlreadyInUse: "This credential is already linked to a different user account."
         case .emailAlreadyInUse: "The email address is already in use by another account."
-        case .secondFactorRequired: "Sign-in needs a second factor."
+        case .secondFactorRequired: "Please complete a second factor challenge to finish signing into this account."
+        case .tooManyRequests: "Too many requests from this device; try again later."
+        case .missingPhoneNumber: "A phone number is required."
+        case .invalidPhoneNumber: "The phone number is not a valid E.164 number."
+        case .missingVerificationCode: "The verification code is empty."
+        case .invalidVerificationCode: "The verification code is wrong. Ask for a new code and try again."
+        case .missingVerificationID: "The verification ID is empty."
+        case .invalidVerificationID: "The verification ID is not valid."
+        case .sessionExpired: "The verification code has expired. Ask for a new code."
+        case .missingMultiFactorSession: "The multi-factor session is missing."
+        case .missingMultiFactorInfo: "No second factor was identified."
+        case .invalidMultiFactorSession: "The multi-factor session is not valid or has expired. Sign in again."
+        case .multiFactorInfoNotFound: "The user has no second factor with this ID."
+        case .unverifiedEmail: "The email address must be verified before a second factor can be enrolled."
+        case .secondFactorAlreadyEnrolled: "This second factor is already enrolled."
+        case .maximumSecondFactorCountExceeded: "The user already has the maximum number of second factors."
+        case .unsupportedFirstFactor: "A second factor cannot be used with this sign-in method."
         case .malformedJWT: "The token could not be decoded."
         case .keychainError: "The session could not be read or written."
         case .noSuchProvider: "The user is not linked to this provider."
         default: "An internal error occurred."
         }
     }
-}
-
-/// The state a sign-in stopped in when the server asked for a second factor.
-struct PendingSecondFactor: Sendable {
-    /// `mfaPendingCredential`: proof of the first factor, to send with the second.
-    var pendingCredential: String?
-    /// `mfaInfo[]`: the user's enrolled factors, redacted by the server.
-    var enrollments: [JSONValue]
 }
 
 extension AuthError {
@@ -112,12 +128,13 @@ extension AuthError {
         }
         self.init(
             code: code ?? .internalError, message: wire.detail, serverCode: serverCode, email: email,
-            updatedCredential: updatedCredential, pendingSecondFactor: nil)
+            updatedCredential: updatedCredential, resolver: nil)
     }
 
     /// Server code → FirebaseAuth code, as `AuthBackend.clientError` maps them, plus the few codes
     /// that exist only in newer Identity Toolkit or in Hearth (`INVALID_LOGIN_CREDENTIALS`,
-    /// `PROVIDER_ALREADY_LINKED`).
+    /// `PROVIDER_ALREADY_LINKED`, and `MISSING_CREDENTIAL`, which `mfaSignIn:finalize` sends for a
+    /// missing pending credential).
     static let serverCodeMap: [String: AuthErrorCode] = [
         "USER_NOT_FOUND": .userNotFound,
         "EMAIL_NOT_FOUND": .userNotFound,
@@ -150,6 +167,9 @@ extension AuthError {
         "INVALID_CUSTOM_TOKEN": .invalidCustomToken,
         "CREDENTIAL_MISMATCH": .customTokenMismatch,
         "INVALID_PHONE_NUMBER": .invalidPhoneNumber,
+        "MISSING_PHONE_NUMBER": .missingPhoneNumber,
+        "MISSING_CODE": .missingVerificationCode,
+        "MISSING_SESSION_INFO": .missingVerificationID,
         "QUOTA_EXCEEDED": .quotaExceeded,
         "APP_NOT_VERIFIED": .appNotVerified,
         "CAPTCHA_CHECK_FAILED": .captchaCheckFailed,
@@ -168,6 +188,7 @@ extension AuthError {
         "MISSING_IOS_APP_TOKEN": .missingAppToken,
         "MISSING_MFA_ENROLLMENT_ID": .missingMultiFactorInfo,
         "MISSING_MFA_PENDING_CREDENTIAL": .missingMultiFactorSession,
+        "MISSING_CREDENTIAL": .missingMultiFactorSession,
         "MISSING_OR_INVALID_NONCE": .missingOrInvalidNonce,
         "SECOND_FACTOR_EXISTS": .secondFactorAlreadyEnrolled,
         "SECOND_FACTOR_LIMIT_EXCEEDED": .maximumSecondFactorCountExceeded,

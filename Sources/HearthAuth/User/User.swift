@@ -143,7 +143,7 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
         return try await signingOutIfSessionIsDead { () async throws(AuthError) -> AuthDataResult in
             let reply = try await backend.call(
                 VerifyAssertionCall(body: Auth.assertionRequest(for: credential, linkingIDToken: token)))
-            let response = try Auth.checkAssertion(reply, credential: credential)
+            let response = try Auth.checkAssertion(reply, credential: credential, auth: auth)
             var tokens: TokenState?
             if let idToken = response.idToken, !idToken.isEmpty, let refreshToken = response.refreshToken {
                 tokens = TokenState(
@@ -215,9 +215,12 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
 
     var tokens: TokenState { state.withLock { $0.tokens } }
 
+    /// The account as last read from `getAccountInfo` (or changed locally since).
+    var profile: UserRecord { state.withLock { $0.profile } }
+
     /// Replaces tokens and/or profile, then saves the session (if this is still the current user)
     /// and tells ID-token listeners when the token changed.
-    private func apply(tokens: TokenState?, profile: UserRecord?) throws(AuthError) {
+    func apply(tokens: TokenState?, profile: UserRecord?) throws(AuthError) {
         let tokenChanged = state.withLock { state -> Bool in
             var changed = false
             if let tokens {
@@ -231,7 +234,7 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
     }
 
     /// Runs `body`; if it fails because the session is dead, signs this user out locally first.
-    private func signingOutIfSessionIsDead<T>(
+    func signingOutIfSessionIsDead<T>(
         _ body: () async throws(AuthError) -> T
     ) async throws(AuthError) -> T {
         do {

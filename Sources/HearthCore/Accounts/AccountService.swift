@@ -9,12 +9,14 @@ public final class AccountService: Sendable {
     let store: any HearthStore
     private let tokens: TokenService
     private let google: GoogleCredentialVerifier
+    private let mfa: MFAService
     let time: any TimeSource
 
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, google: GoogleCredentialVerifier,
-        time: any TimeSource
+        mfa: MFAService, time: any TimeSource
     ) {
+        self.mfa = mfa
         self.project = project
         self.store = store
         self.tokens = tokens
@@ -59,6 +61,12 @@ public final class AccountService: Sendable {
         }
 
         switch outcome {
+        case .secondFactorRequired(let account, let credential, let mfaInfo):
+            response.localId = account.localID
+            response.email = account.email ?? profile.email
+            response.mfaPendingCredential = credential
+            response.mfaInfo = mfaInfo
+            return response
         case .needsConfirmation(let existing):
             response.needConfirmation = true
             response.localId = existing.localID
@@ -80,6 +88,7 @@ public final class AccountService: Sendable {
     private enum SignInOutcome {
         case signedIn(Account, refreshToken: String, Session, isNewUser: Bool, emailRecycled: Bool, linked: Bool)
         case needsConfirmation(Account)
+        case secondFactorRequired(Account, credential: String, mfaInfo: [MFAEnrollmentInfo])
     }
 
     /// Sign-in by federated identity: the owner of the identity, else the owner of the email (auto-link
@@ -90,6 +99,24 @@ public final class AccountService: Sendable {
         let nowSeconds = nowMillis / 1000
         let session = Session(signInProvider: profile.providerID, authTime: nowSeconds)
         return try store.write { writer -> SignInOutcome in
+            /// Saves the account and either starts the session or, when the user has second factors the
+            /// project asks for, records a pending sign-in instead (PROTOCOL.md §6.1).
+            func finish(_ account: Account, isNewUser: Bool, emailRecycled: Bool) throws -> SignInOutcome {
+                var account = account
+                let factors = mfa.requiredFactors(of: account)
+                if !factors.isEmpty {
+                    isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+                    let pending = try mfa.startPendingSignIn(for: account, signInProvider: profile.providerID, writer: writer)
+                    return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
+                }
+                account.lastLoginAtMillis = nowMillis
+                isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+                let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
+                return .signedIn(
+                    account, refreshToken: refreshToken, session, isNewUser: isNewUser, emailRecycled: emailRecycled,
+                    linked: false)
+            }
+
             if var account = try writer.account(providerID: profile.providerID, rawID: profile.rawID) {
                 guard !account.disabled else { throw WireError(.userDisabled) }
                 account.refresh(from: profile)
@@ -97,10 +124,7 @@ public final class AccountService: Sendable {
                     account.email = email
                     account.emailVerified = profile.emailVerified
                 }
-                account.lastLoginAtMillis = nowMillis
-                try writer.updateAccount(account)
-                let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
-                return .signedIn(account, refreshToken: refreshToken, session, isNewUser: false, emailRecycled: false, linked: false)
+                return try finish(account, isNewUser: false, emailRecycled: false)
             }
             guard autoCreate else {
                 throw WireError(.userNotFound, "There is no user record corresponding to this identifier.")
@@ -114,6 +138,7 @@ public final class AccountService: Sendable {
                     account.passwordHash = nil
                     account.phoneNumber = nil
                     account.providers = []
+                    account.mfaEnrollments = []
                     account.validSinceMillis = nowMillis
                 }
                 let emailRecycled = account.providers.contains {
@@ -124,18 +149,13 @@ public final class AccountService: Sendable {
                 account.displayName = profile.displayName ?? account.displayName
                 account.photoURL = profile.photoURL ?? account.photoURL
                 account.emailVerified = true
-                account.lastLoginAtMillis = nowMillis
-                try writer.updateAccount(account)
-                let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
-                return .signedIn(account, refreshToken: refreshToken, session, isNewUser: false, emailRecycled: emailRecycled, linked: false)
+                return try finish(account, isNewUser: false, emailRecycled: emailRecycled)
             }
             let account = Account(
                 localID: Identifiers.localID(), email: profile.email?.lowercased(), emailVerified: profile.emailVerified,
                 displayName: profile.displayName, photoURL: profile.photoURL, createdAtMillis: nowMillis,
-                lastLoginAtMillis: nowMillis, validSinceMillis: nowMillis, providers: [profile.linkedIdentity])
-            try writer.insertAccount(account)
-            let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
-            return .signedIn(account, refreshToken: refreshToken, session, isNewUser: true, emailRecycled: false, linked: false)
+                validSinceMillis: nowMillis, providers: [profile.linkedIdentity])
+            return try finish(account, isNewUser: true, emailRecycled: false)
         }
     }
 
@@ -387,5 +407,6 @@ extension UserRecord {
             providers.append(ProviderUserInfo(providerId: "phone", rawId: phone, federatedId: phone, phoneNumber: phone))
         }
         providerUserInfo = providers
+        mfaInfo = account.mfaEnrollments.isEmpty ? nil : account.mfaEnrollments.map { $0.wireInfo(masked: false) }
     }
 }

@@ -39,6 +39,8 @@ public final class InMemoryStore: HearthStore {
         var signingKeys: [SigningKeyRecord] = []
         var devAccounts: [DevIdPAccount] = []
         var devGrants: [String: DevIdPGrant] = [:]
+        var mfaPendingSignIns: [String: MFAPendingSignIn] = [:]
+        var verificationSessions: [String: VerificationSession] = [:]
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -81,6 +83,14 @@ public final class InMemoryStore: HearthStore {
 
         func devGrant(hash: String) throws -> DevIdPGrant? { state.devGrants[hash] }
 
+        func mfaPendingSignIn(hash: String) throws -> MFAPendingSignIn? { state.mfaPendingSignIns[hash] }
+
+        func verificationSession(hash: String) throws -> VerificationSession? { state.verificationSessions[hash] }
+
+        func verificationSessionCount(phoneNumber: String, since millis: Int64) throws -> Int {
+            state.verificationSessions.values.filter { $0.phoneNumber == phoneNumber && $0.createdAtMillis >= millis }.count
+        }
+
         // MARK: Accounts
 
         func insertAccount(_ account: Account) throws {
@@ -105,6 +115,8 @@ public final class InMemoryStore: HearthStore {
         func deleteAccount(localID: String) throws -> Bool {
             guard state.accounts.removeValue(forKey: localID) != nil else { return false }
             state.accountOrder.removeAll { $0 == localID }
+            state.mfaPendingSignIns = state.mfaPendingSignIns.filter { $0.value.localID != localID }
+            state.verificationSessions = state.verificationSessions.filter { $0.value.localID != localID }
             return true
         }
 
@@ -112,6 +124,8 @@ public final class InMemoryStore: HearthStore {
             let count = state.accounts.count
             state.accounts = [:]
             state.accountOrder = []
+            state.mfaPendingSignIns = [:]
+            state.verificationSessions = [:]
             return count
         }
 
@@ -132,6 +146,15 @@ public final class InMemoryStore: HearthStore {
             var seen = Set<[String]>()
             for identity in account.providers where !seen.insert([identity.providerID, identity.rawID]).inserted {
                 throw StoreError(.duplicateIdentity)
+            }
+            var enrollmentIDs = Set<String>()
+            for enrollment in account.mfaEnrollments where !enrollmentIDs.insert(enrollment.enrollmentID).inserted {
+                throw StoreError(.duplicateEnrollment)
+            }
+            for other in state.accounts.values where other.localID != account.localID {
+                if other.mfaEnrollments.contains(where: { enrollmentIDs.contains($0.enrollmentID) }) {
+                    throw StoreError(.duplicateEnrollment)
+                }
             }
         }
 
@@ -192,6 +215,51 @@ public final class InMemoryStore: HearthStore {
             // Keep oldest first (by createdAtMillis, then insertion order), whatever order accounts arrive in.
             let index = state.devAccounts.lastIndex { $0.createdAtMillis <= account.createdAtMillis }.map { $0 + 1 } ?? 0
             state.devAccounts.insert(account, at: index)
+        }
+
+        // MARK: MFA
+
+        func insertMFAPendingSignIn(_ pending: MFAPendingSignIn) throws {
+            guard state.mfaPendingSignIns[pending.credentialHash] == nil else { throw StoreError(.duplicateToken) }
+            guard state.accounts[pending.localID] != nil else { throw StoreError(.notFound) }
+            state.mfaPendingSignIns[pending.credentialHash] = pending
+        }
+
+        func updateMFAPendingSignIn(_ pending: MFAPendingSignIn) throws {
+            guard state.mfaPendingSignIns[pending.credentialHash] != nil else { throw StoreError(.notFound) }
+            // Like insert: never attach a record to an account that does not exist (a later account
+            // with that id would inherit it).
+            guard state.accounts[pending.localID] != nil else { throw StoreError(.notFound) }
+            state.mfaPendingSignIns[pending.credentialHash] = pending
+        }
+
+        func deleteMFAPendingSignIn(hash: String) throws -> Bool {
+            state.mfaPendingSignIns.removeValue(forKey: hash) != nil
+        }
+
+        func insertVerificationSession(_ session: VerificationSession) throws {
+            guard state.verificationSessions[session.sessionHash] == nil else { throw StoreError(.duplicateToken) }
+            guard state.accounts[session.localID] != nil else { throw StoreError(.notFound) }
+            state.verificationSessions[session.sessionHash] = session
+        }
+
+        func updateVerificationSession(_ session: VerificationSession) throws {
+            guard state.verificationSessions[session.sessionHash] != nil else { throw StoreError(.notFound) }
+            guard state.accounts[session.localID] != nil else { throw StoreError(.notFound) }
+            state.verificationSessions[session.sessionHash] = session
+        }
+
+        func deleteVerificationSession(hash: String) throws -> Bool {
+            state.verificationSessions.removeValue(forKey: hash) != nil
+        }
+
+        func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int {
+            let before = state.mfaPendingSignIns.count + state.verificationSessions.count
+            state.mfaPendingSignIns = state.mfaPendingSignIns.filter { $0.value.expiresAt >= seconds }
+            state.verificationSessions = state.verificationSessions.filter {
+                $0.value.expiresAt >= seconds || $0.value.createdAtMillis >= keepSinceMillis
+            }
+            return before - state.mfaPendingSignIns.count - state.verificationSessions.count
         }
 
         func insertDevGrant(_ grant: DevIdPGrant) throws {

@@ -21,12 +21,15 @@ public struct Account: Sendable, Equatable {
     public var validSinceMillis: Int64
     /// Federated identities linked to this account, in the order they were linked.
     public var providers: [LinkedIdentity]
+    /// Enrolled second factors, in the order they were enrolled.
+    public var mfaEnrollments: [MFAEnrollment]
 
     public init(
         localID: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
         photoURL: String? = nil, phoneNumber: String? = nil, passwordHash: String? = nil, disabled: Bool = false,
         customAttributes: String? = nil, createdAtMillis: Int64, lastLoginAtMillis: Int64? = nil,
-        lastRefreshAtMillis: Int64? = nil, validSinceMillis: Int64, providers: [LinkedIdentity] = []
+        lastRefreshAtMillis: Int64? = nil, validSinceMillis: Int64, providers: [LinkedIdentity] = [],
+        mfaEnrollments: [MFAEnrollment] = []
     ) {
         self.localID = localID
         self.email = email
@@ -42,6 +45,7 @@ public struct Account: Sendable, Equatable {
         self.lastRefreshAtMillis = lastRefreshAtMillis
         self.validSinceMillis = validSinceMillis
         self.providers = providers
+        self.mfaEnrollments = mfaEnrollments
     }
 
     /// The linked identity for `providerID`, if any.
@@ -71,6 +75,112 @@ public struct LinkedIdentity: Sendable, Equatable {
         self.displayName = displayName
         self.photoURL = photoURL
         self.screenName = screenName
+    }
+}
+
+/// A second factor enrolled on an account. `enrollmentID` is unique across all accounts.
+public struct MFAEnrollment: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case phone
+        case totp
+    }
+
+    /// 28 random alphanumeric characters.
+    public var enrollmentID: String
+    public var kind: Kind
+    public var displayName: String?
+    public var enrolledAtMillis: Int64
+    /// E.164 number of a phone factor.
+    public var phoneNumber: String?
+    /// The shared secret of a TOTP factor. Never returned to clients after enrolment.
+    public var totpSecret: [UInt8]?
+    /// The last TOTP time step a code was accepted for; a code is accepted at most once per factor.
+    public var lastUsedTOTPStep: Int64?
+
+    public init(
+        enrollmentID: String, kind: Kind, displayName: String? = nil, enrolledAtMillis: Int64,
+        phoneNumber: String? = nil, totpSecret: [UInt8]? = nil, lastUsedTOTPStep: Int64? = nil
+    ) {
+        self.enrollmentID = enrollmentID
+        self.kind = kind
+        self.displayName = displayName
+        self.enrolledAtMillis = enrolledAtMillis
+        self.phoneNumber = phoneNumber
+        self.totpSecret = totpSecret
+        self.lastUsedTOTPStep = lastUsedTOTPStep
+    }
+}
+
+/// A sign-in that passed its first factor and waits for the second (`mfaPendingCredential`).
+/// Stored by hash; single use; expires; ends after too many wrong codes.
+public struct MFAPendingSignIn: Sendable, Equatable {
+    /// Lower-case hex SHA-256 of the pending credential string.
+    public var credentialHash: String
+    public var localID: String
+    /// The first factor (`google.com`, …), kept for the ID token's `firebase.sign_in_provider`.
+    public var signInProvider: String
+    /// Seconds since 1970.
+    public var expiresAt: Int64
+    /// Wrong codes so far.
+    public var failedAttempts: Int
+    public var createdAtMillis: Int64
+
+    public init(
+        credentialHash: String, localID: String, signInProvider: String, expiresAt: Int64, failedAttempts: Int = 0,
+        createdAtMillis: Int64
+    ) {
+        self.credentialHash = credentialHash
+        self.localID = localID
+        self.signInProvider = signInProvider
+        self.expiresAt = expiresAt
+        self.failedAttempts = failedAttempts
+        self.createdAtMillis = createdAtMillis
+    }
+}
+
+/// A verification in progress (`sessionInfo`): an SMS code sent for enrolment or sign-in, or a TOTP
+/// secret offered for enrolment. Stored by hash; codes by hash too.
+public struct VerificationSession: Sendable, Equatable {
+    public enum Purpose: String, Sendable, CaseIterable {
+        case phoneEnrollment = "phone-enrollment"
+        case phoneSignIn = "phone-sign-in"
+        case totpEnrollment = "totp-enrollment"
+    }
+
+    /// Lower-case hex SHA-256 of the `sessionInfo` string.
+    public var sessionHash: String
+    public var purpose: Purpose
+    public var localID: String
+    /// E.164 number the code was sent to (phone purposes).
+    public var phoneNumber: String?
+    /// Lower-case hex SHA-256 of the code, salted with the session (phone purposes).
+    public var codeHash: String?
+    /// The offered secret (TOTP enrolment), kept until finalize.
+    public var totpSecret: [UInt8]?
+    /// For sign-in: the pending credential it belongs to, and the factor being used.
+    public var pendingCredentialHash: String?
+    public var enrollmentID: String?
+    public var failedAttempts: Int
+    /// Seconds since 1970.
+    public var expiresAt: Int64
+    public var createdAtMillis: Int64
+
+    public init(
+        sessionHash: String, purpose: Purpose, localID: String, phoneNumber: String? = nil, codeHash: String? = nil,
+        totpSecret: [UInt8]? = nil, pendingCredentialHash: String? = nil, enrollmentID: String? = nil,
+        failedAttempts: Int = 0, expiresAt: Int64, createdAtMillis: Int64
+    ) {
+        self.sessionHash = sessionHash
+        self.purpose = purpose
+        self.localID = localID
+        self.phoneNumber = phoneNumber
+        self.codeHash = codeHash
+        self.totpSecret = totpSecret
+        self.pendingCredentialHash = pendingCredentialHash
+        self.enrollmentID = enrollmentID
+        self.failedAttempts = failedAttempts
+        self.expiresAt = expiresAt
+        self.createdAtMillis = createdAtMillis
     }
 }
 

@@ -31,23 +31,30 @@ public protocol StoreReader {
     /// Looks up by email, ignoring case.
     func devAccount(email: String) throws -> DevIdPAccount?
     func devGrant(hash: String) throws -> DevIdPGrant?
+
+    func mfaPendingSignIn(hash: String) throws -> MFAPendingSignIn?
+    func verificationSession(hash: String) throws -> VerificationSession?
+    /// How many verification sessions were created for `phoneNumber` at or after `millis` (SMS throttling).
+    func verificationSessionCount(phoneNumber: String, since millis: Int64) throws -> Int
 }
 
 /// Changes available inside `write`.
 public protocol StoreWriter: StoreReader {
-    /// Throws `StoreError` `.duplicateLocalID`, `.duplicateEmail` or `.duplicateIdentity`.
+    /// Throws `StoreError` `.duplicateLocalID`, `.duplicateEmail`, `.duplicateIdentity` or `.duplicateEnrollment`.
     func insertAccount(_ account: Account) throws
-    /// Replaces the stored account (its linked identities included) with `account`.
-    /// Throws `.notFound`, `.duplicateEmail` or `.duplicateIdentity`.
+    /// Replaces the stored account (its linked identities and MFA enrolments included) with `account`.
+    /// Throws `.notFound`, `.duplicateEmail`, `.duplicateIdentity` or `.duplicateEnrollment`.
     func updateAccount(_ account: Account) throws
     /// Sets only `lastRefreshAtMillis`; cheap enough for every token refresh. Unknown ids are ignored.
     func recordRefresh(localID: String, atMillis: Int64) throws
-    /// Deletes the account and its identities. Returns whether it existed.
+    /// Deletes the account, its identities, MFA enrolments, pending MFA sign-ins and verification
+    /// sessions. Returns whether it existed.
     ///
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
     /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` purges them.
     @discardableResult func deleteAccount(localID: String) throws -> Bool
-    /// Deletes every account (with identities; refresh tokens stay as for `deleteAccount`). Returns how many.
+    /// Deletes every account (with identities and MFA state; refresh tokens stay as for `deleteAccount`).
+    /// Returns how many.
     @discardableResult func deleteAllAccounts() throws -> Int
 
     /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
@@ -74,6 +81,24 @@ public protocol StoreWriter: StoreReader {
     @discardableResult func deleteDevGrants(subject: String, clientID: String) throws -> Int
     /// Deletes grants whose `expiresAt` is before `seconds`. Returns how many.
     @discardableResult func deleteExpiredDevGrants(before seconds: Int64) throws -> Int
+
+    /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
+    func insertMFAPendingSignIn(_ pending: MFAPendingSignIn) throws
+    /// Replaces the stored record with the same hash (to count failed attempts). Throws `.notFound`.
+    func updateMFAPendingSignIn(_ pending: MFAPendingSignIn) throws
+    /// Deletes one pending sign-in; returns whether it existed (so it is consumed exactly once).
+    @discardableResult func deleteMFAPendingSignIn(hash: String) throws -> Bool
+
+    /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
+    func insertVerificationSession(_ session: VerificationSession) throws
+    /// Replaces the stored record with the same hash (to count failed attempts). Throws `.notFound`.
+    func updateVerificationSession(_ session: VerificationSession) throws
+    /// Deletes one verification session; returns whether it existed.
+    @discardableResult func deleteVerificationSession(hash: String) throws -> Bool
+
+    /// Deletes pending sign-ins and verification sessions whose `expiresAt` is before `seconds`, except
+    /// verification sessions created at or after `keepSinceMillis` (kept to throttle SMS). Returns how many.
+    @discardableResult func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int
 }
 
 /// Why a store operation failed. Stable codes; the description never contains stored data.
@@ -88,6 +113,8 @@ public struct StoreError: Error, Equatable, CustomStringConvertible {
         public static let duplicateIdentity = Code("duplicateIdentity")
         public static let duplicateToken = Code("duplicateToken")
         public static let duplicateKeyID = Code("duplicateKeyID")
+        /// An MFA enrolment id that another (or the same) account already has.
+        public static let duplicateEnrollment = Code("duplicateEnrollment")
         public static let notFound = Code("notFound")
         /// The store was closed.
         public static let closed = Code("closed")

@@ -27,10 +27,12 @@ public struct ProjectConfiguration: Sendable {
     public var idTokenLifetime: Int64
     /// Allowed clock difference when checking `iat`/`exp` of incoming tokens, in seconds.
     public var clockSkew: Int64
+    /// Whether sign-ins ask enrolled users for a second factor, and which kinds may be enrolled.
+    public var mfa: MFAPolicy
 
     public init(
         projectID: String, projectNumber: String = "0", issuer: String, apiKeys: APIKeyPolicy,
-        googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300
+        googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled
     ) {
         self.projectID = projectID
         self.projectNumber = projectNumber
@@ -39,5 +41,28 @@ public struct ProjectConfiguration: Sendable {
         self.googleClientIDs = googleClientIDs
         self.idTokenLifetime = idTokenLifetime
         self.clockSkew = clockSkew
+        self.mfa = mfa
     }
+}
+
+/// The project's multi-factor setting (Firebase's `mfa.state` and enabled providers).
+public struct MFAPolicy: Sendable, Equatable {
+    public enum Factor: String, Sendable, CaseIterable {
+        case phone
+        case totp
+    }
+
+    /// When enabled, a user with enrolled factors must pass one to finish signing in.
+    public var enabled: Bool
+    /// The kinds that may be enrolled (and used) while enabled.
+    public var factors: Set<Factor>
+
+    public init(enabled: Bool, factors: Set<Factor>) {
+        self.enabled = enabled
+        self.factors = factors
+    }
+
+    public static let disabled = MFAPolicy(enabled: false, factors: [])
+    /// `--dev`: both factors, as the Firebase emulator's default project allows SMS.
+    public static let allFactors = MFAPolicy(enabled: true, factors: Set(Factor.allCases))
 }

@@ -81,6 +81,10 @@ public struct SignInWithIdpResponse: Codable, Sendable, Equatable {
     public var refreshToken: String?
     /// Seconds, as a string.
     public var expiresIn: String?
+    /// Instead of tokens, when the user must pass a second factor (PROTOCOL.md §6.1).
+    public var mfaPendingCredential: String?
+    /// Masked enrolled factors, with `mfaPendingCredential`.
+    public var mfaInfo: [MFAEnrollmentInfo]?
 
     public init() {}
 }

@@ -18,6 +18,7 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var lastRefreshAt: String?
     public var customAttributes: String?
     public var providerUserInfo: [ProviderUserInfo]?
+    public var mfaInfo: [MFAEnrollmentInfo]?
 
     public init(localId: String) { self.localId = localId }
 }

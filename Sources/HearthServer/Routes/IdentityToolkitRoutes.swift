@@ -9,6 +9,7 @@ struct IdentityToolkitRoutes {
     let log: @Sendable (String) -> Void
 
     static let v1 = "/identitytoolkit.googleapis.com/v1"
+    static let v2 = "/identitytoolkit.googleapis.com/v2"
     static let legacy = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
     static let secureToken = "/securetoken.googleapis.com/v1/token"
 
@@ -46,6 +47,26 @@ struct IdentityToolkitRoutes {
             let handler = notImplemented(v1Name)
             router.add(.post, "\(Self.legacy)/\(legacyName)", handler)
             router.add(.get, "\(Self.legacy)/\(legacyName)", handler)
+        }
+        let mfaEndpoints: [(String, HTTPHandler)] = [
+            ("accounts/mfaEnrollment:start", clientCall { fields in
+                try platform.mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields))
+            }),
+            ("accounts/mfaEnrollment:finalize", clientCall { fields in
+                try platform.mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields))
+            }),
+            ("accounts/mfaEnrollment:withdraw", clientCall { fields in
+                try platform.mfa.withdraw(WithdrawMFARequest(fields: fields))
+            }),
+            ("accounts/mfaSignIn:start", clientCall { fields in
+                try platform.mfa.startSignIn(StartMFASignInRequest(fields: fields))
+            }),
+            ("accounts/mfaSignIn:finalize", clientCall { fields in
+                try platform.mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields))
+            }),
+        ]
+        for (name, handler) in mfaEndpoints {
+            router.add(.post, "\(Self.v2)/\(name)", handler)
         }
         router.add(.post, Self.secureToken, refresh)
         router.add(.get, "/", status)

@@ -60,9 +60,26 @@ struct KeyRoutes {
 /// The Firebase emulator's REST helpers that Hearth offers in development.
 struct EmulatorRoutes {
     let platform: IdentityPlatform
+    let sentCodes: (@Sendable () -> [DeliveredCode])?
 
     func register(in router: inout Router) {
         router.add(.delete, "/emulator/v1/projects/{project}/accounts", deleteAllAccounts)
+        router.add(.get, "/emulator/v1/projects/{project}/verificationCodes", verificationCodes)
+    }
+
+    /// `GET /emulator/v1/projects/{p}/verificationCodes`: SMS codes whose session is still open (a code
+    /// disappears once used or expired), as `{"verificationCodes":[{phoneNumber, code, sessionInfo}]}`.
+    private var verificationCodes: HTTPHandler {
+        { [platform, sentCodes] request in
+            IdentityToolkitRoutes.respond(log: { _ in }) {
+                guard request.pathParameters["project"] == platform.project.projectID else {
+                    throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
+                }
+                let open = try (sentCodes?() ?? []).filter { try platform.mfa.isOpenSession(sessionInfo: $0.sessionInfo) }
+                struct Listing: Encodable { var verificationCodes: [DeliveredCode] }
+                return Responses.json(Listing(verificationCodes: open))
+            }
+        }
     }
 
     /// `DELETE /emulator/v1/projects/{p}/accounts`: wipes every account (and its sessions).

@@ -6,10 +6,16 @@ public struct ServerOptions: Sendable {
     public var development: Bool
     /// `Cache-Control: max-age` of the key documents, in seconds.
     public var keyCacheMaxAge: Int
+    /// In development, the SMS codes sent so far (oldest first), for `GET /emulator/v1/projects/{p}/verificationCodes`.
+    public var sentVerificationCodes: (@Sendable () -> [DeliveredCode])?
 
-    public init(publicURL: String, development: Bool, keyCacheMaxAge: Int = 300) {
+    public init(
+        publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
+        sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil
+    ) {
         self.publicURL = publicURL
         self.development = development
         self.keyCacheMaxAge = keyCacheMaxAge
+        self.sentVerificationCodes = sentVerificationCodes
     }
 }

@@ -33,10 +33,12 @@ struct PortfolioApp {
     let auth: Auth
     let google: GoogleSignIn
     let write: (String) -> Void
+    let prompter: Prompter
 
     init(settings: PortfolioSettings, write: @escaping (String) -> Void) throws {
         self.settings = settings
         self.write = write
+        prompter = Prompter()
         let hearthStore: any SessionStore
         let googleStore: any SignInSessionStore
         if let directory = settings.sessionDirectory {
@@ -78,6 +80,9 @@ struct PortfolioApp {
         let result: AuthDataResult
         do {
             result = try await auth.signIn(with: credential)
+        } catch let error as AuthError where error.code == .secondFactorRequired {
+            guard let resolver = error.resolver else { throw AppFailure(message: error.message, status: ExitStatus.signInFailed) }
+            result = try await resolveSecondFactor(resolver)
         } catch let error as AuthError {
             throw AppFailure(message: Self.describe(error, action: "sign in to Hearth"), status: Self.status(of: error))
         }

@@ -16,7 +16,7 @@ struct PortfolioSettings {
 
     static let valuedOptions: Set<String> = [
         "hearth-url", "api-key", "project-id", "api-url", "session-dir", "google-client-id", "google-client-secret",
-        "google-issuer", "as",
+        "google-issuer", "as", "name",
     ]
 
     init(options: ParsedOptions, environment: [String: String]) throws {

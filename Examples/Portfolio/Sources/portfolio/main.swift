@@ -13,6 +13,12 @@ let help = """
       list                   List your portfolios from the portfolio API (sends your ID token).
       token                  Print your current ID token (refreshed when needed).
       sign-out               Sign out of Hearth and Google.
+      mfa list               List your second factors.
+      mfa enroll-totp [--name NAME]          Add an authenticator app (shows a QR code, then asks for a code).
+      mfa enroll-phone NUMBER [--name NAME]  Add a phone (texts a code to NUMBER, then asks for it).
+      mfa remove ID          Remove a second factor.
+
+    Prompts read from the terminal or from piped input (one answer per line).
 
     Options (each also as an environment variable):
       --hearth-url URL       HEARTH_URL (default http://127.0.0.1:9099)
@@ -48,10 +54,19 @@ do {
         writeLine(help)
         exit(ExitStatus.success)
     }
-    if let extra = options.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-    guard ["sign-in", "whoami", "list", "token", "sign-out"].contains(command) else {
+    guard ["sign-in", "whoami", "list", "token", "sign-out", "mfa"].contains(command) else {
         throw UsageError("unknown command '\(command)' (try 'portfolio --help')")
     }
+    if command == "mfa" {
+        let expected = ["list": 1, "enroll-totp": 1, "enroll-phone": 2, "remove": 2]
+        guard let action = options.positionals.first, let count = expected[action] else {
+            throw UsageError("mfa needs one of: list, enroll-totp, enroll-phone NUMBER, remove ID")
+        }
+        guard options.positionals.count == count else { throw UsageError("usage: portfolio mfa \(action)\(count == 2 ? " <argument>" : "")") }
+    } else if let extra = options.positionals.first {
+        throw UsageError("unexpected argument '\(extra)'")
+    }
+    if options.values["name"] != nil && command != "mfa" { throw UsageError("--name is only for mfa enroll-…") }
     if options.values["as"] != nil && command != "sign-in" { throw UsageError("--as is only for sign-in") }
     settings = try PortfolioSettings(options: options, environment: ProcessInfo.processInfo.environment)
 } catch let error as UsageError {
@@ -67,6 +82,14 @@ do {
     case "whoami": try await app.whoAmI()
     case "list": try await app.list()
     case "token": try await app.token()
+    case "mfa":
+        let positionals = options.positionals
+        switch positionals[0] {
+        case "list": try await app.listFactors()
+        case "enroll-totp": try await app.enrollTOTP(name: options.values["name"])
+        case "enroll-phone": try await app.enrollPhone(positionals[1], name: options.values["name"])
+        default: try await app.removeFactor(positionals[1])
+        }
     default: try app.signOut()
     }
     exit(ExitStatus.success)
