@@ -79,10 +79,10 @@ public final class TOTPSecret: Sendable, CustomStringConvertible, CustomReflecta
     ///   - accountName: who the code is for, usually the user's email.
     ///   - issuer: the app or service name.
     public func generateQRCodeURL(withAccountName accountName: String, issuer: String) -> String {
-        let label = issuer.isEmpty ? Self.escape(accountName) : "\(Self.escape(issuer)):\(Self.escape(accountName))"
-        var url = "otpauth://totp/\(label)?secret=\(Self.escape(secretKey))"
-        if !issuer.isEmpty { url += "&issuer=\(Self.escape(issuer))" }
-        return url + "&algorithm=\(Self.escape(hashingAlgorithm))&digits=\(verificationCodeLength)&period=\(periodSec)"
+        let label = issuer.isEmpty ? FormEncoding.escape(accountName) : "\(FormEncoding.escape(issuer)):\(FormEncoding.escape(accountName))"
+        var url = "otpauth://totp/\(label)?secret=\(FormEncoding.escape(secretKey))"
+        if !issuer.isEmpty { url += "&issuer=\(FormEncoding.escape(issuer))" }
+        return url + "&algorithm=\(FormEncoding.escape(hashingAlgorithm))&digits=\(verificationCodeLength)&period=\(periodSec)"
     }
 
     public var description: String {
@@ -96,22 +96,5 @@ public final class TOTPSecret: Sendable, CustomStringConvertible, CustomReflecta
                 "secret": "<redacted>", "verificationCodeLength": verificationCodeLength,
                 "hashingAlgorithm": hashingAlgorithm, "periodSec": periodSec,
             ])
-    }
-
-    /// Percent-encodes everything but RFC 3986's unreserved characters.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return result
     }
 }
