@@ -16,10 +16,11 @@ public final class IdentityPlatform: Sendable {
     ///   - googleIssuers: providers whose ID tokens count as Google sign-ins (normally Google itself).
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
     ///   - smsSender: delivers SMS codes for phone second factors.
+    ///   - mfaLimits: lifetimes and attempt limits of second-factor codes and pending sign-ins.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
-        smsSender: any SMSSender = UnavailableSMSSender()
+        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits()
     ) throws {
         self.project = project
         self.store = store
@@ -40,7 +41,7 @@ public final class IdentityPlatform: Sendable {
         tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
         let google = GoogleCredentialVerifier(
             issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew)
-        mfa = MFAService(project: project, store: store, tokens: tokens, time: time, sms: smsSender)
+        mfa = MFAService(project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits)
         accounts = AccountService(project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time)
     }
 }

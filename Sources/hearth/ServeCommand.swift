@@ -84,7 +84,7 @@ enum ServeCommand {
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, smsSender: smsSender)
+                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits)
         } catch {
             http.shutdown(gracePeriod: .seconds(1))
             store.close()

@@ -34,11 +34,14 @@ struct Settings {
         var twilioFrom: String?
     }
 
-    /// `"mfa": {"enabled": true, "factors": ["phone", "totp"]}`.
+    /// `"mfa": {"enabled": true, "factors": ["phone", "totp"], "pendingCredentialLifetimeSeconds": 600, "smsCodeLifetimeSeconds": 300}`.
     struct MFASettings: Decodable {
         var enabled: Bool
         var factors: [String]?
+        var pendingCredentialLifetimeSeconds: Int64?
+        var smsCodeLifetimeSeconds: Int64?
     }
+    var mfaLimits = MFAService.Limits()
 
     struct IssuerEntry: Decodable {
         var issuer: String
@@ -114,6 +117,11 @@ struct Settings {
         extraGoogleIssuers = file.googleIssuers ?? extraGoogleIssuers
         if let mfa = file.mfa {
             mfaFactors = mfa.enabled ? try Self.factors(mfa.factors ?? ["phone", "totp"], source: "config mfa.factors") : []
+            for (value, name) in [(mfa.pendingCredentialLifetimeSeconds, "pendingCredentialLifetimeSeconds"), (mfa.smsCodeLifetimeSeconds, "smsCodeLifetimeSeconds")] {
+                if let value, !(1...86_400).contains(value) { throw UsageError("config mfa.\(name) must be between 1 and 86400") }
+            }
+            mfaLimits.pendingCredentialLifetime = mfa.pendingCredentialLifetimeSeconds ?? mfaLimits.pendingCredentialLifetime
+            mfaLimits.phoneCodeLifetime = mfa.smsCodeLifetimeSeconds ?? mfaLimits.phoneCodeLifetime
         }
         if let fileSMS = file.sms { sms = fileSMS }
     }

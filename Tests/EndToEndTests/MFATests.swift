@@ -128,6 +128,33 @@ struct MFATests {
         #expect(after.errorMessage?.hasPrefix("INVALID_MFA_PENDING_CREDENTIAL") == true)
     }
 
+    @Test("an expired pending credential is refused (lifetime shortened by configuration)")
+    func expiredPendingCredential() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        let config = directory.appendingPathComponent("hearth.json")
+        try JSONSerialization.data(withJSONObject: ["mfa": ["enabled": true, "pendingCredentialLifetimeSeconds": 1]]).write(to: config)
+        let server = HearthProcess(arguments: ["--dev", "--config", config.path], dataDirectory: directory)
+        try server.start()
+        let client = Client(server: server)
+        let session = try SignedIn(client.signIn("late@example.com"))
+        let start = try client.v2("mfaEnrollment:start", ["idToken": session.idToken, "totpEnrollmentInfo": [:]])
+        let info = try #require(start.json["totpSessionInfo"] as? [String: Any])
+        let secret = try #require(info["sharedSecretKey"] as? String)
+        _ = try client.v2("mfaEnrollment:finalize", [
+            "idToken": session.idToken,
+            "totpVerificationInfo": ["sessionInfo": info["sessionInfo"]!, "verificationCode": Self.totpCode(secret, stepOffset: 0)],
+        ])
+        let stopped = try client.signIn("late@example.com")
+        let pending = try #require(stopped.json["mfaPendingCredential"] as? String)
+        let enrollmentID = try #require((stopped.json["mfaInfo"] as? [[String: Any]])?.first?["mfaEnrollmentId"] as? String)
+        Thread.sleep(forTimeInterval: 2.1)
+        let late = try client.v2("mfaSignIn:finalize", [
+            "mfaPendingCredential": pending, "mfaEnrollmentId": enrollmentID,
+            "totpVerificationInfo": ["verificationCode": Self.totpCode(secret, stepOffset: 1)],
+        ])
+        #expect(late.errorMessage?.hasPrefix("INVALID_MFA_PENDING_CREDENTIAL") == true, "\(late.text)")
+    }
+
     @Test("phone: codes through the dev sender and the emulator's verificationCodes endpoint; withdraw")
     func phone() throws {
         let server = HearthProcess()
