@@ -296,8 +296,8 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
 
     @discardableResult
     func deleteAccount(localID: String) throws -> Bool {
-        // Identities, MFA enrolments, pending MFA sign-ins and verification sessions go with it
-        // (ON DELETE CASCADE); refresh tokens stay (see StoreWriter).
+        // Identities, MFA enrolments and pending MFA sign-ins go with it (ON DELETE CASCADE); refresh
+        // tokens and verification sessions stay (see StoreWriter).
         try run("deleteAccount") { try execute(SQL.deleteAccount, [.text(localID)]) > 0 }
     }
 
@@ -446,17 +446,26 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
 
     func insertVerificationSession(_ session: VerificationSession) throws {
         try run("insertVerificationSession") {
-            try insertOwnedRecord(
-                SQL.insertVerificationSession, Self.sessionValues(session), hash: session.sessionHash,
-                existsSQL: SQL.verificationSessionExists)
+            // One statement that inserts only if the account exists (sessions have no foreign key).
+            let inserted = try execute(SQL.insertVerificationSession, Self.sessionValues(session)) { code in
+                code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil
+            }
+            guard inserted > 0 else {
+                // A taken hash wins over a missing account, whichever is checked first.
+                let taken = try exists(SQL.verificationSessionExists, session.sessionHash)
+                throw StoreError(taken ? .duplicateToken : .notFound)
+            }
         }
     }
 
     func updateVerificationSession(_ session: VerificationSession) throws {
         try run("updateVerificationSession") {
+            // Every column but session_hash (moved to the WHERE clause) and local_id (never changed, so
+            // a session whose account is gone can still be updated).
             var values = Self.sessionValues(session)
+            values.remove(at: SQL.verificationSessionLocalIDIndex)
             values.append(values.removeFirst())
-            try updateOwnedRecord(SQL.updateVerificationSession, values)
+            guard try execute(SQL.updateVerificationSession, values) > 0 else { throw StoreError(.notFound) }
         }
     }
 
@@ -475,8 +484,8 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
         ]
     }
 
-    /// Inserts a record keyed by `hash` that belongs to an account (a foreign key). A taken hash is
-    /// `.duplicateToken` (even if the account is missing too), a missing account `.notFound`.
+    /// Inserts a record keyed by `hash` that belongs to an account (a foreign key; pending sign-ins). A
+    /// taken hash is `.duplicateToken` (even if the account is missing too), a missing account `.notFound`.
     private func insertOwnedRecord(_ sql: String, _ values: [SQLiteValue], hash: String, existsSQL: String) throws {
         do {
             try execute(sql, values)
@@ -646,13 +655,19 @@ enum SQL {
         SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions WHERE session_hash = ?
         """
     static let verificationSessionExists = "SELECT 1 FROM verification_sessions WHERE session_hash = ?"
+    /// Where `local_id` is in `verificationSessionColumns` (and so in the values of an insert).
+    static let verificationSessionLocalIDIndex = verificationSessionColumns.firstIndex(of: "local_id")!
+    /// Inserts only if the account exists (no foreign key: sessions outlive their account).
     static let insertVerificationSession = """
         INSERT INTO verification_sessions (\(verificationSessionColumns.joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: verificationSessionColumns.count).joined(separator: ", ")))
+        SELECT \((1...verificationSessionColumns.count).map { "?\($0)" }.joined(separator: ", "))
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?\(verificationSessionLocalIDIndex + 1))
         """
+    /// Every column but the key and `local_id`, which an update never changes.
     static let updateVerificationSession = """
         UPDATE verification_sessions
-        SET \(verificationSessionColumns.dropFirst().map { "\($0) = ?" }.joined(separator: ", "))
+        SET \(verificationSessionColumns.dropFirst().filter { $0 != "local_id" }.map { "\($0) = ?" }
+            .joined(separator: ", "))
         WHERE session_hash = ?
         """
     static let deleteVerificationSession = "DELETE FROM verification_sessions WHERE session_hash = ?"
@@ -666,7 +681,7 @@ enum SQL {
     /// The lookups SQLite runs for `ON DELETE CASCADE` when an account is deleted (they do not show in
     /// the plan of the DELETE itself), so the tests can check each is indexed.
     static let cascadeLookups: [(name: String, sql: String)] = [
-        "identities", "mfa_enrollments", "mfa_pending_sign_ins", "verification_sessions",
+        "identities", "mfa_enrollments", "mfa_pending_sign_ins",
     ].map { table in ("cascade to \(table)", "SELECT 1 FROM \(table) WHERE local_id = ?") }
 
     /// Every lookup that must be served by an index (checked by the tests with EXPLAIN QUERY PLAN).
@@ -688,6 +703,7 @@ enum SQL {
         ("deleteExpiredMFAPendingSignIns", deleteExpiredMFAPendingSignIns),
         ("verificationSessionByHash", verificationSessionByHash),
         ("verificationSessionExists", verificationSessionExists),
+        ("insertVerificationSession", insertVerificationSession),
         ("updateVerificationSession", updateVerificationSession),
         ("deleteVerificationSession", deleteVerificationSession),
         ("verificationSessionCount", verificationSessionCount),

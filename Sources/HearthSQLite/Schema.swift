@@ -106,8 +106,10 @@ enum Schema {
         CREATE INDEX dev_grants_expires_at ON dev_grants(expires_at);
         """
 
-    /// MFA. Everything here belongs to one account and goes with it (ON DELETE CASCADE, each with an
-    /// index on `local_id` so the cascade is a lookup, not a scan); refresh tokens still stay (version 1).
+    /// MFA. Enrolments and pending sign-ins belong to one account and go with it (ON DELETE CASCADE, each
+    /// with an index on `local_id` so the cascade is a lookup, not a scan). Verification sessions, like
+    /// refresh tokens (version 1), have no foreign key: they outlive their account so that the SMS they
+    /// sent still count against the number until `deleteExpiredMFAState` purges them.
     static let version2 = """
         -- Enrolled second factors, in enrolment order (position) per account; ids unique across accounts.
         CREATE TABLE mfa_enrollments (
@@ -135,11 +137,13 @@ enum Schema {
         CREATE INDEX mfa_pending_sign_ins_local_id ON mfa_pending_sign_ins(local_id);
         CREATE INDEX mfa_pending_sign_ins_expires_at ON mfa_pending_sign_ins(expires_at);
 
-        -- Verifications in progress (sessionInfo), by hash; codes by hash too.
+        -- Verifications in progress (sessionInfo), by hash; codes by hash too. No foreign key: a deleted
+        -- account's sessions stay until purged, so that deleting accounts cannot reset the SMS throttle.
+        -- New sessions are checked against accounts on insert.
         CREATE TABLE verification_sessions (
             session_hash TEXT PRIMARY KEY NOT NULL,
             purpose TEXT NOT NULL CHECK (purpose IN ('phone-enrollment', 'phone-sign-in', 'totp-enrollment')),
-            local_id TEXT NOT NULL REFERENCES accounts(local_id) ON DELETE CASCADE,
+            local_id TEXT NOT NULL,
             phone_number TEXT,
             code_hash TEXT,
             totp_secret BLOB,
@@ -149,7 +153,6 @@ enum Schema {
             expires_at INTEGER NOT NULL,
             created_at_millis INTEGER NOT NULL
         ) STRICT, WITHOUT ROWID;
-        CREATE INDEX verification_sessions_local_id ON verification_sessions(local_id);
         CREATE INDEX verification_sessions_phone_created ON verification_sessions(phone_number, created_at_millis);
         CREATE INDEX verification_sessions_expires_at ON verification_sessions(expires_at);
         """

@@ -200,6 +200,27 @@ struct MFAFlowTests {
         #expect(finalize(thirdCode, thirdSession) == .invalidSessionInfo, "a code is single use")
     }
 
+    @Test("deleting the account and signing in again (a new account) does not reset a number's SMS throttle")
+    func throttleSurvivesAccountDeletion() throws {
+        let fixture = try Fixture()
+        let number = "+15555550133"
+        _ = try fixture.mfa.startEnrollment(
+            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: number)))
+        #expect(fixture.test.sms.messages.map(\.phoneNumber) == [number])
+
+        let oldLocalID = try #require(fixture.signIn.localId)
+        try fixture.test.accounts.deleteAccount(localID: oldLocalID)
+        let again = try fixture.signInAgain()
+        #expect(again.localId != oldLocalID, "a new account")
+        let idToken = try #require(again.idToken)
+        fixture.test.time.advance(by: 29)
+        #expect(wireErrorCode {
+            _ = try fixture.mfa.startEnrollment(
+                StartMFAEnrollmentRequest(idToken: idToken, phoneEnrollmentInfo: .init(phoneNumber: number)))
+        } == .tooManyAttemptsTryLater)
+        #expect(fixture.test.sms.messages.count == 1, "no second SMS")
+    }
+
     @Test("enrolment rules: verified email, supported first factor, E.164, no duplicate number, at most 5 factors, factor enabled")
     func enrollmentRules() throws {
         let unverified = try Fixture(subject: "unverified", emailVerified: false)

@@ -152,7 +152,7 @@ struct MFAConformanceTests {
     // MARK: Deleting accounts
 
     @Test(
-        "deleteAccount removes enrolments, pending sign-ins and verification sessions, not refresh tokens",
+        "deleteAccount removes enrolments and pending sign-ins, not verification sessions or refresh tokens",
         arguments: StoreKind.allCases)
     func deleteAccountRemovesMFAState(kind: StoreKind) throws {
         try withStore(kind) { store throws in
@@ -172,9 +172,16 @@ struct MFAConformanceTests {
             try store.read { reader throws in
                 #expect(try reader.account(localID: "uid-1") == nil)
                 #expect(try reader.mfaPendingSignIn(hash: "pending-1") == nil)
-                #expect(try reader.verificationSession(hash: "session-1a") == nil)
-                #expect(try reader.verificationSession(hash: "session-1b") == nil)
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: 0) == 1)
+                // Verification sessions outlive their account, and still count for SMS throttling (else
+                // deleting and re-creating accounts would get round the throttle).
+                #expect(
+                    try reader.verificationSession(hash: "session-1a")
+                        == verificationSession("session-1a", localID: "uid-1"))
+                #expect(
+                    try reader.verificationSession(hash: "session-1b")
+                        == verificationSession(
+                            "session-1b", purpose: .totpEnrollment, localID: "uid-1", phoneNumber: nil))
+                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: 0) == 2)
                 // The other account keeps everything; the refresh token stays (see deleteAccount).
                 #expect(try reader.account(localID: "uid-2")?.mfaEnrollments == [phoneEnrollment("p2")])
                 #expect(try reader.mfaPendingSignIn(hash: "pending-2") == pendingSignIn("pending-2", localID: "uid-2"))
@@ -183,11 +190,10 @@ struct MFAConformanceTests {
                         == verificationSession("session-2", localID: "uid-2"))
                 #expect(try reader.refreshToken(hash: "rt1") == refreshToken("rt1", localID: "uid-1"))
             }
-            // A new account with the same local id starts clean; the enrolment ids are free again.
+            // A new account with the same local id has no pending sign-ins; the enrolment ids are free again.
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("uid-1"))
                 #expect(try writer.mfaPendingSignIn(hash: "pending-1") == nil)
-                #expect(try writer.verificationSession(hash: "session-1a") == nil)
                 try writer.insertAccount(enrolledAccount("uid-3", [totpEnrollment("t1"), phoneEnrollment("p1")]))
                 try writer.insertMFAPendingSignIn(pendingSignIn("pending-1", localID: "uid-1"))
             }
@@ -195,7 +201,9 @@ struct MFAConformanceTests {
         }
     }
 
-    @Test("deleteAllAccounts removes all MFA state, not refresh tokens", arguments: StoreKind.allCases)
+    @Test(
+        "deleteAllAccounts removes enrolments and pending sign-ins, not verification sessions or refresh tokens",
+        arguments: StoreKind.allCases)
     func deleteAllAccountsRemovesMFAState(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
@@ -212,16 +220,86 @@ struct MFAConformanceTests {
                 #expect(try reader.accountCount() == 0)
                 #expect(try reader.mfaPendingSignIn(hash: "pending-1") == nil)
                 #expect(try reader.mfaPendingSignIn(hash: "pending-2") == nil)
-                #expect(try reader.verificationSession(hash: "session-1") == nil)
-                #expect(try reader.verificationSession(hash: "session-2") == nil)
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 0)
+                #expect(
+                    try reader.verificationSession(hash: "session-1")
+                        == verificationSession("session-1", localID: "uid-1"))
+                #expect(
+                    try reader.verificationSession(hash: "session-2")
+                        == verificationSession("session-2", localID: "uid-2"))
+                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 2)
                 #expect(try reader.refreshToken(hash: "rt1") != nil)
             }
-            // Nothing is left behind to clash with.
+            // Enrolment ids and pending sign-in hashes are free again; session hashes stay taken.
             try store.write { writer throws in
                 try writer.insertAccount(enrolledAccount("uid-1", [totpEnrollment("t1"), phoneEnrollment("p2")]))
                 try writer.insertMFAPendingSignIn(pendingSignIn("pending-2", localID: "uid-1"))
-                try writer.insertVerificationSession(verificationSession("session-2", localID: "uid-1"))
+                #expect(throws: StoreError(.duplicateToken)) {
+                    try writer.insertVerificationSession(verificationSession("session-2", localID: "uid-1"))
+                }
+            }
+            // Only purging removes them, whether or not their account exists.
+            #expect(try store.write { try $0.deleteExpiredMFAState(before: .max, keepSinceMillis: .max) } == 3)
+            try store.read { reader throws in
+                #expect(try reader.verificationSession(hash: "session-1") == nil)
+                #expect(try reader.verificationSession(hash: "session-2") == nil)
+                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 0)
+            }
+            try store.write { try $0.insertVerificationSession(verificationSession("session-2", localID: "uid-1")) }
+        }
+    }
+
+    @Test(
+        "a deleted account's verification sessions can still be ended, deleted and purged, not added to",
+        arguments: StoreKind.allCases)
+    func sessionsOfDeletedAccount(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let number = "+15555550123"
+            try store.write { writer throws in
+                try writer.insertAccount(bareAccount("uid-1"))
+                try writer.insertAccount(bareAccount("uid-2"))
+                try writer.insertVerificationSession(
+                    verificationSession("s-ended", phoneNumber: number, expiresAt: 2_000, createdAtMillis: 1_000))
+                try writer.insertVerificationSession(
+                    verificationSession("s-open", phoneNumber: number, expiresAt: 2_000, createdAtMillis: 2_000))
+                try writer.insertVerificationSession(
+                    verificationSession("s-gone", phoneNumber: number, expiresAt: 2_000, createdAtMillis: 3_000))
+                try writer.deleteAccount(localID: "uid-1")
+            }
+            #expect(try store.read { try $0.verificationSessionCount(phoneNumber: number, since: 1_000) } == 3)
+
+            // Ending a session (as after a wrong code) works without its account, and keeps its account id.
+            var ended = verificationSession("s-ended", phoneNumber: number, expiresAt: 0, createdAtMillis: 1_000)
+            ended.codeHash = nil
+            ended.totpSecret = nil
+            ended.failedAttempts = 3
+            try store.write { try $0.updateVerificationSession(ended) }
+            #expect(try store.read { try $0.verificationSession(hash: "s-ended") } == ended)
+            // An update never moves a session to another account, existing or not.
+            var moved = ended
+            moved.localID = "uid-2"
+            moved.failedAttempts = 4
+            try store.write { try $0.updateVerificationSession(moved) }
+            moved.localID = "ghost"
+            moved.failedAttempts = 5
+            try store.write { try $0.updateVerificationSession(moved) }
+            moved.localID = "uid-1"
+            #expect(try store.read { try $0.verificationSession(hash: "s-ended") } == moved)
+
+            #expect(try store.write { try $0.deleteVerificationSession(hash: "s-gone") })
+            // No new session for the deleted account.
+            #expect(throws: StoreError(.notFound)) {
+                try store.write {
+                    try $0.insertVerificationSession(verificationSession("s-new", phoneNumber: number, createdAtMillis: 4_000))
+                }
+            }
+            #expect(try store.read { try $0.verificationSessionCount(phoneNumber: number, since: 1_000) } == 2)
+
+            // Purging treats them like any other: expired and old enough.
+            #expect(try store.write { try $0.deleteExpiredMFAState(before: 1_000, keepSinceMillis: 2_000) } == 1)
+            try store.read { reader throws in
+                #expect(try reader.verificationSession(hash: "s-ended") == nil)
+                #expect(try reader.verificationSession(hash: "s-open") != nil)
+                #expect(try reader.verificationSessionCount(phoneNumber: number, since: .min) == 1)
             }
         }
     }
@@ -391,13 +469,9 @@ struct MFAConformanceTests {
             #expect(throws: StoreError(.duplicateToken)) {
                 try store.write { try $0.insertVerificationSession(verificationSession("h1", localID: "ghost")) }
             }
+            // Updating an unknown hash does not create it.
             #expect(throws: StoreError(.notFound)) {
                 try store.write { try $0.updateVerificationSession(verificationSession("h3", localID: "uid-1")) }
-            }
-            #expect(throws: StoreError(.notFound)) {
-                try store.write {
-                    try $0.updateVerificationSession(verificationSession("h1", localID: "ghost", full: false))
-                }
             }
             try store.read { reader throws in
                 #expect(try reader.verificationSession(hash: "h1") == verificationSession("h1", localID: "uid-1"))
@@ -406,6 +480,25 @@ struct MFAConformanceTests {
                 // Failed inserts are not counted for throttling.
                 #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 1)
             }
+            // An update never changes the account: the local id it names is ignored.
+            try store.write {
+                try $0.updateVerificationSession(verificationSession("h1", localID: "ghost", full: false))
+            }
+            #expect(
+                try store.read { try $0.verificationSession(hash: "h1") }
+                    == verificationSession("h1", localID: "uid-1", full: false))
+            // A failed call inside a write changes nothing, and the write goes on.
+            try store.write { writer throws in
+                #expect(throws: StoreError(.duplicateToken)) {
+                    try writer.insertVerificationSession(verificationSession("h1", localID: "uid-2"))
+                }
+                #expect(throws: StoreError(.notFound)) {
+                    try writer.insertVerificationSession(verificationSession("h2", localID: "ghost"))
+                }
+                try writer.insertVerificationSession(verificationSession("h2", localID: "uid-2"))
+            }
+            #expect(try store.read { try $0.verificationSession(hash: "h1") }?.localID == "uid-1")
+            #expect(try store.read { try $0.verificationSession(hash: "h2") } == verificationSession("h2", localID: "uid-2"))
         }
     }
 

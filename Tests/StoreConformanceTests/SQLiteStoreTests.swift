@@ -123,7 +123,8 @@ struct SQLiteStoreTests {
             #expect(try reader.devAccount(subject: "100000000000000000001")?.email == "zoe@example.com")
             #expect(try reader.devGrant(hash: "g1")?.kind == .authorizationCode)
         }
-        // The new tables work with the old rows: enrol, start MFA, then delete the account.
+        // The new tables work with the old rows: enrol, start MFA, then delete the account (its
+        // verification session stays, for SMS throttling).
         var enrolled = account
         enrolled.mfaEnrollments = [totpEnrollment("t1")]
         try store.write { writer throws in
@@ -135,7 +136,7 @@ struct SQLiteStoreTests {
         #expect(try store.write { try $0.deleteAccount(localID: "uid-1") })
         try store.read { reader throws in
             #expect(try reader.mfaPendingSignIn(hash: "p1") == nil)
-            #expect(try reader.verificationSession(hash: "s1") == nil)
+            #expect(try reader.verificationSession(hash: "s1") == verificationSession("s1", localID: "uid-1"))
             #expect(try reader.refreshToken(hash: "rt1") != nil)
         }
         store.close()
@@ -144,6 +145,23 @@ struct SQLiteStoreTests {
         #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == [1, 2])
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
+    }
+
+    @Test("verification sessions have no foreign key (they outlive accounts); the other MFA tables cascade")
+    func foreignKeys() throws {
+        let store = try SQLiteStore.temporary()
+        defer { store.close() }
+        let connection = try SQLiteConnection(path: store.path, mode: .readOnly)
+        func foreignKeys(_ table: String) throws -> [String] {
+            try connection.queryAll("SELECT \"table\", \"from\", on_delete FROM pragma_foreign_key_list(?)", [.text(table)]) {
+                "\(try $0.requiredText(0)).\(try $0.requiredText(1)) \(try $0.requiredText(2))"
+            }
+        }
+        #expect(try foreignKeys("verification_sessions") == [])
+        #expect(try foreignKeys("refresh_tokens") == [])
+        for table in ["identities", "mfa_enrollments", "mfa_pending_sign_ins"] {
+            #expect(try foreignKeys(table) == ["accounts.local_id CASCADE"], "\(table)")
+        }
     }
 
     @Test("TOTP secrets are stored as BLOBs")

@@ -116,7 +116,7 @@ public final class InMemoryStore: HearthStore {
             guard state.accounts.removeValue(forKey: localID) != nil else { return false }
             state.accountOrder.removeAll { $0 == localID }
             state.mfaPendingSignIns = state.mfaPendingSignIns.filter { $0.value.localID != localID }
-            state.verificationSessions = state.verificationSessions.filter { $0.value.localID != localID }
+            // Verification sessions stay (they throttle SMS) until deleteExpiredMFAState.
             return true
         }
 
@@ -125,7 +125,6 @@ public final class InMemoryStore: HearthStore {
             state.accounts = [:]
             state.accountOrder = []
             state.mfaPendingSignIns = [:]
-            state.verificationSessions = [:]
             return count
         }
 
@@ -244,8 +243,10 @@ public final class InMemoryStore: HearthStore {
         }
 
         func updateVerificationSession(_ session: VerificationSession) throws {
-            guard state.verificationSessions[session.sessionHash] != nil else { throw StoreError(.notFound) }
-            guard state.accounts[session.localID] != nil else { throw StoreError(.notFound) }
+            guard let stored = state.verificationSessions[session.sessionHash] else { throw StoreError(.notFound) }
+            // The session keeps its account (which may be gone: sessions outlive accounts).
+            var session = session
+            session.localID = stored.localID
             state.verificationSessions[session.sessionHash] = session
         }
 

@@ -47,14 +47,17 @@ public protocol StoreWriter: StoreReader {
     func updateAccount(_ account: Account) throws
     /// Sets only `lastRefreshAtMillis`; cheap enough for every token refresh. Unknown ids are ignored.
     func recordRefresh(localID: String, atMillis: Int64) throws
-    /// Deletes the account, its identities, MFA enrolments, pending MFA sign-ins and verification
-    /// sessions. Returns whether it existed.
+    /// Deletes the account, its identities, MFA enrolments and pending MFA sign-ins. Returns whether
+    /// it existed.
     ///
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
     /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` purges them.
+    /// Its verification sessions stay too, so that the SMS they sent still count against their numbers
+    /// (`verificationSessionCount`) and deleting and re-creating accounts cannot get round the
+    /// throttle; only `deleteExpiredMFAState` purges them.
     @discardableResult func deleteAccount(localID: String) throws -> Bool
-    /// Deletes every account (with identities and MFA state; refresh tokens stay as for `deleteAccount`).
-    /// Returns how many.
+    /// Deletes every account with its identities, MFA enrolments and pending MFA sign-ins; refresh tokens
+    /// and verification sessions stay, as for `deleteAccount`. Returns how many.
     @discardableResult func deleteAllAccounts() throws -> Int
 
     /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
@@ -89,15 +92,20 @@ public protocol StoreWriter: StoreReader {
     /// Deletes one pending sign-in; returns whether it existed (so it is consumed exactly once).
     @discardableResult func deleteMFAPendingSignIn(hash: String) throws -> Bool
 
-    /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
+    /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not (a taken hash
+    /// wins if both). The session may outlive its account (see `deleteAccount`).
     func insertVerificationSession(_ session: VerificationSession) throws
-    /// Replaces the stored record with the same hash (to count failed attempts). Throws `.notFound`.
+    /// Replaces the stored record with the same hash (to count failed attempts, or end it), every field
+    /// but the hash and `localID`: a session keeps the account it was created for, even once that
+    /// account is deleted, and the `localID` passed here is ignored. So an ended session can be updated
+    /// after its account is gone. Throws `.notFound` if no session has the hash.
     func updateVerificationSession(_ session: VerificationSession) throws
     /// Deletes one verification session; returns whether it existed.
     @discardableResult func deleteVerificationSession(hash: String) throws -> Bool
 
     /// Deletes pending sign-ins and verification sessions whose `expiresAt` is before `seconds`, except
-    /// verification sessions created at or after `keepSinceMillis` (kept to throttle SMS). Returns how many.
+    /// verification sessions created at or after `keepSinceMillis` (kept to throttle SMS), whether or not
+    /// their account still exists. Returns how many.
     @discardableResult func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int
 }
 
