@@ -377,3 +377,30 @@ struct URLSessionPosterTests {
         }
     }
 }
+
+@Suite("URLSessionFetcher", .serialized)
+struct URLSessionFetcherTests {
+    @Test("GETs return status, headers (for Cache-Control) and body; redirects are followed")
+    func headersAndRedirects() throws {
+        let server = HTTPServer(configuration: .init(port: 0)) { request in
+            if request.path == "/moved" { return .redirect(to: "/certs", status: 302) }
+            var response = HTTPResponse.json(Data(#"{"keys":[]}"#.utf8))
+            response.headers["Cache-Control"] = "public, max-age=120"
+            return response
+        }
+        try server.start()
+        defer { server.shutdown(gracePeriod: .seconds(1)) }
+        let fetched = try URLSessionFetcher(timeout: 5).get(URL(string: "http://127.0.0.1:\(server.port)/moved")!, headers: [:])
+        #expect(fetched.status == 200)
+        #expect(fetched.freshnessLifetime == 120)
+        #expect(String(decoding: fetched.body, as: UTF8.self) == #"{"keys":[]}"#)
+    }
+
+    @Test("a 401 with a Basic challenge comes back as a 401 instead of stalling")
+    func unauthorized() throws {
+        var unauthorized = HTTPResponse.text("no", status: 401)
+        unauthorized.headers["WWW-Authenticate"] = #"Basic realm="x""#
+        let receiver = try Receiver([unauthorized])
+        #expect(try URLSessionFetcher(timeout: 5).get(receiver.url("/"), headers: [:]).status == 401)
+    }
+}
