@@ -10,7 +10,8 @@ import HearthCrypto
 public final class DevIdentityProvider: GoogleIssuer {
     public let configuration: DevIdPConfiguration
     private let store: any HearthStore
-    private let keys: SigningKeyRing
+    /// The dev IdP's own RS256 keys (never the session keys).
+    public let keys: SigningKeyRing
     private let time: any TimeSource
 
     public init(configuration: DevIdPConfiguration, store: any HearthStore, keys: SigningKeyRing, time: any TimeSource) {
@@ -403,8 +404,6 @@ public final class DevIdentityProvider: GoogleIssuer {
     public func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet {
         try (forceRefresh ? keys.reload() : keys.current()).verification
     }
-
-    public func publishedKeys() throws -> SigningKeyRing.Keys { try keys.current() }
 
     /// `/.well-known/openid-configuration`, with Google's supported-value lists.
     public func discoveryDocument() -> [String: JSONValue] {

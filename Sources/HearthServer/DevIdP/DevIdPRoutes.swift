@@ -174,23 +174,7 @@ struct DevIdPRoutes {
         }
     }
 
-    private var jwks: HTTPHandler {
-        { [provider, log] _ in
-            Self.cacheable(Self.oauth(log: log) {
-                try JSONValue(parsing: provider.publishedKeys().publishedJSON).objectValue ?? [:]
-            })
-        }
-    }
+    private var jwks: HTTPHandler { KeyRoutes.document(\.publishedJSON, of: provider.keys, maxAge: 300) }
 
-    private var certificates: HTTPHandler {
-        { [provider, log] _ in
-            Self.cacheable(Self.oauth(log: log) { try provider.publishedKeys().certificates.mapValues(JSONValue.string) })
-        }
-    }
-
-    /// Key documents may be cached like Google's (a successful answer only).
-    private static func cacheable(_ response: HTTPResponse) -> HTTPResponse {
-        guard response.status == 200 else { return response }
-        return Responses.cacheable(response, maxAge: 300)
-    }
+    private var certificates: HTTPHandler { KeyRoutes.document(\.certificatesJSON, of: provider.keys, maxAge: 300) }
 }

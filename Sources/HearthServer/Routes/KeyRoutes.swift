@@ -22,19 +22,21 @@ struct KeyRoutes {
     }
 
     private var jwks: HTTPHandler {
-        { [platform, options] _ in
-            IdentityToolkitRoutes.respond(log: { _ in }) {
-                let keys = try platform.sessionKeys.current()
-                return Responses.cacheable(HTTPResponse.json(keys.publishedJSON), maxAge: options.keyCacheMaxAge)
-            }
-        }
+        Self.document(\.publishedJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge)
     }
 
     private var certificates: HTTPHandler {
-        { [platform, options] _ in
+        Self.document(\.certificatesJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge)
+    }
+
+    /// Serves one of a key ring's documents (encoded once per key change) with `Cache-Control`. Shared
+    /// with the dev IdP's certs.
+    static func document(
+        _ document: any KeyPath<SigningKeyRing.Keys, Data> & Sendable, of ring: SigningKeyRing, maxAge: Int
+    ) -> HTTPHandler {
+        { _ in
             IdentityToolkitRoutes.respond(log: { _ in }) {
-                let keys = try platform.sessionKeys.current()
-                return Responses.cacheable(HTTPResponse.json(keys.certificatesJSON), maxAge: options.keyCacheMaxAge)
+                Responses.cacheable(HTTPResponse.json(try ring.current()[keyPath: document]), maxAge: maxAge)
             }
         }
     }
