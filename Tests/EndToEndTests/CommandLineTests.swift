@@ -90,6 +90,20 @@ struct CommandLineTests {
         #expect(result.output.contains("unknown setting 'apiKey'"))
     }
 
+    @Test("second-factor settings: unknown factors are usage errors; phone factors need an SMS sender outside --dev")
+    func mfaSettings() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let badFactor = try HearthProcess.run(["serve", "--dev", "--data-dir", directory.path], environment: ["HEARTH_MFA": "phone,email"])
+        #expect(badFactor.status == 64)
+        #expect(badFactor.output.contains("unknown second factor 'email'"))
+        let noSender = try HearthProcess.run(
+            ["serve", "--project-id", "p", "--data-dir", directory.path],
+            environment: ["HEARTH_API_KEYS": "k", "HEARTH_GOOGLE_CLIENT_IDS": "c.apps.googleusercontent.com", "HEARTH_MFA": "phone"])
+        #expect(noSender.status == 64)
+        #expect(noSender.output.contains("need an SMS sender"))
+    }
+
     @Test("SIGTERM stops the server cleanly")
     func gracefulStop() throws {
         let server = HearthProcess()

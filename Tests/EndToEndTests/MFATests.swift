@@ -26,6 +26,18 @@ struct MFATests {
         func code(for sessionInfo: String) throws -> String? {
             try codes().first { $0["sessionInfo"] as? String == sessionInfo }?["code"] as? String
         }
+
+        /// Enrols an authenticator app with the current step's code; returns the shared secret.
+        func enrollTOTP(_ session: SignedIn) throws -> String {
+            let start = try v2("mfaEnrollment:start", ["idToken": session.idToken, "totpEnrollmentInfo": [:]])
+            let info = try #require(start.json["totpSessionInfo"] as? [String: Any])
+            let secret = try #require(info["sharedSecretKey"] as? String)
+            _ = try v2("mfaEnrollment:finalize", [
+                "idToken": session.idToken,
+                "totpVerificationInfo": ["sessionInfo": info["sessionInfo"]!, "verificationCode": MFATests.totpCode(secret, stepOffset: 0)],
+            ])
+            return secret
+        }
     }
 
     static func totpCode(_ secret: String, stepOffset: Int64) -> String {
@@ -101,13 +113,7 @@ struct MFATests {
         try server.start()
         let client = Client(server: server)
         let session = try SignedIn(client.signIn("limit@example.com"))
-        let start = try client.v2("mfaEnrollment:start", ["idToken": session.idToken, "totpEnrollmentInfo": [:]])
-        let info = try #require(start.json["totpSessionInfo"] as? [String: Any])
-        let secret = try #require(info["sharedSecretKey"] as? String)
-        _ = try client.v2("mfaEnrollment:finalize", [
-            "idToken": session.idToken,
-            "totpVerificationInfo": ["sessionInfo": info["sessionInfo"]!, "verificationCode": Self.totpCode(secret, stepOffset: 0)],
-        ])
+        let secret = try client.enrollTOTP(session)
         let stopped = try client.signIn("limit@example.com")
         let pending = try #require(stopped.json["mfaPendingCredential"] as? String)
         let enrollmentID = try #require((stopped.json["mfaInfo"] as? [[String: Any]])?.first?["mfaEnrollmentId"] as? String)
@@ -137,13 +143,7 @@ struct MFATests {
         try server.start()
         let client = Client(server: server)
         let session = try SignedIn(client.signIn("late@example.com"))
-        let start = try client.v2("mfaEnrollment:start", ["idToken": session.idToken, "totpEnrollmentInfo": [:]])
-        let info = try #require(start.json["totpSessionInfo"] as? [String: Any])
-        let secret = try #require(info["sharedSecretKey"] as? String)
-        _ = try client.v2("mfaEnrollment:finalize", [
-            "idToken": session.idToken,
-            "totpVerificationInfo": ["sessionInfo": info["sessionInfo"]!, "verificationCode": Self.totpCode(secret, stepOffset: 0)],
-        ])
+        let secret = try client.enrollTOTP(session)
         let stopped = try client.signIn("late@example.com")
         let pending = try #require(stopped.json["mfaPendingCredential"] as? String)
         let enrollmentID = try #require((stopped.json["mfaInfo"] as? [[String: Any]])?.first?["mfaEnrollmentId"] as? String)

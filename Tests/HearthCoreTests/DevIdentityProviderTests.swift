@@ -162,6 +162,29 @@ struct DevIdentityProviderTests {
         }
     }
 
+    @Test("tokeninfo describes live access and ID tokens as Google does, and refuses others")
+    func tokenInfo() throws {
+        let test = try TestPlatform(dev: true)
+        let dev = try provider(test)
+        let (code, request) = try code(dev)
+        let tokens = try dev.token([
+            "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI, "client_id": Self.clientID,
+            "code_verifier": verifier,
+        ])
+        let access = try dev.tokenInfo(accessToken: tokens["access_token"]?.stringValue, idToken: nil)
+        #expect(access["aud"] == .string(Self.clientID))
+        #expect(access["email"] == "dev@example.com")
+        #expect(access["expires_in"] == "3599")
+        let id = try dev.tokenInfo(accessToken: nil, idToken: tokens["id_token"]?.stringValue)
+        #expect(id["email_verified"] == "true")
+        #expect(id["alg"] == "RS256")
+        #expect(throws: DevIdentityProvider.OAuthError("invalid_token", "")) { _ = try dev.tokenInfo(accessToken: "nope", idToken: nil) }
+        test.time.advance(by: 3601)
+        #expect(throws: DevIdentityProvider.OAuthError("invalid_token", "")) {
+            _ = try dev.tokenInfo(accessToken: nil, idToken: tokens["id_token"]?.stringValue)
+        }
+    }
+
     @Test("dev IdP tokens sign in to Hearth through signInWithIdp, by ID token and by access token")
     func signInWithDevTokens() throws {
         let test = try TestPlatform(dev: true)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthCrypto
 import HearthProtocol
 import Testing
 
@@ -82,7 +83,7 @@ struct TokenServiceTests {
         let parts = idToken.split(separator: ".").map(String.init)
         var payload = try test.claims(of: idToken)
         payload["sub"] = "someone-else"
-        let swapped = parts[0] + "." + Base64URLFixture.encode(JSONValue.object(payload).jsonData()) + "." + parts[2]
+        let swapped = parts[0] + "." + Base64URL.encode(JSONValue.object(payload).jsonData()) + "." + parts[2]
         let foreign = try test.google.idToken(subject: "5")
         let unsigned = #"eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0"# + "." + parts[1] + "."
         for token in [swapped, foreign, unsigned, "garbage", parts[0] + "." + parts[1]] {
@@ -109,12 +110,5 @@ struct TokenServiceTests {
         #expect(claims["sub"] == .string(signIn.localId!))
         #expect(claims["email"] == "c@example.com")
         #expect(claims["firebase"]?["sign_in_provider"] == "google.com")
-    }
-}
-
-enum Base64URLFixture {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCrypto
 import Testing
 
 /// The documents' app and backend, as built binaries: `hearth serve --dev`, `portfolio-api` and the
@@ -185,7 +186,7 @@ struct PortfolioFlowTests {
         var parts = token.split(separator: ".").map(String.init)
         var payload = JWTParts.claims(token)
         payload["sub"] = "someone-else"
-        parts[1] = Base64URLText.encode(try JSONSerialization.data(withJSONObject: payload))
+        parts[1] = Base64URL.encode(try JSONSerialization.data(withJSONObject: payload))
         let tampered = parts.joined(separator: ".")
         for header in [nil, "Bearer ", "Bearer \(tampered)", "Basic dXNlcjpwYXNz", "Bearer not-a-jwt"] {
             let response = try RawHTTP.send(
@@ -207,12 +208,5 @@ struct PortfolioFlowTests {
         #expect(list.stderr.contains("Is portfolio-api running?"))
         let usage = try user.run("list", "--bogus")
         #expect(usage.status == 64)
-    }
-}
-
-enum Base64URLText {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
