@@ -13,13 +13,14 @@ let package = Package(
     name: "HearthBenchmarks",
     dependencies: [.package(path: "..")],
     targets: [
+        .target(name: "BenchSupport"),
         .executableTarget(
             name: "jose-bench",
-            dependencies: [.product(name: "JOSE", package: hearth), .product(name: "HearthCrypto", package: hearth)]),
+            dependencies: ["BenchSupport", .product(name: "JOSE", package: hearth), .product(name: "HearthCrypto", package: hearth)]),
         .executableTarget(
             name: "verify-bench",
             dependencies: [
-                .product(name: "HearthVerify", package: hearth), .product(name: "JOSE", package: hearth),
+                "BenchSupport", .product(name: "HearthVerify", package: hearth), .product(name: "JOSE", package: hearth),
                 .product(name: "HearthCrypto", package: hearth),
             ]),
     ]

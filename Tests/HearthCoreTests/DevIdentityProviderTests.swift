@@ -34,6 +34,14 @@ struct DevIdentityProviderTests {
         return (try #require(query.first { $0.name == "code" }?.value), request)
     }
 
+    /// The token request an app sends for `code` with the right verifier.
+    func exchange(_ dev: DevIdentityProvider, _ code: String, _ request: DevIdentityProvider.AuthorizationRequest) throws -> [String: JSONValue] {
+        try dev.token([
+            "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI, "client_id": Self.clientID,
+            "code_verifier": verifier,
+        ])
+    }
+
     @Test("redirect URIs: exact match, any port on loopback, never an unregistered URI")
     func redirectMatching() throws {
         let client = DevIdPClient.development(clientID: Self.clientID)
@@ -72,10 +80,7 @@ struct DevIdentityProviderTests {
         let test = try TestPlatform(dev: true)
         let dev = try provider(test)
         let (code, request) = try code(dev)
-        let response = try dev.token([
-            "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI, "client_id": Self.clientID,
-            "code_verifier": verifier,
-        ])
+        let response = try exchange(dev, code, request)
         let accessToken = try #require(response["access_token"]?.stringValue)
         let idToken = try #require(response["id_token"]?.stringValue)
         #expect(response["refresh_token"]?.stringValue != nil)
@@ -145,10 +150,7 @@ struct DevIdentityProviderTests {
         let test = try TestPlatform(dev: true)
         let dev = try provider(test)
         let (code, request) = try code(dev)
-        let tokens = try dev.token([
-            "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI, "client_id": Self.clientID,
-            "code_verifier": verifier,
-        ])
+        let tokens = try exchange(dev, code, request)
         let refreshToken = try #require(tokens["refresh_token"]?.stringValue)
         test.time.advance(by: 60)
         let refreshed = try dev.token(["grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": Self.clientID])
@@ -167,10 +169,7 @@ struct DevIdentityProviderTests {
         let test = try TestPlatform(dev: true)
         let dev = try provider(test)
         let (code, request) = try code(dev)
-        let tokens = try dev.token([
-            "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI, "client_id": Self.clientID,
-            "code_verifier": verifier,
-        ])
+        let tokens = try exchange(dev, code, request)
         let access = try dev.tokenInfo(accessToken: tokens["access_token"]?.stringValue, idToken: nil)
         #expect(access["aud"] == .string(Self.clientID))
         #expect(access["email"] == "dev@example.com")
@@ -190,10 +189,7 @@ struct DevIdentityProviderTests {
         let test = try TestPlatform(dev: true)
         let dev = try provider(test)
         let (code, request) = try code(dev, email: "flow@example.com")
-        let tokens = try dev.token([
-            "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI, "client_id": Self.clientID,
-            "code_verifier": verifier,
-        ])
+        let tokens = try exchange(dev, code, request)
         let idToken = try #require(tokens["id_token"]?.stringValue)
         let accessToken = try #require(tokens["access_token"]?.stringValue)
         let signIn = try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken, accessToken: accessToken))

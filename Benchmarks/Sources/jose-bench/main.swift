@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import HearthCrypto
 import JOSE
@@ -23,29 +24,10 @@ let payload = try JSONSerialization.data(withJSONObject: claims)
 let token = try signer.sign(payload: payload)
 let signingInput = Array(token.utf8[..<token.utf8.lastIndex(of: UInt8(ascii: "."))!])
 
-/// Calls `body` repeatedly for about `seconds` of CPU time; returns calls per CPU second.
-func rate(_ body: () throws -> Void) rethrows -> Double {
-    var usage = rusage()
-    func cpu() -> Double {
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-    for _ in 0..<50 { try body() }
-    let start = cpu()
-    var count = 0
-    while true {
-        for _ in 0..<100 { try body() }
-        count += 100
-        let elapsed = cpu() - start
-        if elapsed >= seconds { return Double(count) / elapsed }
-    }
-}
-
-let signRate = try rate { _ = try signer.sign(payload: payload) }
-let verifyRate = try rate { _ = try keys.verify(token) }
+let signRate = try rate(seconds: seconds) { _ = try signer.sign(payload: payload) }
+let verifyRate = try rate(seconds: seconds) { _ = try keys.verify(token) }
 let signature = try key.signSHA256(signingInput)
-let rawVerifyRate = rate { precondition(key.publicKey.isValidSHA256Signature(signature, for: signingInput)) }
+let rawVerifyRate = rate(seconds: seconds) { precondition(key.publicKey.isValidSHA256Signature(signature, for: signingInput)) }
 print("token_bytes=\(token.utf8.count)")
 print(String(format: "jose_sign_per_s=%.0f", signRate))
 print(String(format: "jose_verify_per_s=%.0f", verifyRate))

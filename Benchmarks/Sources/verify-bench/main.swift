@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import HearthCrypto
 import HearthVerify
@@ -54,31 +55,12 @@ if let fixtures {
         .write(to: fixtures.appendingPathComponent("expect.json"))
 }
 
-/// Calls `body` repeatedly for about `seconds` of CPU time; returns calls per CPU second.
-func rate(_ body: () throws -> Void) rethrows -> Double {
-    var usage = rusage()
-    func cpu() -> Double {
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-    for _ in 0..<50 { try body() }
-    let start = cpu()
-    var count = 0
-    while true {
-        for _ in 0..<100 { try body() }
-        count += 100
-        let elapsed = cpu() - start
-        if elapsed >= seconds { return Double(count) / elapsed }
-    }
-}
-
 let verified = try verifier.verify(token)
 precondition(verified.uid == uid && verified.signInProvider == "google.com")
 
-let verifyRate = try rate { _ = try verifier.verify(token) }
-let joseRate = try rate { _ = try keySet.verify(token) }
-let withClaimsRate = try rate {
+let verifyRate = try rate(seconds: seconds) { _ = try verifier.verify(token) }
+let joseRate = try rate(seconds: seconds) { _ = try keySet.verify(token) }
+let withClaimsRate = try rate(seconds: seconds) {
     let count = try verifier.verify(token).claims.count
     precondition(count == claims.count)
 }

@@ -53,9 +53,7 @@ class ServiceProcess: @unchecked Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = launchArguments(requestedPort, dataDirectory)
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
-        env.merge(environment, uniquingKeysWith: { _, new in new })
-        process.environment = env
+        process.environment = childEnvironment(environment)
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -176,15 +174,23 @@ func runProgram(_ executable: URL, _ arguments: [String], environment: [String: 
     return (result.status, result.stdout + result.stderr)
 }
 
+/// The test process's environment without its `HEARTH_*` and `PORTFOLIO_*` variables, plus `extra`: a child
+/// program is configured only by what the test passes.
+func childEnvironment(_ extra: [String: String]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment.filter {
+        !$0.key.hasPrefix("HEARTH_") && !$0.key.hasPrefix("PORTFOLIO_")
+    }
+    environment.merge(extra, uniquingKeysWith: { _, new in new })
+    return environment
+}
+
 /// Runs a program to completion with stdin closed. `HEARTH_*` variables of the test process are not
 /// passed on, so only `environment` configures it.
 func runProgramSplit(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> ProgramResult {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") && !$0.key.hasPrefix("PORTFOLIO_") }
-    env.merge(environment, uniquingKeysWith: { _, new in new })
-    process.environment = env
+    process.environment = childEnvironment(environment)
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout

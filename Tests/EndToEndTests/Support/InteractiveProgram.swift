@@ -11,9 +11,7 @@ final class InteractiveProgram: @unchecked Sendable {
     init(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
         process.executableURL = executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") && !$0.key.hasPrefix("PORTFOLIO_") }
-        env.merge(environment, uniquingKeysWith: { _, new in new })
-        process.environment = env
+        process.environment = childEnvironment(environment)
         let output = Pipe()
         let errors = Pipe()
         process.standardInput = input
