@@ -68,7 +68,8 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
-        .testTarget(name: "StoreConformanceTests", dependencies: ["HearthCore", "HearthSQLite"]),
+        .testTarget(
+            name: "StoreConformanceTests", dependencies: ["HearthCore", "HearthSQLite", "HearthProtocol", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),

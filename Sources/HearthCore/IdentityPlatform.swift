@@ -8,6 +8,8 @@ public final class IdentityPlatform: Sendable {
     public let tokens: TokenService
     public let accounts: AccountService
     public let mfa: MFAService
+    /// The in-memory rate limits of this instance, shared by the request edge and the services.
+    public let rateLimiter: RateLimiter
     /// The local Google look-alike; nil unless running with `--dev`.
     public let devIdentityProvider: DevIdentityProvider?
 
@@ -16,15 +18,20 @@ public final class IdentityPlatform: Sendable {
     ///   - googleIssuers: providers whose ID tokens count as Google sign-ins (normally Google itself).
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
     ///   - smsSender: delivers SMS codes for phone second factors.
-    ///   - mfaLimits: lifetimes and attempt limits of second-factor codes and pending sign-ins.
+    ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
+    ///   - rateLimits: the in-memory token buckets (see `RateLimiter`).
+    ///   - securityEvents: receives lockouts and exhausted quotas (for the log), once committed.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
-        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits()
+        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
+        rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
+        securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         self.project = project
         self.store = store
         self.time = time
+        rateLimiter = RateLimiter(rules: rateLimits, time: time)
         sessionKeys = SigningKeyRing(store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime)
         try sessionKeys.loadOrCreate()
         var issuers = googleIssuers
@@ -41,7 +48,10 @@ public final class IdentityPlatform: Sendable {
         tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
         let google = GoogleCredentialVerifier(
             issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew)
-        mfa = MFAService(project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits)
-        accounts = AccountService(project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time)
+        mfa = MFAService(
+            project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
+            limiter: rateLimiter, report: securityEvents)
+        accounts = AccountService(
+            project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time, limiter: rateLimiter)
     }
 }

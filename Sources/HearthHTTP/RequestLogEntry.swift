@@ -55,7 +55,8 @@ public struct RequestLogEntry: Sendable, Equatable {
         return line
     }
 
-    private static func sanitized(_ text: String) -> String {
+    /// `text` as one line of printable ASCII: bytes outside `!`…`~`, `%` and `"` written as `%XX`.
+    public static func sanitized(_ text: String) -> String {
         let safe = text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "\"") }
         if safe { return text }
         let hex = Array("0123456789ABCDEF".utf8)

@@ -168,26 +168,41 @@ class SQLiteStoreReader: StoreReader {
 
     final func verificationSession(hash: String) throws -> VerificationSession? {
         try run("verificationSession(hash:)") {
-            try connection.queryFirst(SQL.verificationSessionByHash, [.text(hash)]) { row in
-                let purposeText = try row.requiredText(1)
-                guard let purpose = VerificationSession.Purpose(rawValue: purposeText) else {
-                    throw StoreError(.corrupt, "verificationSession(hash:): unknown purpose")
-                }
-                return VerificationSession(
-                    sessionHash: try row.requiredText(0), purpose: purpose, localID: try row.requiredText(2),
-                    phoneNumber: row.text(3), codeHash: row.text(4), totpSecret: row.blob(5),
-                    pendingCredentialHash: row.text(6), enrollmentID: row.text(7),
-                    failedAttempts: Int(try row.requiredInt64(8)), expiresAt: try row.requiredInt64(9),
-                    createdAtMillis: try row.requiredInt64(10))
-            }
+            try connection.queryFirst(SQL.verificationSessionByHash, [.text(hash)], Self.decodeVerificationSession)
         }
     }
 
-    final func verificationSessionCount(phoneNumber: String, since millis: Int64) throws -> Int {
-        try run("verificationSessionCount(phoneNumber:since:)") {
-            let values: [SQLiteValue] = [.text(phoneNumber), .integer(millis)]
-            let count = try connection.queryFirst(SQL.verificationSessionCount, values) { try $0.requiredInt64(0) }
-            return Int(count ?? 0)
+    final func verificationSessions(phoneNumber: String, createdSince millis: Int64) throws -> [VerificationSession] {
+        try run("verificationSessions(phoneNumber:createdSince:)") {
+            try connection.queryAll(
+                SQL.verificationSessionsOfNumber, [.text(phoneNumber), .integer(millis)], Self.decodeVerificationSession)
+        }
+    }
+
+    private static func decodeVerificationSession(_ row: SQLiteRow) throws -> VerificationSession {
+        let purposeText = try row.requiredText(1)
+        guard let purpose = VerificationSession.Purpose(rawValue: purposeText) else {
+            throw StoreError(.corrupt, "verification session: unknown purpose")
+        }
+        return VerificationSession(
+            sessionHash: try row.requiredText(0), purpose: purpose, localID: try row.requiredText(2),
+            phoneNumber: row.text(3), codeHash: row.text(4), totpSecret: row.blob(5),
+            pendingCredentialHash: row.text(6), enrollmentID: row.text(7),
+            failedAttempts: Int(try row.requiredInt64(8)), expiresAt: try row.requiredInt64(9),
+            createdAtMillis: try row.requiredInt64(10), verifiedAtMillis: row.int64(11))
+    }
+
+    // MARK: Limits
+
+    final func limitCounter(key: String) throws -> LimitCounter? {
+        try run("limitCounter(key:)") {
+            try connection.queryFirst(SQL.limitCounterByKey, [.text(key)]) { row in
+                LimitCounter(
+                    key: try row.requiredText(0), windowStartMillis: try row.requiredInt64(1),
+                    count: Int(try row.requiredInt64(2)), streak: Int(try row.requiredInt64(3)),
+                    lockouts: Int(try row.requiredInt64(4)), lockedUntilMillis: try row.requiredInt64(5),
+                    expiresAtMillis: try row.requiredInt64(6))
+            }
         }
     }
 }
@@ -481,6 +496,7 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
             SQLiteValue(session.phoneNumber), SQLiteValue(session.codeHash), SQLiteValue(session.totpSecret),
             SQLiteValue(session.pendingCredentialHash), SQLiteValue(session.enrollmentID),
             SQLiteValue(session.failedAttempts), .integer(session.expiresAt), .integer(session.createdAtMillis),
+            SQLiteValue(session.verifiedAtMillis),
         ]
     }
 
@@ -512,6 +528,32 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                 try execute(SQL.deleteExpiredMFAPendingSignIns, [.integer(seconds)])
                     + execute(SQL.deleteExpiredVerificationSessions, [.integer(seconds), .integer(keepSinceMillis)])
             }
+        }
+    }
+
+    // MARK: Limits
+
+    func saveLimitCounter(_ counter: LimitCounter) throws {
+        try run("saveLimitCounter") {
+            try execute(
+                SQL.saveLimitCounter,
+                [
+                    .text(counter.key), .integer(counter.windowStartMillis), SQLiteValue(counter.count),
+                    SQLiteValue(counter.streak), SQLiteValue(counter.lockouts), .integer(counter.lockedUntilMillis),
+                    .integer(counter.expiresAtMillis),
+                ])
+        }
+    }
+
+    @discardableResult
+    func deleteLimitCounter(key: String) throws -> Bool {
+        try run("deleteLimitCounter") { try execute(SQL.deleteLimitCounter, [.text(key)]) > 0 }
+    }
+
+    @discardableResult
+    func deleteExpiredLimitCounters(before millis: Int64, limit: Int) throws -> Int {
+        try run("deleteExpiredLimitCounters") {
+            try execute(SQL.deleteExpiredLimitCounters, [.integer(millis), SQLiteValue(max(0, limit))])
         }
     }
 }
@@ -649,7 +691,7 @@ enum SQL {
 
     private static let verificationSessionColumns = [
         "session_hash", "purpose", "local_id", "phone_number", "code_hash", "totp_secret", "pending_credential_hash",
-        "enrollment_id", "failed_attempts", "expires_at", "created_at_millis",
+        "enrollment_id", "failed_attempts", "expires_at", "created_at_millis", "verified_at_millis",
     ]
     static let verificationSessionByHash = """
         SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions WHERE session_hash = ?
@@ -671,11 +713,28 @@ enum SQL {
         WHERE session_hash = ?
         """
     static let deleteVerificationSession = "DELETE FROM verification_sessions WHERE session_hash = ?"
-    static let verificationSessionCount = """
-        SELECT count(*) FROM verification_sessions WHERE phone_number = ? AND created_at_millis >= ?
+    static let verificationSessionsOfNumber = """
+        SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions
+        WHERE phone_number = ? AND created_at_millis >= ? ORDER BY created_at_millis, session_hash
         """
     static let deleteExpiredVerificationSessions = """
         DELETE FROM verification_sessions WHERE expires_at < ? AND created_at_millis < ?
+        """
+
+    static let limitCounterByKey = """
+        SELECT key, window_start_millis, count, streak, lockouts, locked_until_millis, expires_at_millis
+        FROM limit_counters WHERE key = ?
+        """
+    static let saveLimitCounter = """
+        INSERT OR REPLACE INTO limit_counters (key, window_start_millis, count, streak, lockouts,
+            locked_until_millis, expires_at_millis)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+    static let deleteLimitCounter = "DELETE FROM limit_counters WHERE key = ?"
+    /// Oldest first, at most `?2` rows, so one purge never holds the writer long.
+    static let deleteExpiredLimitCounters = """
+        DELETE FROM limit_counters WHERE key IN (
+            SELECT key FROM limit_counters WHERE expires_at_millis < ?1 ORDER BY expires_at_millis LIMIT ?2)
         """
 
     /// The lookups SQLite runs for `ON DELETE CASCADE` when an account is deleted (they do not show in
@@ -706,7 +765,9 @@ enum SQL {
         ("insertVerificationSession", insertVerificationSession),
         ("updateVerificationSession", updateVerificationSession),
         ("deleteVerificationSession", deleteVerificationSession),
-        ("verificationSessionCount", verificationSessionCount),
+        ("verificationSessionsOfNumber", verificationSessionsOfNumber),
         ("deleteExpiredVerificationSessions", deleteExpiredVerificationSessions),
+        ("limitCounterByKey", limitCounterByKey), ("deleteLimitCounter", deleteLimitCounter),
+        ("deleteExpiredLimitCounters", deleteExpiredLimitCounters),
     ] + cascadeLookups
 }

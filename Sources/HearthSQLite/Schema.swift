@@ -15,6 +15,9 @@ enum Schema {
         migrator.register(2, "MFA enrolments, pending MFA sign-ins, verification sessions") { db in
             try db.executeScript(version2)
         }
+        migrator.register(3, "limit counters, verified verification sessions") { db in
+            try db.executeScript(version3)
+        }
         return migrator
     }
 
@@ -155,5 +158,22 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX verification_sessions_phone_created ON verification_sessions(phone_number, created_at_millis);
         CREATE INDEX verification_sessions_expires_at ON verification_sessions(expires_at);
+        """
+
+    /// Limits that must hold across requests and instances (`LimitCounter`), and when a verification
+    /// session's code was accepted (it then no longer holds back the next SMS to its number).
+    static let version3 = """
+        CREATE TABLE limit_counters (
+            key TEXT PRIMARY KEY NOT NULL,
+            window_start_millis INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            lockouts INTEGER NOT NULL,
+            locked_until_millis INTEGER NOT NULL,
+            expires_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX limit_counters_expires_at ON limit_counters(expires_at_millis);
+
+        ALTER TABLE verification_sessions ADD COLUMN verified_at_millis INTEGER;
         """
 }

@@ -18,14 +18,15 @@ public final class IdentityServer: Sendable {
         self.options = options
         self.log = log
         var router = Router()
-        IdentityToolkitRoutes(platform: platform, log: log).register(in: &router)
-        KeyRoutes(platform: platform, options: options).register(in: &router)
+        let edge = Edge(platform: platform, options: options, log: log)
+        IdentityToolkitRoutes(platform: platform, edge: edge).register(in: &router)
+        KeyRoutes(platform: platform, options: options, edge: edge).register(in: &router)
         if options.development {
-            EmulatorRoutes(platform: platform, sentCodes: options.sentVerificationCodes).register(in: &router)
+            EmulatorRoutes(platform: platform, sentCodes: options.sentVerificationCodes, edge: edge).register(in: &router)
             if let dev = platform.devIdentityProvider {
-                DevIdPRoutes(provider: dev, log: log).register(in: &router)
+                DevIdPRoutes(provider: dev, edge: edge, log: log).register(in: &router)
                 DevPlaygroundRoutes(
-                    platform: platform, provider: dev, publicURL: options.publicURL, pending: .init()
+                    platform: platform, provider: dev, publicURL: options.publicURL, pending: .init(), edge: edge
                 ).register(in: &router)
             }
         }

@@ -29,6 +29,8 @@ enum Help {
           --firebase-issuer    Issue tokens with iss https://securetoken.google.com/<project> (HEARTH_FIREBASE_ISSUER=1)
           --config FILE.json   Settings file (HEARTH_CONFIG); see docs/CONFIGURATION.md
           --threads N          HTTP worker threads (HEARTH_THREADS, default: 2 × cores, at least 4)
+          --trusted-proxies L  Comma-separated proxy addresses/CIDR blocks whose X-Forwarded-For names the
+                               client for rate limits (HEARTH_TRUSTED_PROXIES, default none)
 
         Without --dev, API keys (HEARTH_API_KEYS, comma-separated) and Google OAuth client IDs
         (HEARTH_GOOGLE_CLIENT_IDS) must be configured.

@@ -36,6 +36,12 @@ enum ServeCommand {
             }
         }
         let extraIssuers = try settings.extraGoogleIssuers.map(Self.issuer)
+        let trustedProxies: TrustedProxies
+        do {
+            trustedProxies = try TrustedProxies(settings.trustedProxies)
+        } catch {
+            throw UsageError("trusted proxies: '\(error.entry)' is not an IP address or CIDR block")
+        }
         let mfaPolicy = settings.mfaPolicy
         let logLine: @Sendable (String) -> Void = { line in printLine(line) }
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
@@ -84,7 +90,8 @@ enum ServeCommand {
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits)
+                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
+                rateLimits: settings.rateLimits, securityEvents: { logLine($0.logLine) })
         } catch {
             http.shutdown(gracePeriod: .seconds(1))
             store.close()
@@ -94,7 +101,8 @@ enum ServeCommand {
             $0 = IdentityServer(
                 platform: platform,
                 options: ServerOptions(
-                    publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes),
+                    publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
+                    trustedProxies: trustedProxies),
                 log: logLine)
         }
         printBanner(settings: settings, publicURL: publicURL, project: project)

@@ -22,6 +22,23 @@ struct Settings {
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
+    /// Proxies whose `X-Forwarded-For` names the client (addresses or CIDR blocks).
+    var trustedProxies: [String] = []
+    /// Overrides of the in-memory rate limits; the rest keep their defaults (relaxed 100× with `--dev`).
+    var rateLimitOverrides: [String: RateSettings] = [:]
+
+    /// `{"burst": 60, "perMinute": 120}`: a token bucket.
+    struct RateSettings: Decodable {
+        var burst: Double
+        var perMinute: Double
+    }
+
+    /// `{"burst": 5, "lockoutSeconds": 900, "maximumPerDay": 20}`: wrong codes before a lockout.
+    struct LockoutSettings: Decodable {
+        var burst: Int
+        var lockoutSeconds: Int64
+        var maximumPerDay: Int
+    }
 
     /// How SMS codes are delivered: the development log (only with `--dev`), a webhook, or a
     /// Twilio-compatible API.
@@ -40,6 +57,11 @@ struct Settings {
         var factors: [String]?
         var pendingCredentialLifetimeSeconds: Int64?
         var smsCodeLifetimeSeconds: Int64?
+        var factorLockout: LockoutSettings?
+        var clientLockout: LockoutSettings?
+        var smsPerAccountPerHour: Int?
+        var smsPerClientPerHour: Int?
+        var smsPerProjectPerHour: Int?
     }
     var mfaLimits = MFAService.Limits()
 
@@ -69,14 +91,18 @@ struct Settings {
         var googleIssuers: [IssuerEntry]?
         var mfa: MFASettings?
         var sms: SMSSettings?
+        var trustedProxies: [String]?
+        var rateLimits: [String: RateSettings]?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
-        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms",
+        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "rateLimits",
     ]
 
-    static let valuedOptions: Set<String> = ["host", "port", "data-dir", "public-url", "project-id", "config", "threads"]
+    static let valuedOptions: Set<String> = [
+        "host", "port", "data-dir", "public-url", "project-id", "config", "threads", "trusted-proxies",
+    ]
     static let switchOptions: Set<String> = ["dev", "firebase-issuer", "help"]
 
     init(options: ParsedOptions, environment: [String: String]) throws {
@@ -122,8 +148,58 @@ struct Settings {
             }
             mfaLimits.pendingCredentialLifetime = mfa.pendingCredentialLifetimeSeconds ?? mfaLimits.pendingCredentialLifetime
             mfaLimits.phoneCodeLifetime = mfa.smsCodeLifetimeSeconds ?? mfaLimits.phoneCodeLifetime
+            try applyLimits(mfa)
         }
         if let fileSMS = file.sms { sms = fileSMS }
+        trustedProxies = file.trustedProxies ?? trustedProxies
+        if let rates = file.rateLimits {
+            let names = Set(RateLimiter.Bucket.allCases.map(\.rawValue))
+            for (name, rate) in rates {
+                guard names.contains(name) else {
+                    throw UsageError("config rateLimits: unknown limit '\(name)' (one of \(names.sorted().joined(separator: ", ")))")
+                }
+                guard rate.burst >= 1, rate.perMinute > 0 else {
+                    throw UsageError("config rateLimits.\(name): burst must be at least 1 and perMinute above 0")
+                }
+            }
+            rateLimitOverrides = rates
+        }
+    }
+
+    /// The lockout and SMS quota settings of `mfa` in the config file.
+    private mutating func applyLimits(_ mfa: MFASettings) throws {
+        for (settings, name, path) in [
+            (mfa.factorLockout, "factorLockout", \MFAService.Limits.factorFailures),
+            (mfa.clientLockout, "clientLockout", \MFAService.Limits.clientFailures),
+        ] {
+            guard let settings else { continue }
+            guard settings.burst >= 1, settings.lockoutSeconds >= 1, settings.maximumPerDay >= settings.burst else {
+                throw UsageError("config mfa.\(name): burst and lockoutSeconds must be at least 1, maximumPerDay at least burst")
+            }
+            mfaLimits[keyPath: path] = FailureLockout(
+                burst: settings.burst, lockout: settings.lockoutSeconds, maximumPerWindow: settings.maximumPerDay,
+                window: 86_400)
+        }
+        for (value, name, path) in [
+            (mfa.smsPerAccountPerHour, "smsPerAccountPerHour", \MFAService.Limits.smsPerAccount),
+            (mfa.smsPerClientPerHour, "smsPerClientPerHour", \MFAService.Limits.smsPerClient),
+            (mfa.smsPerProjectPerHour, "smsPerProjectPerHour", \MFAService.Limits.smsPerProject),
+        ] {
+            guard let value else { continue }
+            guard value >= 1 else { throw UsageError("config mfa.\(name) must be at least 1") }
+            mfaLimits[keyPath: path] = WindowQuota(limit: value, window: 3_600)
+        }
+    }
+
+    /// The in-memory rate limits: defaults (100× with `--dev`), then the config file's overrides.
+    var rateLimits: RateLimiter.Rules {
+        var rules = development ? RateLimiter.Rules().relaxed(by: 100) : RateLimiter.Rules()
+        for bucket in RateLimiter.Bucket.allCases {
+            if let rate = rateLimitOverrides[bucket.rawValue] {
+                rules[bucket] = .burst(rate.burst, perMinute: rate.perMinute)
+            }
+        }
+        return rules
     }
 
     private mutating func apply(environment: [String: String]) throws {
@@ -149,6 +225,7 @@ struct Settings {
         sms.twilioAccountSid = nonEmpty("HEARTH_TWILIO_ACCOUNT_SID") ?? sms.twilioAccountSid
         sms.twilioAuthToken = nonEmpty("HEARTH_TWILIO_AUTH_TOKEN") ?? sms.twilioAuthToken
         sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
+        if let value = nonEmpty("HEARTH_TRUSTED_PROXIES") { trustedProxies = Self.list(value) }
     }
 
     private mutating func apply(options: ParsedOptions) throws {
@@ -158,6 +235,7 @@ struct Settings {
         publicURL = options.values["public-url"] ?? publicURL
         projectID = options.values["project-id"] ?? projectID
         if let value = options.values["threads"] { threads = try Self.threads(value, source: "--threads") }
+        if let value = options.values["trusted-proxies"] { trustedProxies = Self.list(value) }
         if options.flags.contains("dev") { development = true }
         if options.flags.contains("firebase-issuer") { firebaseIssuer = true }
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {

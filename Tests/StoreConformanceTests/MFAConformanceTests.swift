@@ -167,7 +167,7 @@ struct MFAConformanceTests {
                     verificationSession("session-1b", purpose: .totpEnrollment, localID: "uid-1", phoneNumber: nil))
                 try writer.insertVerificationSession(verificationSession("session-2", localID: "uid-2"))
             }
-            #expect(try store.read { try $0.verificationSessionCount(phoneNumber: "+15555550123", since: 0) } == 2)
+            #expect(try store.read { try $0.verificationSessions(phoneNumber: "+15555550123", createdSince: 0).count } == 2)
             #expect(try store.write { try $0.deleteAccount(localID: "uid-1") } == true)
             try store.read { reader throws in
                 #expect(try reader.account(localID: "uid-1") == nil)
@@ -181,7 +181,7 @@ struct MFAConformanceTests {
                     try reader.verificationSession(hash: "session-1b")
                         == verificationSession(
                             "session-1b", purpose: .totpEnrollment, localID: "uid-1", phoneNumber: nil))
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: 0) == 2)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550123", createdSince: 0).count == 2)
                 // The other account keeps everything; the refresh token stays (see deleteAccount).
                 #expect(try reader.account(localID: "uid-2")?.mfaEnrollments == [phoneEnrollment("p2")])
                 #expect(try reader.mfaPendingSignIn(hash: "pending-2") == pendingSignIn("pending-2", localID: "uid-2"))
@@ -226,7 +226,7 @@ struct MFAConformanceTests {
                 #expect(
                     try reader.verificationSession(hash: "session-2")
                         == verificationSession("session-2", localID: "uid-2"))
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 2)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550123", createdSince: .min).count == 2)
                 #expect(try reader.refreshToken(hash: "rt1") != nil)
             }
             // Enrolment ids and pending sign-in hashes are free again; session hashes stay taken.
@@ -242,7 +242,7 @@ struct MFAConformanceTests {
             try store.read { reader throws in
                 #expect(try reader.verificationSession(hash: "session-1") == nil)
                 #expect(try reader.verificationSession(hash: "session-2") == nil)
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 0)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550123", createdSince: .min).count == 0)
             }
             try store.write { try $0.insertVerificationSession(verificationSession("session-2", localID: "uid-1")) }
         }
@@ -265,7 +265,7 @@ struct MFAConformanceTests {
                     verificationSession("s-gone", phoneNumber: number, expiresAt: 2_000, createdAtMillis: 3_000))
                 try writer.deleteAccount(localID: "uid-1")
             }
-            #expect(try store.read { try $0.verificationSessionCount(phoneNumber: number, since: 1_000) } == 3)
+            #expect(try store.read { try $0.verificationSessions(phoneNumber: number, createdSince: 1_000).count } == 3)
 
             // Ending a session (as after a wrong code) works without its account, and keeps its account id.
             var ended = verificationSession("s-ended", phoneNumber: number, expiresAt: 0, createdAtMillis: 1_000)
@@ -292,14 +292,14 @@ struct MFAConformanceTests {
                     try $0.insertVerificationSession(verificationSession("s-new", phoneNumber: number, createdAtMillis: 4_000))
                 }
             }
-            #expect(try store.read { try $0.verificationSessionCount(phoneNumber: number, since: 1_000) } == 2)
+            #expect(try store.read { try $0.verificationSessions(phoneNumber: number, createdSince: 1_000).count } == 2)
 
             // Purging treats them like any other: expired and old enough.
             #expect(try store.write { try $0.deleteExpiredMFAState(before: 1_000, keepSinceMillis: 2_000) } == 1)
             try store.read { reader throws in
                 #expect(try reader.verificationSession(hash: "s-ended") == nil)
                 #expect(try reader.verificationSession(hash: "s-open") != nil)
-                #expect(try reader.verificationSessionCount(phoneNumber: number, since: .min) == 1)
+                #expect(try reader.verificationSessions(phoneNumber: number, createdSince: .min).count == 1)
             }
         }
     }
@@ -478,7 +478,7 @@ struct MFAConformanceTests {
                 #expect(try reader.verificationSession(hash: "h2") == nil)
                 #expect(try reader.verificationSession(hash: "h3") == nil)
                 // Failed inserts are not counted for throttling.
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 1)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550123", createdSince: .min).count == 1)
             }
             // An update never changes the account: the local id it names is ignored.
             try store.write {
@@ -528,22 +528,22 @@ struct MFAConformanceTests {
                     verificationSession("spaced", phoneNumber: "+1 555 555 0123", createdAtMillis: 1_000))
                 try writer.insertVerificationSession(
                     verificationSession("none", purpose: .totpEnrollment, phoneNumber: nil, createdAtMillis: 1_000))
-                #expect(try writer.verificationSessionCount(phoneNumber: number, since: 1_000) == 2)
+                #expect(try writer.verificationSessions(phoneNumber: number, createdSince: 1_000).count == 2)
             }
             try store.read { reader throws in
-                #expect(try reader.verificationSessionCount(phoneNumber: number, since: .min) == 3)
-                #expect(try reader.verificationSessionCount(phoneNumber: number, since: 999) == 3)
-                #expect(try reader.verificationSessionCount(phoneNumber: number, since: 1_000) == 2)
-                #expect(try reader.verificationSessionCount(phoneNumber: number, since: 1_001) == 1)
-                #expect(try reader.verificationSessionCount(phoneNumber: number, since: 1_002) == 0)
-                #expect(try reader.verificationSessionCount(phoneNumber: number, since: .max) == 0)
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550124", since: 0) == 1)
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550000", since: 0) == 0)
-                #expect(try reader.verificationSessionCount(phoneNumber: "", since: .min) == 0)
+                #expect(try reader.verificationSessions(phoneNumber: number, createdSince: .min).count == 3)
+                #expect(try reader.verificationSessions(phoneNumber: number, createdSince: 999).count == 3)
+                #expect(try reader.verificationSessions(phoneNumber: number, createdSince: 1_000).count == 2)
+                #expect(try reader.verificationSessions(phoneNumber: number, createdSince: 1_001).count == 1)
+                #expect(try reader.verificationSessions(phoneNumber: number, createdSince: 1_002).count == 0)
+                #expect(try reader.verificationSessions(phoneNumber: number, createdSince: .max).count == 0)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550124", createdSince: 0).count == 1)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550000", createdSince: 0).count == 0)
+                #expect(try reader.verificationSessions(phoneNumber: "", createdSince: .min).count == 0)
             }
             // Deleted sessions are not counted.
             #expect(try store.write { try $0.deleteVerificationSession(hash: "edge") })
-            #expect(try store.read { try $0.verificationSessionCount(phoneNumber: number, since: 1_000) } == 1)
+            #expect(try store.read { try $0.verificationSessions(phoneNumber: number, createdSince: 1_000).count } == 1)
         }
     }
 
@@ -583,7 +583,7 @@ struct MFAConformanceTests {
                 for hash in ["s-recent-edge", "s-recent", "s-edge", "s-new"] {
                     #expect(try reader.verificationSession(hash: hash) != nil, "\(hash)")
                 }
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: 500) == 2)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550123", createdSince: 500).count == 2)
                 #expect(try reader.account(localID: "uid-1") == bareAccount("uid-1"))
             }
             // Later, the throttling window has passed too.
@@ -627,7 +627,7 @@ struct MFAConformanceTests {
                     try reader.verificationSession(hash: "s1")
                         == verificationSession("s1", localID: "kept", expiresAt: 1))
                 #expect(try reader.verificationSession(hash: "s2") == nil)
-                #expect(try reader.verificationSessionCount(phoneNumber: "+15555550123", since: .min) == 1)
+                #expect(try reader.verificationSessions(phoneNumber: "+15555550123", createdSince: .min).count == 1)
             }
             // The rolled-back enrolment id is free; the kept one is still taken.
             try store.write { try $0.insertAccount(enrolledAccount("new", [phoneEnrollment("p-new")])) }

@@ -71,18 +71,19 @@ struct SQLiteStoreTests {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(
-            try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == [1, 2])
+            try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
+                == Array(1...3))
         let tables = try connection.queryAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
             try $0.requiredText(0)
         }
         #expect(
             tables == [
-                "accounts", "dev_accounts", "dev_grants", "identities", "mfa_enrollments", "mfa_pending_sign_ins",
-                "refresh_tokens", "schema_migrations", "signing_keys", "verification_sessions",
+                "accounts", "dev_accounts", "dev_grants", "identities", "limit_counters", "mfa_enrollments",
+                "mfa_pending_sign_ins", "refresh_tokens", "schema_migrations", "signing_keys", "verification_sessions",
             ])
     }
 
-    @Test("a version 1 database is upgraded to version 2 and keeps its data")
+    @Test("a version 1 database is upgraded to the latest version and keeps its data")
     func upgradesVersion1() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/v1.sqlite"
@@ -142,7 +143,7 @@ struct SQLiteStoreTests {
         store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == [1, 2])
+        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...3))
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }

@@ -4,7 +4,7 @@ public import HearthProtocol
 extension AccountService {
     /// The account's wire record, or `USER_NOT_FOUND`.
     public func userRecord(localID: String) throws -> UserRecord {
-        guard let account = try Self.mappingStoreErrors({ try store.read { try $0.account(localID: localID) } }) else {
+        guard let account = try store.read({ try $0.account(localID: localID) }) else {
             throw WireError(.userNotFound)
         }
         return UserRecord(account)
@@ -24,17 +24,15 @@ extension AccountService {
 
     /// Deletes the account; its sessions then answer `USER_NOT_FOUND`.
     public func deleteAccount(localID: String) throws {
-        let existed = try Self.mappingStoreErrors { try store.write { try $0.deleteAccount(localID: localID) } }
+        let existed = try store.write { try $0.deleteAccount(localID: localID) }
         guard existed else { throw WireError(.userNotFound) }
     }
 
     private func modify(localID: String, _ change: @escaping (inout Account) -> Void) throws {
-        try Self.mappingStoreErrors {
-            try store.write { writer in
-                guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
-                change(&account)
-                try writer.updateAccount(account)
-            }
+        try store.write { writer in
+            guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
+            change(&account)
+            try writer.updateAccount(account)
         }
     }
 }

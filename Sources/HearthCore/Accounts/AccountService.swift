@@ -10,13 +10,16 @@ public final class AccountService: Sendable {
     private let tokens: TokenService
     private let google: GoogleCredentialVerifier
     private let mfa: MFAService
+    private let limiter: RateLimiter
     let time: any TimeSource
 
+    /// - Parameter limiter: the in-memory buckets (`signInPerAccount`, `accountCreationPerClient`).
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, google: GoogleCredentialVerifier,
-        mfa: MFAService, time: any TimeSource
+        mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter()
     ) {
         self.mfa = mfa
+        self.limiter = limiter
         self.project = project
         self.store = store
         self.tokens = tokens
@@ -27,7 +30,8 @@ public final class AccountService: Sendable {
     // MARK: - signInWithIdp
 
     /// `accounts:signInWithIdp` for `google.com` (PROTOCOL.md §4).
-    public func signInWithIdp(_ request: SignInWithIdpRequest) throws -> SignInWithIdpResponse {
+    /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
+    public func signInWithIdp(_ request: SignInWithIdpRequest, client: String? = nil) throws -> SignInWithIdpResponse {
         let parameters = try IdpParameters(request)
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
@@ -49,7 +53,9 @@ public final class AccountService: Sendable {
                 let user = try tokens.authenticate(idToken: linkToken)
                 outcome = try retryingUniqueness { try link(profile, to: user.account.localID) }
             } else {
-                outcome = try retryingUniqueness { try signIn(profile, autoCreate: request.autoCreate ?? true) }
+                outcome = try retryingUniqueness {
+                    try signIn(profile, autoCreate: request.autoCreate ?? true, client: client)
+                }
             }
         } catch let error as WireError
             where request.returnIdpCredential == true
@@ -93,7 +99,7 @@ public final class AccountService: Sendable {
 
     /// Sign-in by federated identity: the owner of the identity, else the owner of the email (auto-link
     /// when the IdP verified it, `needConfirmation` when not), else a new account (§4.3 steps 3b–3d).
-    private func signIn(_ profile: FederatedProfile, autoCreate: Bool) throws -> SignInOutcome {
+    private func signIn(_ profile: FederatedProfile, autoCreate: Bool, client: String?) throws -> SignInOutcome {
         let now = time.now
         let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let nowSeconds = nowMillis / 1000
@@ -103,6 +109,10 @@ public final class AccountService: Sendable {
             /// project asks for, records a pending sign-in instead (PROTOCOL.md §6.1).
             func finish(_ account: Account, isNewUser: Bool, emailRecycled: Bool) throws -> SignInOutcome {
                 var account = account
+                let bucket: RateLimiter.Bucket = isNewUser ? .accountCreationPerClient : .signInPerAccount
+                guard limiter.take(bucket, key: isNewUser ? client : account.localID) else {
+                    throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
+                }
                 let factors = mfa.requiredFactors(of: account)
                 if !factors.isEmpty {
                     isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
@@ -202,8 +212,6 @@ public final class AccountService: Sendable {
                 where attempt < 2 && [.duplicateIdentity, .duplicateEmail, .duplicateLocalID].contains(error.code)
             {
                 attempt += 1
-            } catch let error as StoreError {
-                throw Self.wireError(error)
             }
         }
     }
@@ -275,30 +283,28 @@ public final class AccountService: Sendable {
             throw WireError(.invalidPhotoURL, "The photo URL must be an absolute URL.")
         }
         let user = try tokens.authenticate(idToken: request.idToken)
-        let account = try Self.mappingStoreErrors {
-            try store.write { writer -> Account in
-                guard var account = try writer.account(localID: user.account.localID) else {
-                    throw WireError(.userNotFound)
-                }
-                if let displayName = request.displayName { account.displayName = displayName.isEmpty ? nil : displayName }
-                if let photoURL = request.photoUrl { account.photoURL = photoURL.isEmpty ? nil : photoURL }
-                if deleted.contains("DISPLAY_NAME") { account.displayName = nil }
-                if deleted.contains("PHOTO_URL") { account.photoURL = nil }
-                if deleted.contains("EMAIL") {
-                    account.email = nil
-                    account.emailVerified = false
-                }
-                if deleted.contains("PASSWORD") { account.passwordHash = nil }
-                for provider in request.deleteProvider ?? [] {
-                    switch provider {
-                    case "phone": account.phoneNumber = nil
-                    case "password": account.passwordHash = nil
-                    default: account.providers.removeAll { $0.providerID == provider }
-                    }
-                }
-                try writer.updateAccount(account)
-                return account
+        let account = try store.write { writer -> Account in
+            guard var account = try writer.account(localID: user.account.localID) else {
+                throw WireError(.userNotFound)
             }
+            if let displayName = request.displayName { account.displayName = displayName.isEmpty ? nil : displayName }
+            if let photoURL = request.photoUrl { account.photoURL = photoURL.isEmpty ? nil : photoURL }
+            if deleted.contains("DISPLAY_NAME") { account.displayName = nil }
+            if deleted.contains("PHOTO_URL") { account.photoURL = nil }
+            if deleted.contains("EMAIL") {
+                account.email = nil
+                account.emailVerified = false
+            }
+            if deleted.contains("PASSWORD") { account.passwordHash = nil }
+            for provider in request.deleteProvider ?? [] {
+                switch provider {
+                case "phone": account.phoneNumber = nil
+                case "password": account.passwordHash = nil
+                default: account.providers.removeAll { $0.providerID == provider }
+                }
+            }
+            try writer.updateAccount(account)
+            return account
         }
         let record = UserRecord(account)
         var response = UpdateAccountResponse(localId: account.localID)
@@ -316,9 +322,7 @@ public final class AccountService: Sendable {
         if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
             throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
         }
-        let existed = try Self.mappingStoreErrors {
-            try store.write { try $0.deleteAccount(localID: user.account.localID) }
-        }
+        let existed = try store.write { try $0.deleteAccount(localID: user.account.localID) }
         guard existed else { throw WireError(.userNotFound) }
         return DeleteAccountResponse()
     }
@@ -326,7 +330,7 @@ public final class AccountService: Sendable {
     /// Deletes every account (the emulator's `DELETE /emulator/v1/projects/{p}/accounts`).
     @discardableResult
     public func deleteAllAccounts() throws -> Int {
-        try Self.mappingStoreErrors { try store.write { try $0.deleteAllAccounts() } }
+        try store.write { try $0.deleteAllAccounts() }
     }
 
     // MARK: - Helpers
@@ -338,24 +342,6 @@ public final class AccountService: Sendable {
         let scheme = text[..<colon]
         guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
         return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "." || $0 == "-") }
-    }
-
-    static func mappingStoreErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw wireError(error)
-        }
-    }
-
-    /// Store failures as wire errors. Unexpected ones are logged by the server as internal errors.
-    static func wireError(_ error: StoreError) -> any Error {
-        switch error.code {
-        case .duplicateEmail: WireError(.emailExists)
-        case .duplicateIdentity: WireError(.federatedUserIDAlreadyLinked)
-        case .notFound: WireError(.userNotFound)
-        default: error
-        }
     }
 }
 

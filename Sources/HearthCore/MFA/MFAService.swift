@@ -3,20 +3,36 @@ import HearthCrypto
 public import HearthProtocol
 
 /// Second factors (PROTOCOL.md §6): enrolling and withdrawing phone and TOTP factors, and finishing a
-/// sign-in that stopped after its first factor. Codes expire and are single use; pending credentials
-/// expire after 10 minutes and end after 5 wrong codes; a phone code allows 3 tries.
+/// sign-in that stopped after its first factor. Codes expire and are single use.
+///
+/// Guessing is bounded per account and factor and per client, not per pending credential or session
+/// (DESIGN.md decision 13): every wrong code is counted in the transaction that refuses it (a
+/// ``WriteOutcome/commitThenFail(_:)``), and ``Limits/factorFailures`` and ``Limits/clientFailures``
+/// lock further attempts. SMS are limited per number, account, client and project.
 public final class MFAService: Sendable {
     /// Limits, in one place.
     public struct Limits: Sendable {
         public var maximumFactors = 5
         public var pendingCredentialLifetime: Int64 = 600
+        /// Wrong codes that end one pending credential.
         public var pendingCredentialAttempts = 5
         public var phoneCodeLifetime: Int64 = 300
+        /// Wrong codes that end one verification session (an SMS code, a TOTP enrolment).
         public var phoneCodeAttempts = 3
         public var totpEnrollmentLifetime: Int64 = 600
-        /// At most one SMS per number per `resendInterval` seconds, and `maximumSMSPerHour` an hour.
+        /// At most one SMS per number per `resendInterval` seconds while its code is unused, and
+        /// `maximumSMSPerHour` an hour.
         public var resendInterval: Int64 = 30
         public var maximumSMSPerHour = 10
+        /// Wrong sign-in codes for one factor of one account, across pending credentials: 5 in a row
+        /// lock it for 15 minutes, doubling; 20 in a day lock it for the rest of the day.
+        public var factorFailures = FailureLockout(burst: 5, lockout: 900, maximumPerWindow: 20, window: 86_400)
+        /// Wrong codes (sign-in and enrolment) from one client address, across accounts.
+        public var clientFailures = FailureLockout(burst: 20, lockout: 900, maximumPerWindow: 100, window: 86_400)
+        /// SMS sent for one account, from one client address, and for the whole project.
+        public var smsPerAccount = WindowQuota(limit: 10, window: 3_600)
+        public var smsPerClient = WindowQuota(limit: 20, window: 3_600)
+        public var smsPerProject = WindowQuota(limit: 1_000, window: 3_600)
         public init() {}
     }
 
@@ -26,11 +42,17 @@ public final class MFAService: Sendable {
     let time: any TimeSource
     let sms: any SMSSender
     let limits: Limits
+    private let limiter: RateLimiter
+    private let report: @Sendable (SecurityEvent) -> Void
     private let totp = TOTP()
 
+    /// - Parameters:
+    ///   - limiter: the in-memory buckets (`mfaPerAccount`).
+    ///   - report: receives lockouts and exhausted quotas, after they are committed.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, time: any TimeSource,
-        sms: any SMSSender, limits: Limits = Limits()
+        sms: any SMSSender, limits: Limits = Limits(), limiter: RateLimiter = RateLimiter(),
+        report: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) {
         self.project = project
         self.store = store
@@ -38,6 +60,8 @@ public final class MFAService: Sendable {
         self.time = time
         self.sms = sms
         self.limits = limits
+        self.limiter = limiter
+        self.report = report
     }
 
     // MARK: - After the first factor
@@ -65,8 +89,12 @@ public final class MFAService: Sendable {
     // MARK: - Enrollment
 
     /// `mfaEnrollment:start`: sends an SMS code to a new phone factor, or offers a new TOTP secret.
-    public func startEnrollment(_ request: StartMFAEnrollmentRequest) throws -> StartMFAEnrollmentResponse {
+    /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
+    public func startEnrollment(_ request: StartMFAEnrollmentRequest, client: String? = nil) throws
+        -> StartMFAEnrollmentResponse
+    {
         let user = try enrollmentEligibleUser(request.idToken)
+        try takeAccountToken(user.account.localID)
         if let phone = request.phoneEnrollmentInfo {
             try requireFactor(.phone)
             guard let number = phone.phoneNumber, !number.isEmpty else {
@@ -78,7 +106,8 @@ public final class MFAService: Sendable {
             }
             try requireRoomForFactor(user.account)
             let sessionInfo = try sendCode(
-                to: number, purpose: .phoneEnrollment, localID: user.account.localID, smsPurpose: .enrollment)
+                to: number, purpose: .phoneEnrollment, localID: user.account.localID, client: client,
+                smsPurpose: .enrollment)
             return StartMFAEnrollmentResponse(phoneSessionInfo: .init(sessionInfo: sessionInfo))
         }
         guard request.totpEnrollmentInfo != nil else {
@@ -89,7 +118,7 @@ public final class MFAService: Sendable {
         let secret = SecureRandom.bytes(count: 20)
         let sessionInfo = Identifiers.secret(prefix: "totp.")
         let expiresAt = time.nowSeconds + limits.totpEnrollmentLifetime
-        try write { writer in
+        try store.write { writer in
             try writer.insertVerificationSession(
                 VerificationSession(
                     sessionHash: Identifiers.hash(sessionInfo), purpose: .totpEnrollment, localID: user.account.localID,
@@ -103,21 +132,31 @@ public final class MFAService: Sendable {
     }
 
     /// `mfaEnrollment:finalize`: checks the code and adds the factor; answers tokens that carry it.
-    public func finalizeEnrollment(_ request: FinalizeMFAEnrollmentRequest) throws -> MFATokensResponse {
+    public func finalizeEnrollment(_ request: FinalizeMFAEnrollmentRequest, client: String? = nil) throws
+        -> MFATokensResponse
+    {
         let user = try enrollmentEligibleUser(request.idToken)
-        let now = time.nowSeconds
+        try takeAccountToken(user.account.localID)
         let enrollmentID = Identifiers.localID()
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : String($0.prefix(256)) }
+        let localID = user.account.localID
         let enrollment: MFAEnrollment
         if let verification = request.phoneVerificationInfo {
             let (sessionInfo, code) = try requireSessionAndCode(verification.sessionInfo, verification.code)
-            enrollment = try write { writer -> MFAEnrollment in
-                let session = try checkPhoneCode(
-                    sessionInfo: sessionInfo, code: code, purpose: .phoneEnrollment, localID: user.account.localID,
-                    writer: writer)
-                guard var account = try writer.account(localID: user.account.localID) else {
-                    throw WireError(.userNotFound)
+            enrollment = try transaction { writer, ledger -> WriteOutcome<MFAEnrollment> in
+                try requireClientUnlocked(client, ledger)
+                let session: VerificationSession
+                switch try checkPhoneCode(
+                    sessionInfo: sessionInfo, code: code, purpose: .phoneEnrollment, localID: localID, writer: writer)
+                {
+                case .accepted(let accepted?): session = accepted
+                case .accepted(nil): throw WireError(.invalidSessionInfo)
+                case .ended(let error): return .commitThenFail(error)
+                case .wrong(let error):
+                    try recordClientFailure(client, &ledger)
+                    return .commitThenFail(error)
                 }
+                guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
                 guard let number = session.phoneNumber else { throw WireError(.invalidSessionInfo) }
                 guard !account.mfaEnrollments.contains(where: { $0.phoneNumber == number }) else {
                     throw WireError(.secondFactorExists, "The phone number is already enrolled as a second factor.")
@@ -128,42 +167,45 @@ public final class MFAService: Sendable {
                     enrolledAtMillis: time.nowMillis, phoneNumber: number)
                 account.mfaEnrollments.append(enrollment)
                 try writer.updateAccount(account)
-                return enrollment
+                return .commit(enrollment)
             }
         } else if let verification = request.totpVerificationInfo {
             guard let sessionInfo = verification.sessionInfo, !sessionInfo.isEmpty else {
                 throw WireError(.missingSessionInfo)
             }
             guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
-            enrollment = try write { writer -> MFAEnrollment in
+            let now = time.nowSeconds
+            enrollment = try transaction { writer, ledger -> WriteOutcome<MFAEnrollment> in
+                try requireClientUnlocked(client, ledger)
                 let hash = Identifiers.hash(sessionInfo)
                 guard var session = try writer.verificationSession(hash: hash), session.purpose == .totpEnrollment,
-                    session.localID == user.account.localID, let secret = session.totpSecret
+                    session.localID == localID, let secret = session.totpSecret
                 else { throw WireError(.invalidSessionInfo) }
                 guard session.expiresAt > now else {
                     try writer.deleteVerificationSession(hash: hash)
-                    throw WireError(.sessionExpired, "The TOTP enrollment session has expired; start again.")
+                    return .commitThenFail(
+                        WireError(.sessionExpired, "The TOTP enrollment session has expired; start again."))
                 }
                 guard let step = totp.matchingStep(code: code, secret: secret, at: now) else {
+                    try recordClientFailure(client, &ledger)
                     session.failedAttempts += 1
-                    if session.failedAttempts >= limits.phoneCodeAttempts {
+                    guard session.failedAttempts < limits.phoneCodeAttempts else {
                         try writer.deleteVerificationSession(hash: hash)
-                        throw WireError(.tooManyAttemptsTryLater, "Too many wrong codes; start the enrollment again.")
+                        return .commitThenFail(
+                            WireError(.tooManyAttemptsTryLater, "Too many wrong codes; start the enrollment again."))
                     }
                     try writer.updateVerificationSession(session)
-                    throw CommittedFailure(WireError(.invalidCode, "The verification code is wrong."))
+                    return .commitThenFail(WireError(.invalidCode, "The verification code is wrong."))
                 }
                 try writer.deleteVerificationSession(hash: hash)
-                guard var account = try writer.account(localID: user.account.localID) else {
-                    throw WireError(.userNotFound)
-                }
+                guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
                 try requireRoomForFactor(account)
                 let enrollment = MFAEnrollment(
                     enrollmentID: enrollmentID, kind: .totp, displayName: displayName,
                     enrolledAtMillis: time.nowMillis, totpSecret: secret, lastUsedTOTPStep: step)
                 account.mfaEnrollments.append(enrollment)
                 try writer.updateAccount(account)
-                return enrollment
+                return .commit(enrollment)
             }
         } else {
             throw WireError(.invalidArgument, "Send phoneVerificationInfo or totpVerificationInfo.")
@@ -171,7 +213,7 @@ public final class MFAService: Sendable {
         let session = Session(
             signInProvider: user.session.signInProvider, authTime: user.session.authTime,
             secondFactor: enrollment.kind.rawValue, secondFactorIdentifier: enrollment.enrollmentID)
-        var response = try issueTokens(localID: user.account.localID, session: session)
+        var response = try issueTokens(localID: localID, session: session)
         if enrollment.kind == .totp { response.totpAuthInfo = EmptyObject() }
         return response
     }
@@ -182,7 +224,7 @@ public final class MFAService: Sendable {
         guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
             throw WireError(.missingMFAEnrollmentID)
         }
-        try write { writer in
+        try store.write { writer in
             guard var account = try writer.account(localID: user.account.localID) else { throw WireError(.userNotFound) }
             guard account.mfaEnrollments.contains(where: { $0.enrollmentID == enrollmentID }) else {
                 throw WireError(.mfaEnrollmentNotFound)
@@ -202,8 +244,8 @@ public final class MFAService: Sendable {
 
     // MARK: - Sign-in
 
-    /// `mfaSignIn:start`: sends an SMS code to the chosen phone factor.
-    public func startSignIn(_ request: StartMFASignInRequest) throws -> StartMFASignInResponse {
+    /// `mfaSignIn:start`: sends an SMS code to the chosen phone factor (not while it is locked).
+    public func startSignIn(_ request: StartMFASignInRequest, client: String? = nil) throws -> StartMFASignInResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else {
             throw WireError(.missingMFAPendingCredential, "Request does not have MFA pending credential.")
         }
@@ -211,80 +253,98 @@ public final class MFAService: Sendable {
             throw WireError(.missingMFAEnrollmentID, "Request does not have MFA enrollment ID.")
         }
         let (pending, account) = try livePendingSignIn(credential)
+        try takeAccountToken(account.localID)
         guard let enrollment = account.mfaEnrollments.first(where: { $0.enrollmentID == enrollmentID }),
             enrollment.kind == .phone, let number = enrollment.phoneNumber
         else { throw WireError(.mfaEnrollmentNotFound) }
         try requireFactor(.phone)
         let sessionInfo = try sendCode(
-            to: number, purpose: .phoneSignIn, localID: account.localID, smsPurpose: .signIn,
+            to: number, purpose: .phoneSignIn, localID: account.localID, client: client, smsPurpose: .signIn,
             pendingCredentialHash: pending.credentialHash, enrollmentID: enrollmentID)
         return StartMFASignInResponse(sessionInfo: sessionInfo)
     }
 
     /// `mfaSignIn:finalize`: checks a phone or TOTP code and finishes the sign-in with second-factor claims.
-    public func finalizeSignIn(_ request: FinalizeMFASignInRequest) throws -> MFATokensResponse {
+    ///
+    /// A wrong code counts against the pending credential (the fifth ends it), the factor and the client
+    /// (either may lock), all in the transaction that refuses it.
+    public func finalizeSignIn(_ request: FinalizeMFASignInRequest, client: String? = nil) throws -> MFATokensResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else {
             throw WireError(.missingCredential, "Please set MFA Pending Credential.")
         }
+        let attempt = try SignInAttempt(request, policy: project.mfa)
         let pendingHash = Identifiers.hash(credential)
         let now = time.nowSeconds
-        let (localID, provider, enrollment) = try write { writer -> (String, String, MFAEnrollment) in
+        let (localID, provider, enrollment) = try transaction { writer, ledger
+            -> WriteOutcome<(String, String, MFAEnrollment)> in
             guard var pending = try writer.mfaPendingSignIn(hash: pendingHash) else {
                 throw WireError(.invalidMFAPendingCredential, "The MFA pending credential is invalid or was already used.")
             }
             guard pending.expiresAt > now else {
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
-                throw WireError(.invalidMFAPendingCredential, "The MFA pending credential has expired; sign in again.")
+                return .commitThenFail(
+                    WireError(.invalidMFAPendingCredential, "The MFA pending credential has expired; sign in again."))
             }
             guard var account = try writer.account(localID: pending.localID) else {
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
-                throw WireError(.userNotFound)
+                return .commitThenFail(WireError(.userNotFound))
             }
             guard !account.disabled else { throw WireError(.userDisabled) }
-            let enrollment: MFAEnrollment
-            do {
-                if let verification = request.phoneVerificationInfo {
-                    try requireFactor(.phone)
-                    let (sessionInfo, code) = try requireSessionAndCode(verification.sessionInfo, verification.code)
-                    let session = try checkPhoneCode(
-                        sessionInfo: sessionInfo, code: code, purpose: .phoneSignIn, localID: account.localID,
-                        pendingCredentialHash: pendingHash, writer: writer)
-                    guard let found = account.mfaEnrollments.first(where: { $0.enrollmentID == session.enrollmentID })
-                    else { throw WireError(.mfaEnrollmentNotFound) }
-                    enrollment = found
-                } else if let verification = request.totpVerificationInfo {
-                    try requireFactor(.totp)
-                    guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
-                        throw WireError(.missingMFAEnrollmentID)
-                    }
-                    guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
-                    guard let index = account.mfaEnrollments.firstIndex(where: { $0.enrollmentID == enrollmentID }),
-                        account.mfaEnrollments[index].kind == .totp, let secret = account.mfaEnrollments[index].totpSecret
-                    else { throw WireError(.mfaEnrollmentNotFound) }
-                    // A code is accepted at most once: its step must be later than the last one used.
-                    guard let step = totp.matchingStep(code: code, secret: secret, at: now),
-                        step > (account.mfaEnrollments[index].lastUsedTOTPStep ?? Int64.min)
-                    else { throw CommittedFailure(WireError(.invalidCode, "The verification code is wrong or was already used.")) }
-                    account.mfaEnrollments[index].lastUsedTOTPStep = step
-                    try writer.updateAccount(account)
-                    enrollment = account.mfaEnrollments[index]
-                } else {
-                    throw WireError(.invalidArgument, "Send phoneVerificationInfo or totpVerificationInfo.")
+            guard limiter.take(.mfaPerAccount, key: account.localID) else { throw Self.tooManyRequests }
+
+            // Which factor is being used, and whether it (or this client) is locked.
+            let enrollmentID: String
+            switch attempt {
+            case .phone(let sessionInfo, _):
+                let session = try writer.verificationSession(hash: Identifiers.hash(sessionInfo))
+                guard let session, let id = session.enrollmentID else {
+                    throw WireError(.invalidSessionInfo, "The verification ID is invalid.")
                 }
-            } catch let failure as CommittedFailure where failure.error.code == .invalidCode {
-                // Count the wrong code against the pending credential; the fifth ends it.
+                enrollmentID = id
+            case .totp(let id, _):
+                enrollmentID = id
+            }
+            let factorKey = LimitKeys.factorFailures(localID: account.localID, enrollmentID: enrollmentID)
+            try requireClientUnlocked(client, ledger)
+            if try ledger.lockedUntil(factorKey, limits.factorFailures) != nil { throw Self.factorLocked }
+
+            let outcome: CodeCheck
+            var usedIndex: Int?
+            switch attempt {
+            case .phone(let sessionInfo, let code):
+                outcome = try checkPhoneCode(
+                    sessionInfo: sessionInfo, code: code, purpose: .phoneSignIn, localID: account.localID,
+                    pendingCredentialHash: pendingHash, writer: writer)
+                usedIndex = account.mfaEnrollments.firstIndex { $0.enrollmentID == enrollmentID }
+            case .totp(_, let code):
+                guard let index = account.mfaEnrollments.firstIndex(where: { $0.enrollmentID == enrollmentID }),
+                    account.mfaEnrollments[index].kind == .totp, let secret = account.mfaEnrollments[index].totpSecret
+                else { throw WireError(.mfaEnrollmentNotFound) }
+                outcome = checkTOTPCode(code, secret: secret, enrollment: &account.mfaEnrollments[index], now: now)
+                usedIndex = index
+            }
+
+            switch outcome {
+            case .ended(let error):
+                return .commitThenFail(error)
+            case .wrong(let error):
+                try ledger.recordFailure(factorKey, limits.factorFailures)
+                try recordClientFailure(client, &ledger)
                 pending.failedAttempts += 1
-                if pending.failedAttempts >= limits.pendingCredentialAttempts {
+                guard pending.failedAttempts < limits.pendingCredentialAttempts else {
                     try writer.deleteMFAPendingSignIn(hash: pendingHash)
-                    throw CommittedFailure(WireError(.tooManyAttemptsTryLater, "Too many wrong codes; sign in again."))
+                    return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many wrong codes; sign in again."))
                 }
                 try writer.updateMFAPendingSignIn(pending)
-                throw failure
+                return .commitThenFail(error)
+            case .accepted:
+                guard let usedIndex else { throw WireError(.mfaEnrollmentNotFound) }
+                try ledger.reset(factorKey)
+                try writer.deleteMFAPendingSignIn(hash: pendingHash)
+                account.lastLoginAtMillis = time.nowMillis
+                try writer.updateAccount(account)
+                return .commit((account.localID, pending.signInProvider, account.mfaEnrollments[usedIndex]))
             }
-            try writer.deleteMFAPendingSignIn(hash: pendingHash)
-            account.lastLoginAtMillis = time.nowMillis
-            try writer.updateAccount(account)
-            return (account.localID, pending.signInProvider, enrollment)
         }
         let session = Session(
             signInProvider: provider, authTime: now, secondFactor: enrollment.kind.rawValue,
@@ -295,14 +355,85 @@ public final class MFAService: Sendable {
     /// Whether an SMS verification session is still open (not used, not expired), for the development
     /// listing of sent codes.
     public func isOpenSession(sessionInfo: String) throws -> Bool {
-        let session = try AccountService.mappingStoreErrors {
-            try store.read { try $0.verificationSession(hash: Identifiers.hash(sessionInfo)) }
-        }
+        let session = try store.read { try $0.verificationSession(hash: Identifiers.hash(sessionInfo)) }
         guard let session, session.codeHash != nil || session.totpSecret != nil else { return false }
         return session.expiresAt > time.nowSeconds
     }
 
     // MARK: - Helpers
+
+    static let tooManyRequests = WireError(.tooManyAttemptsTryLater, "Too many requests; try again later.")
+    static let factorLocked = WireError(
+        .tooManyAttemptsTryLater, "Too many wrong codes for this second factor; try again later.")
+    static let clientLocked = WireError(.tooManyAttemptsTryLater, "Too many wrong codes; try again later.")
+
+    /// The code a `mfaSignIn:finalize` request offers, checked for shape before any store access.
+    private enum SignInAttempt {
+        case phone(sessionInfo: String, code: String)
+        case totp(enrollmentID: String, code: String)
+
+        init(_ request: FinalizeMFASignInRequest, policy: MFAPolicy) throws {
+            if let verification = request.phoneVerificationInfo {
+                try MFAService.requireFactor(.phone, policy)
+                guard let sessionInfo = verification.sessionInfo, !sessionInfo.isEmpty else {
+                    throw WireError(.missingSessionInfo)
+                }
+                guard let code = verification.code, !code.isEmpty else { throw WireError(.missingCode) }
+                self = .phone(sessionInfo: sessionInfo, code: code)
+            } else if let verification = request.totpVerificationInfo {
+                try MFAService.requireFactor(.totp, policy)
+                guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
+                    throw WireError(.missingMFAEnrollmentID)
+                }
+                guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
+                self = .totp(enrollmentID: enrollmentID, code: code)
+            } else {
+                throw WireError(.invalidArgument, "Send phoneVerificationInfo or totpVerificationInfo.")
+            }
+        }
+    }
+
+    /// The result of checking a code inside a write body. `.wrong` and `.ended` carry the error to
+    /// answer after committing (the attempt was counted, or the session spent).
+    private enum CodeCheck {
+        /// The code is right; for an SMS code, the session it used.
+        case accepted(VerificationSession?)
+        case wrong(WireError)
+        case ended(WireError)
+    }
+
+    /// Runs `body` as one write transaction with a ``LimitLedger``; reports its events once committed.
+    private func transaction<Value>(
+        _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
+    ) throws -> Value {
+        var events: [SecurityEvent] = []
+        let nowMillis = time.nowMillis
+        let outcome = try store.write { writer -> WriteOutcome<Value> in
+            var ledger = LimitLedger(writer: writer, nowMillis: nowMillis)
+            let outcome = try body(writer, &ledger)
+            events = ledger.events
+            return outcome
+        }
+        events.forEach(report)
+        switch outcome {
+        case .commit(let value): return value
+        case .commitThenFail(let error): throw error
+        }
+    }
+
+    private func takeAccountToken(_ localID: String) throws {
+        guard limiter.take(.mfaPerAccount, key: localID) else { throw Self.tooManyRequests }
+    }
+
+    private func requireClientUnlocked(_ client: String?, _ ledger: LimitLedger) throws {
+        guard let client else { return }
+        if try ledger.lockedUntil(LimitKeys.clientFailures(client), limits.clientFailures) != nil { throw Self.clientLocked }
+    }
+
+    private func recordClientFailure(_ client: String?, _ ledger: inout LimitLedger) throws {
+        guard let client else { return }
+        try ledger.recordFailure(LimitKeys.clientFailures(client), limits.clientFailures)
+    }
 
     /// The signed-in user, if they may enrol a factor: a supported first factor and a verified email.
     private func enrollmentEligibleUser(_ idToken: String?) throws -> AuthenticatedUser {
@@ -318,7 +449,11 @@ public final class MFAService: Sendable {
     }
 
     private func requireFactor(_ factor: MFAPolicy.Factor) throws {
-        guard project.mfa.enabled, project.mfa.factors.contains(factor) else {
+        try Self.requireFactor(factor, project.mfa)
+    }
+
+    private static func requireFactor(_ factor: MFAPolicy.Factor, _ policy: MFAPolicy) throws {
+        guard policy.enabled, policy.factors.contains(factor) else {
             let name = factor == .phone ? "SMS based MFA" : "TOTP based MFA"
             throw WireError(.operationNotAllowed, "\(name) not enabled.")
         }
@@ -339,11 +474,9 @@ public final class MFAService: Sendable {
     /// A pending sign-in that exists and has not expired, with its account.
     private func livePendingSignIn(_ credential: String) throws -> (MFAPendingSignIn, Account) {
         let hash = Identifiers.hash(credential)
-        let found = try AccountService.mappingStoreErrors {
-            try store.read { reader -> (MFAPendingSignIn, Account?)? in
-                guard let pending = try reader.mfaPendingSignIn(hash: hash) else { return nil }
-                return (pending, try reader.account(localID: pending.localID))
-            }
+        let found = try store.read { reader -> (MFAPendingSignIn, Account?)? in
+            guard let pending = try reader.mfaPendingSignIn(hash: hash) else { return nil }
+            return (pending, try reader.account(localID: pending.localID))
         }
         guard let (pending, account) = found else {
             throw WireError(.invalidMFAPendingCredential, "The MFA pending credential is invalid or was already used.")
@@ -357,20 +490,34 @@ public final class MFAService: Sendable {
     }
 
     /// Creates a verification session with a fresh 6-digit code, then hands the code to the SMS sender.
-    /// Throttled per number; if the sender fails, the session is removed again.
+    ///
+    /// Refused, with nothing charged, while an unused code sent to the number is younger than
+    /// `resendInterval`, when the number had `maximumSMSPerHour`, when the account, client or project
+    /// quota is used up, or (sign-in) while the factor is locked. If the sender fails, the session is
+    /// removed again; the quotas stay charged.
     private func sendCode(
-        to number: String, purpose: VerificationSession.Purpose, localID: String, smsPurpose: SMSMessage.Purpose,
-        pendingCredentialHash: String? = nil, enrollmentID: String? = nil
+        to number: String, purpose: VerificationSession.Purpose, localID: String, client: String?,
+        smsPurpose: SMSMessage.Purpose, pendingCredentialHash: String? = nil, enrollmentID: String? = nil
     ) throws -> String {
         let sessionInfo = Identifiers.secret(prefix: "sms.")
         let code = Self.sixDigitCode()
         let nowMillis = time.nowMillis
-        try write { writer in
+        try transaction { writer, ledger -> WriteOutcome<Void> in
+            if let enrollmentID {
+                let key = LimitKeys.factorFailures(localID: localID, enrollmentID: enrollmentID)
+                if try ledger.lockedUntil(key, limits.factorFailures) != nil { throw Self.factorLocked }
+            }
             try writer.deleteExpiredMFAState(before: time.nowSeconds, keepSinceMillis: nowMillis - 3_600_000)
-            let recent = try writer.verificationSessionCount(phoneNumber: number, since: nowMillis - limits.resendInterval * 1000)
-            let lastHour = try writer.verificationSessionCount(phoneNumber: number, since: nowMillis - 3_600_000)
-            guard recent == 0, lastHour < limits.maximumSMSPerHour else {
-                throw WireError(.tooManyAttemptsTryLater, "Too many codes were sent to this number; try again later.")
+            let lastHour = try writer.verificationSessions(phoneNumber: number, createdSince: nowMillis - 3_600_000)
+            let resendAfter = nowMillis - limits.resendInterval * 1000
+            let waiting = lastHour.contains { $0.createdAtMillis >= resendAfter && $0.verifiedAtMillis == nil }
+            guard !waiting, lastHour.count < limits.maximumSMSPerHour else {
+                throw WireError(.tooManyAttemptsTryLater, "A code was just sent to this number; wait before asking for another.")
+            }
+            var quotas = [(LimitKeys.smsFromAccount(localID), limits.smsPerAccount), (LimitKeys.smsForProject, limits.smsPerProject)]
+            if let client { quotas.append((LimitKeys.smsFromClient(client), limits.smsPerClient)) }
+            guard try ledger.charge(quotas) else {
+                return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many codes were sent; try again later."))
             }
             try writer.insertVerificationSession(
                 VerificationSession(
@@ -378,6 +525,7 @@ public final class MFAService: Sendable {
                     phoneNumber: number, codeHash: Self.codeHash(code, sessionInfo: sessionInfo),
                     pendingCredentialHash: pendingCredentialHash, enrollmentID: enrollmentID,
                     expiresAt: time.nowSeconds + limits.phoneCodeLifetime, createdAtMillis: nowMillis))
+            return .commit(())
         }
         let text = "\(code) is your verification code for \(project.projectID)."
         do {
@@ -389,13 +537,13 @@ public final class MFAService: Sendable {
         return sessionInfo
     }
 
-    /// Checks an SMS code inside a write transaction. A wrong code counts (the third ends the session);
-    /// a right one uses the session up. Ended sessions stay (without their code) for an hour so that
-    /// they still count against the number's SMS allowance.
+    /// Checks an SMS code inside a write body. A wrong code counts (the third ends the session); a right
+    /// one uses the session up. Ended sessions stay (without their code) for an hour so that they
+    /// still count against the number's SMS allowance.
     private func checkPhoneCode(
         sessionInfo: String, code: String, purpose: VerificationSession.Purpose, localID: String,
         pendingCredentialHash: String? = nil, writer: any StoreWriter
-    ) throws -> VerificationSession {
+    ) throws -> CodeCheck {
         let hash = Identifiers.hash(sessionInfo)
         guard var session = try writer.verificationSession(hash: hash), session.purpose == purpose,
             session.localID == localID, session.pendingCredentialHash == pendingCredentialHash,
@@ -403,7 +551,7 @@ public final class MFAService: Sendable {
         else { throw WireError(.invalidSessionInfo, "The verification ID is invalid.") }
         guard session.expiresAt > time.nowSeconds else {
             try spend(&session, writer: writer)
-            throw CommittedFailure(WireError(.sessionExpired, "The SMS code has expired. Please re-send the verification code to try again."))
+            return .ended(WireError(.sessionExpired, "The SMS code has expired. Please re-send the verification code to try again."))
         }
         guard ConstantTime.equals(Array(Self.codeHash(code, sessionInfo: sessionInfo).utf8), Array(expected.utf8)) else {
             session.failedAttempts += 1
@@ -412,11 +560,25 @@ public final class MFAService: Sendable {
             } else {
                 try writer.updateVerificationSession(session)
             }
-            throw CommittedFailure(WireError(.invalidCode, "The SMS verification code is wrong."))
+            return .wrong(WireError(.invalidCode, "The SMS verification code is wrong."))
         }
+        session.verifiedAtMillis = time.nowMillis
         let used = session
         try spend(&session, writer: writer)
-        return used
+        return .accepted(used)
+    }
+
+    /// Checks a TOTP code against an enrolled factor; a code is accepted at most once (its time step
+    /// must be later than the last one used), and the accepted step is recorded in `enrollment`.
+    private func checkTOTPCode(_ code: String, secret: [UInt8], enrollment: inout MFAEnrollment, now: Int64) -> CodeCheck {
+        guard let step = totp.matchingStep(code: code, secret: secret, at: now) else {
+            return .wrong(WireError(.invalidCode, "The verification code is wrong."))
+        }
+        guard step > (enrollment.lastUsedTOTPStep ?? Int64.min) else {
+            return .wrong(WireError(.invalidCode, "This code was already used; wait for the next one."))
+        }
+        enrollment.lastUsedTOTPStep = step
+        return .accepted(nil)
     }
 
     /// Ends a verification session but keeps its record (for SMS throttling) until it is purged.
@@ -428,7 +590,7 @@ public final class MFAService: Sendable {
     }
 
     private func issueTokens(localID: String, session: Session) throws -> MFATokensResponse {
-        let (account, refreshToken) = try write { writer -> (Account, String) in
+        let (account, refreshToken) = try store.write { writer -> (Account, String) in
             guard let account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
         }
@@ -451,27 +613,4 @@ public final class MFAService: Sendable {
     static func codeHash(_ code: String, sessionInfo: String) -> String {
         Identifiers.hash(sessionInfo + ":" + code)
     }
-
-    /// Runs `body` as one write transaction. A `CommittedFailure` thrown by the body (a counted wrong
-    /// attempt) still commits what the body wrote, then its error is thrown; any other error rolls back.
-    /// Store errors become wire errors.
-    private func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
-        let outcome = try AccountService.mappingStoreErrors {
-            try store.write { writer -> Result<T, WireError> in
-                do {
-                    return .success(try body(writer))
-                } catch let failure as CommittedFailure {
-                    return .failure(failure.error)
-                }
-            }
-        }
-        return try outcome.get()
-    }
-}
-
-/// A failure after which the transaction must still commit (for example a wrong code, whose attempt
-/// must be counted).
-struct CommittedFailure: Error {
-    let error: WireError
-    init(_ error: WireError) { self.error = error }
 }

@@ -41,6 +41,7 @@ public final class InMemoryStore: HearthStore {
         var devGrants: [String: DevIdPGrant] = [:]
         var mfaPendingSignIns: [String: MFAPendingSignIn] = [:]
         var verificationSessions: [String: VerificationSession] = [:]
+        var limitCounters: [String: LimitCounter] = [:]
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -87,9 +88,13 @@ public final class InMemoryStore: HearthStore {
 
         func verificationSession(hash: String) throws -> VerificationSession? { state.verificationSessions[hash] }
 
-        func verificationSessionCount(phoneNumber: String, since millis: Int64) throws -> Int {
-            state.verificationSessions.values.filter { $0.phoneNumber == phoneNumber && $0.createdAtMillis >= millis }.count
+        func verificationSessions(phoneNumber: String, createdSince millis: Int64) throws -> [VerificationSession] {
+            state.verificationSessions.values
+                .filter { $0.phoneNumber == phoneNumber && $0.createdAtMillis >= millis }
+                .sorted { ($0.createdAtMillis, $0.sessionHash) < ($1.createdAtMillis, $1.sessionHash) }
         }
+
+        func limitCounter(key: String) throws -> LimitCounter? { state.limitCounters[key] }
 
         // MARK: Accounts
 
@@ -262,6 +267,25 @@ public final class InMemoryStore: HearthStore {
             }
             return before - state.mfaPendingSignIns.count - state.verificationSessions.count
         }
+
+        // MARK: Limits
+
+        func saveLimitCounter(_ counter: LimitCounter) throws {
+            state.limitCounters[counter.key] = counter
+        }
+
+        func deleteLimitCounter(key: String) throws -> Bool {
+            state.limitCounters.removeValue(forKey: key) != nil
+        }
+
+        func deleteExpiredLimitCounters(before millis: Int64, limit: Int) throws -> Int {
+            let expired = state.limitCounters.values.filter { $0.expiresAtMillis < millis }
+                .sorted { $0.expiresAtMillis < $1.expiresAtMillis }.prefix(max(0, limit))
+            for counter in expired { state.limitCounters[counter.key] = nil }
+            return expired.count
+        }
+
+        // MARK: Dev IdP grants
 
         func insertDevGrant(_ grant: DevIdPGrant) throws {
             guard state.devGrants[grant.tokenHash] == nil else { throw StoreError(.duplicateToken) }

@@ -164,11 +164,14 @@ public struct VerificationSession: Sendable, Equatable {
     /// Seconds since 1970.
     public var expiresAt: Int64
     public var createdAtMillis: Int64
+    /// When its code was accepted (milliseconds since 1970); such a session no longer holds back a new
+    /// SMS to the number (the resend interval), though it still counts against the hourly allowance.
+    public var verifiedAtMillis: Int64?
 
     public init(
         sessionHash: String, purpose: Purpose, localID: String, phoneNumber: String? = nil, codeHash: String? = nil,
         totpSecret: [UInt8]? = nil, pendingCredentialHash: String? = nil, enrollmentID: String? = nil,
-        failedAttempts: Int = 0, expiresAt: Int64, createdAtMillis: Int64
+        failedAttempts: Int = 0, expiresAt: Int64, createdAtMillis: Int64, verifiedAtMillis: Int64? = nil
     ) {
         self.sessionHash = sessionHash
         self.purpose = purpose
@@ -181,6 +184,7 @@ public struct VerificationSession: Sendable, Equatable {
         self.failedAttempts = failedAttempts
         self.expiresAt = expiresAt
         self.createdAtMillis = createdAtMillis
+        self.verifiedAtMillis = verifiedAtMillis
     }
 }
 

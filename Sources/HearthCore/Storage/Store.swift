@@ -1,7 +1,11 @@
 /// Where Hearth keeps everything that several server instances must share.
 ///
 /// All access is closure-scoped: `read` sees a consistent snapshot, `write` runs its body as one
-/// atomic transaction that is rolled back if the body throws. Calls block the calling thread
+/// atomic transaction that is rolled back if the body throws. Write bodies are serializable: each
+/// sees every write committed before it and none that commit during it, so a rule checked in a body
+/// (one account per email, an attempt counter, a quota) holds under concurrent writers. A body that
+/// must keep its changes and still answer an error returns a ``WriteOutcome`` through
+/// ``HearthStore/transaction(_:)``; throwing always rolls back. Calls block the calling thread
 /// (request handlers run on the HTTP server's worker threads), so implementations may do I/O.
 /// Every implementation must pass the storage conformance suite (`Tests/StoreConformanceTests`).
 public protocol HearthStore: Sendable {
@@ -34,8 +38,14 @@ public protocol StoreReader {
 
     func mfaPendingSignIn(hash: String) throws -> MFAPendingSignIn?
     func verificationSession(hash: String) throws -> VerificationSession?
-    /// How many verification sessions were created for `phoneNumber` at or after `millis` (SMS throttling).
-    func verificationSessionCount(phoneNumber: String, since millis: Int64) throws -> Int
+    /// The verification sessions created for `phoneNumber` at or after `millis`, oldest first (SMS
+    /// throttling; ended sessions included until purged).
+    func verificationSessions(phoneNumber: String, createdSince millis: Int64) throws -> [VerificationSession]
+
+    // MARK: Limits
+
+    /// The counter under `key`, if any (see `LimitCounter`).
+    func limitCounter(key: String) throws -> LimitCounter?
 }
 
 /// Changes available inside `write`.
@@ -53,7 +63,7 @@ public protocol StoreWriter: StoreReader {
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
     /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` purges them.
     /// Its verification sessions stay too, so that the SMS they sent still count against their numbers
-    /// (`verificationSessionCount`) and deleting and re-creating accounts cannot get round the
+    /// (`verificationSessions(phoneNumber:createdSince:)`) and deleting and re-creating accounts cannot get round the
     /// throttle; only `deleteExpiredMFAState` purges them.
     @discardableResult func deleteAccount(localID: String) throws -> Bool
     /// Deletes every account with its identities, MFA enrolments and pending MFA sign-ins; refresh tokens
@@ -107,6 +117,15 @@ public protocol StoreWriter: StoreReader {
     /// verification sessions created at or after `keepSinceMillis` (kept to throttle SMS), whether or not
     /// their account still exists. Returns how many.
     @discardableResult func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int
+
+    // MARK: Limits
+
+    /// Stores `counter`, replacing the counter with the same key if there is one.
+    func saveLimitCounter(_ counter: LimitCounter) throws
+    /// Deletes the counter under `key`; returns whether it existed.
+    @discardableResult func deleteLimitCounter(key: String) throws -> Bool
+    /// Deletes at most `limit` counters whose `expiresAtMillis` is before `millis`. Returns how many.
+    @discardableResult func deleteExpiredLimitCounters(before millis: Int64, limit: Int) throws -> Int
 }
 
 /// Why a store operation failed. Stable codes; the description never contains stored data.

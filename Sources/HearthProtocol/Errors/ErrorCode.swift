@@ -60,6 +60,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let invalidDisplayName = ErrorCode(rawValue: "INVALID_DISPLAY_NAME")
     public static let projectNotFound = ErrorCode(rawValue: "PROJECT_NOT_FOUND")
     public static let tenantIDMismatch = ErrorCode(rawValue: "TENANT_ID_MISMATCH")
+    public static let tenantNotFound = ErrorCode(rawValue: "TENANT_NOT_FOUND")
     public static let providerAlreadyLinked = ErrorCode(rawValue: "PROVIDER_ALREADY_LINKED")
     public static let invalidOOBCode = ErrorCode(rawValue: "INVALID_OOB_CODE")
     // Multi-factor (PROTOCOL.md §6).

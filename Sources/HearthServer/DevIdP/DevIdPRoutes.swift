@@ -6,27 +6,30 @@ import HearthProtocol
 /// Google's OAuth/OpenID paths, served under the dev IdP's issuer path (`/dev/google`).
 struct DevIdPRoutes {
     let provider: DevIdentityProvider
+    let edge: Edge
     let log: @Sendable (String) -> Void
 
     static let base = "/dev/google"
 
     func register(in router: inout Router) {
         let base = Self.base
-        router.add(.get, "\(base)/.well-known/openid-configuration", discovery)
-        router.add(.get, "\(base)/o/oauth2/v2/auth", authorize)
-        router.add(.post, "\(base)/o/oauth2/v2/auth", authorize)
-        router.add(.post, "\(base)/token", token)
+        let plain = edge.plain
+        let keys = edge.firebase
+        router.add(.get, "\(base)/.well-known/openid-configuration", plain.handler(discovery))
+        router.add(.get, "\(base)/o/oauth2/v2/auth", plain.handler(authorize))
+        router.add(.post, "\(base)/o/oauth2/v2/auth", plain.handler(authorize))
+        router.add(.post, "\(base)/token", plain.handler(token))
         for path in ["\(base)/oauth2/v3/userinfo", "\(base)/v1/userinfo"] {
-            router.add(.get, path, userInfo)
-            router.add(.post, path, userInfo)
+            router.add(.get, path, plain.handler(userInfo))
+            router.add(.post, path, plain.handler(userInfo))
         }
-        router.add(.get, "\(base)/oauth2/v3/certs", jwks)
-        router.add(.get, "\(base)/oauth2/v1/certs", certificates)
-        router.add(.get, "\(base)/tokeninfo", tokenInfo)
-        router.add(.post, "\(base)/tokeninfo", tokenInfo)
+        router.add(.get, "\(base)/oauth2/v3/certs", keys.handler(KeyRoutes.document(\.publishedJSON, of: provider.keys, maxAge: 300)))
+        router.add(.get, "\(base)/oauth2/v1/certs", keys.handler(KeyRoutes.document(\.certificatesJSON, of: provider.keys, maxAge: 300)))
+        router.add(.get, "\(base)/tokeninfo", plain.handler(tokenInfo))
+        router.add(.post, "\(base)/tokeninfo", plain.handler(tokenInfo))
         for path in ["\(base)/revoke", "\(base)/o/oauth2/revoke"] {
-            router.add(.get, path, revoke)
-            router.add(.post, path, revoke)
+            router.add(.get, path, plain.handler(revoke))
+            router.add(.post, path, plain.handler(revoke))
         }
     }
 
@@ -173,8 +176,4 @@ struct DevIdPRoutes {
             }
         }
     }
-
-    private var jwks: HTTPHandler { KeyRoutes.document(\.publishedJSON, of: provider.keys, maxAge: 300) }
-
-    private var certificates: HTTPHandler { KeyRoutes.document(\.certificatesJSON, of: provider.keys, maxAge: 300) }
 }

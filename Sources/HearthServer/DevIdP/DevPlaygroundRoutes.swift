@@ -14,6 +14,7 @@ struct DevPlaygroundRoutes {
     let publicURL: String
     /// `state` → PKCE verifier of flows started here (in memory: a dev convenience, not shared).
     let pending: PendingFlows
+    let edge: Edge
 
     static let tryPath = "\(DevIdPRoutes.base)/try"
     static let callbackPath = "\(DevIdPRoutes.base)/callback"
@@ -43,8 +44,8 @@ struct DevPlaygroundRoutes {
     }
 
     func register(in router: inout Router) {
-        router.add(.get, Self.tryPath, start)
-        router.add(.get, Self.callbackPath, callback)
+        router.add(.get, Self.tryPath, edge.plain.handler(start))
+        router.add(.get, Self.callbackPath, edge.plain.handler(callback))
     }
 
     private var start: HTTPHandler {
@@ -85,7 +86,8 @@ struct DevPlaygroundRoutes {
                         postBody: FormEncoding.encode([
                             ("providerId", "google.com"), ("id_token", googleIDToken), ("nonce", flow.nonce),
                         ]),
-                        returnSecureToken: true, returnIdpCredential: true))
+                        returnSecureToken: true, returnIdpCredential: true),
+                    client: request.clientKey)
                 guard let idToken = signIn.idToken else {
                     return page("Not signed in", "<p>Hearth answered without tokens: <code>\(HTML.escape(signIn.errorMessage ?? (signIn.needConfirmation == true ? "needConfirmation" : "unknown")))</code></p>", status: 200)
                 }

@@ -3,10 +3,11 @@ import HearthHTTP
 import HearthProtocol
 
 /// The Firebase Auth client endpoints: Identity Toolkit v1, the iOS SDK's legacy v3 names mapped onto
-/// them (PROTOCOL.md §1.2), and Secure Token's `/v1/token`.
+/// them (PROTOCOL.md §1.2), and Secure Token's `/v1/token`. Each is only its logic: the edge (`Edge`)
+/// checks the API key, limits the client and renders errors.
 struct IdentityToolkitRoutes {
     let platform: IdentityPlatform
-    let log: @Sendable (String) -> Void
+    let edge: Edge
 
     static let v1 = "/identitytoolkit.googleapis.com/v1"
     static let v2 = "/identitytoolkit.googleapis.com/v2"
@@ -25,109 +26,100 @@ struct IdentityToolkitRoutes {
     ]
 
     func register(in router: inout Router) {
-        let endpoints: [(v1: String, legacy: String, handler: HTTPHandler)] = [
-            ("accounts:signInWithIdp", "verifyAssertion", clientCall { fields in
-                try platform.accounts.signInWithIdp(SignInWithIdpRequest(fields: fields))
+        let accounts = platform.accounts
+        let mfa = platform.mfa
+        let signIn = edge.clientCall(.signInPerClient)
+        let secondFactor = edge.clientCall(.mfaPerClient)
+        let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
+            ("accounts:signInWithIdp", "verifyAssertion", signIn, Self.json { fields, client in
+                try accounts.signInWithIdp(SignInWithIdpRequest(fields: fields), client: client)
             }),
-            ("accounts:lookup", "getAccountInfo", clientCall { fields in
-                try platform.accounts.lookup(LookupRequest(fields: fields))
+            ("accounts:lookup", "getAccountInfo", edge.clientCall(), Self.json { fields, _ in
+                try accounts.lookup(LookupRequest(fields: fields))
             }),
-            ("accounts:update", "setAccountInfo", clientCall { fields in
-                try platform.accounts.update(UpdateAccountRequest(fields: fields))
+            ("accounts:update", "setAccountInfo", edge.clientCall(), Self.json { fields, _ in
+                try accounts.update(UpdateAccountRequest(fields: fields))
             }),
-            ("accounts:delete", "deleteAccount", clientCall { fields in
-                try platform.accounts.delete(DeleteAccountRequest(fields: fields))
+            ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, _ in
+                try accounts.delete(DeleteAccountRequest(fields: fields))
             }),
         ]
         for endpoint in endpoints {
-            router.add(.post, "\(Self.v1)/\(endpoint.v1)", endpoint.handler)
-            router.add(.post, "\(Self.legacy)/\(endpoint.legacy)", endpoint.handler)
+            let handler = endpoint.chain.handler(endpoint.responder)
+            router.add(.post, "\(Self.v1)/\(endpoint.v1)", handler)
+            router.add(.post, "\(Self.legacy)/\(endpoint.legacy)", handler)
         }
         for (legacyName, v1Name) in Self.unimplementedLegacyNames {
-            let handler = notImplemented(v1Name)
+            let handler = edge.firebase.handler { _ in
+                throw WireError(.notImplemented, "\(v1Name) is not implemented by this Hearth server yet.")
+            }
             router.add(.post, "\(Self.legacy)/\(legacyName)", handler)
             router.add(.get, "\(Self.legacy)/\(legacyName)", handler)
         }
-        let mfaEndpoints: [(String, HTTPHandler)] = [
-            ("accounts/mfaEnrollment:start", clientCall { fields in
-                try platform.mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields))
+        let mfaEndpoints: [(String, HTTPResponder)] = [
+            ("accounts/mfaEnrollment:start", Self.json { fields, client in
+                try mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields), client: client)
             }),
-            ("accounts/mfaEnrollment:finalize", clientCall { fields in
-                try platform.mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields))
+            ("accounts/mfaEnrollment:finalize", Self.json { fields, client in
+                try mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields), client: client)
             }),
-            ("accounts/mfaEnrollment:withdraw", clientCall { fields in
-                try platform.mfa.withdraw(WithdrawMFARequest(fields: fields))
+            ("accounts/mfaEnrollment:withdraw", Self.json { fields, _ in
+                try mfa.withdraw(WithdrawMFARequest(fields: fields))
             }),
-            ("accounts/mfaSignIn:start", clientCall { fields in
-                try platform.mfa.startSignIn(StartMFASignInRequest(fields: fields))
+            ("accounts/mfaSignIn:start", Self.json { fields, client in
+                try mfa.startSignIn(StartMFASignInRequest(fields: fields), client: client)
             }),
-            ("accounts/mfaSignIn:finalize", clientCall { fields in
-                try platform.mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields))
+            ("accounts/mfaSignIn:finalize", Self.json { fields, client in
+                try mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields), client: client)
             }),
         ]
-        for (name, handler) in mfaEndpoints {
-            router.add(.post, "\(Self.v2)/\(name)", handler)
+        for (name, responder) in mfaEndpoints {
+            router.add(.post, "\(Self.v2)/\(name)", secondFactor.handler(responder))
         }
-        router.add(.post, Self.secureToken, refresh)
-        router.add(.get, "/", status)
+        let refreshes = edge.clientCall().appending(
+            ThrottleFailures(limiter: platform.rateLimiter, bucket: .refreshFailuresPerClient))
+        router.add(.post, Self.secureToken, refreshes.handler(refresh))
+        router.add(.get, "/", edge.firebase.handler(status))
     }
 
-    /// Wraps an operation that takes the request's JSON fields: API key check, body decoding, errors
-    /// rendered in the wire envelope.
-    private func clientCall<Response: Encodable>(
-        _ operation: @escaping @Sendable (RequestFields) throws -> Response
-    ) -> HTTPHandler {
-        { [platform, log] request in
-            Self.respond(log: log) {
-                try APIKey.check(request, policy: platform.project.apiKeys)
-                return Responses.json(try operation(try RequestFields(json: request.body)))
-            }
+    /// A client call taking the request's JSON fields (and the client as limits name it). A request that
+    /// names a tenant is refused: Hearth has no tenants yet, and serving it as if it had none would let
+    /// a caller believe its users are isolated.
+    static func json(
+        _ operation: @escaping @Sendable (RequestFields, _ client: String?) throws -> any Encodable
+    ) -> HTTPResponder {
+        { request in
+            let fields = try RequestFields(json: request.body)
+            try refuseTenant(fields)
+            return Responses.json(try operation(fields, request.clientKey))
         }
     }
 
-    private func notImplemented(_ name: String) -> HTTPHandler {
-        { _ in
-            Responses.error(WireError(.notImplemented, "\(name) is not implemented by this Hearth server yet."))
+    static func refuseTenant(_ fields: RequestFields) throws {
+        if let tenant = try fields.string("tenantId"), !tenant.isEmpty {
+            throw WireError(.tenantNotFound, "This Hearth server has no tenants; send the request without tenantId.")
         }
     }
 
     /// `securetoken /v1/token`: form (JS, REST) or JSON (iOS) bodies, snake_case or camelCase keys.
-    private var refresh: HTTPHandler {
-        { [platform, log] request in
-            Self.respond(log: log) {
-                try APIKey.check(request, policy: platform.project.apiKeys)
-                let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
-                let fields = contentType.hasPrefix("application/x-www-form-urlencoded")
-                    ? RequestFields(form: String(decoding: request.body, as: UTF8.self))
-                    : try RequestFields(json: request.body)
-                return Responses.json(try platform.tokens.refresh(RefreshTokenRequest(fields: fields)))
-            }
+    private var refresh: HTTPResponder {
+        { [platform] request in
+            let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+            let fields = contentType.hasPrefix("application/x-www-form-urlencoded")
+                ? RequestFields(form: String(decoding: request.body, as: UTF8.self))
+                : try RequestFields(json: request.body)
+            try Self.refuseTenant(fields)
+            return Responses.json(try platform.tokens.refresh(RefreshTokenRequest(fields: fields)))
         }
     }
 
     /// `GET /`: a health check, in the emulator's shape as well.
-    private var status: HTTPHandler {
+    private var status: HTTPResponder {
         { [platform] _ in
             Responses.json([
                 "authEmulator": ["ready": true],
                 "hearth": ["ready": true, "projectId": .string(platform.project.projectID)],
             ] as [String: JSONValue])
-        }
-    }
-
-    /// Runs `body`, turning thrown errors into wire envelopes. Anything that is not a `WireError` is a
-    /// server fault: it is logged (type and description only) and answered 500 INTERNAL.
-    static func respond(log: @Sendable (String) -> Void, _ body: () throws -> HTTPResponse) -> HTTPResponse {
-        do {
-            return try body()
-        } catch let error as WireError {
-            return Responses.error(error)
-        } catch let error as StoreError {
-            log("error=store code=\(error.code) detail=\"\(error.detail)\"")
-            return Responses.error(WireError(.unavailable, "The account store is unavailable. Try again later."))
-        } catch {
-            log("error=internal type=\(type(of: error))")
-            return Responses.error(WireError(.internalError, "Internal error."))
         }
     }
 }

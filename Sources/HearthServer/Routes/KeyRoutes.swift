@@ -8,40 +8,33 @@ import HearthProtocol
 struct KeyRoutes {
     let platform: IdentityPlatform
     let options: ServerOptions
+    let edge: Edge
 
     static let jwksPath = "/.well-known/jwks.json"
     static let securetokenJWKPath = "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
     static let securetokenX509Path = "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 
     func register(in router: inout Router) {
-        let jwks = self.jwks
+        let jwks = edge.firebase.handler(
+            Self.document(\.publishedJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge))
         router.add(.get, Self.jwksPath, jwks)
         router.add(.get, Self.securetokenJWKPath, jwks)
-        router.add(.get, Self.securetokenX509Path, certificates)
-        router.add(.get, "/\(platform.project.projectID)/.well-known/openid-configuration", discovery)
-    }
-
-    private var jwks: HTTPHandler {
-        Self.document(\.publishedJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge)
-    }
-
-    private var certificates: HTTPHandler {
-        Self.document(\.certificatesJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge)
+        router.add(
+            .get, Self.securetokenX509Path,
+            edge.firebase.handler(
+                Self.document(\.certificatesJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge)))
+        router.add(.get, "/\(platform.project.projectID)/.well-known/openid-configuration", edge.firebase.handler(discovery))
     }
 
     /// Serves one of a key ring's documents (encoded once per key change) with `Cache-Control`. Shared
     /// with the dev IdP's certs.
     static func document(
         _ document: any KeyPath<SigningKeyRing.Keys, Data> & Sendable, of ring: SigningKeyRing, maxAge: Int
-    ) -> HTTPHandler {
-        { _ in
-            IdentityToolkitRoutes.respond(log: { _ in }) {
-                Responses.cacheable(HTTPResponse.json(try ring.current()[keyPath: document]), maxAge: maxAge)
-            }
-        }
+    ) -> HTTPResponder {
+        { _ in Responses.cacheable(HTTPResponse.json(try ring.current()[keyPath: document]), maxAge: maxAge) }
     }
 
-    private var discovery: HTTPHandler {
+    private var discovery: HTTPResponder {
         { [platform, options] _ in
             Responses.cacheable(
                 Responses.json([
@@ -63,37 +56,36 @@ struct KeyRoutes {
 struct EmulatorRoutes {
     let platform: IdentityPlatform
     let sentCodes: (@Sendable () -> [DeliveredCode])?
+    let edge: Edge
 
     func register(in router: inout Router) {
-        router.add(.delete, "/emulator/v1/projects/{project}/accounts", deleteAllAccounts)
-        router.add(.get, "/emulator/v1/projects/{project}/verificationCodes", verificationCodes)
+        router.add(.delete, "/emulator/v1/projects/{project}/accounts", edge.firebase.handler(deleteAllAccounts))
+        router.add(.get, "/emulator/v1/projects/{project}/verificationCodes", edge.firebase.handler(verificationCodes))
     }
 
     /// `GET /emulator/v1/projects/{p}/verificationCodes`: SMS codes whose session is still open (a code
     /// disappears once used or expired), as `{"verificationCodes":[{phoneNumber, code, sessionInfo}]}`.
-    private var verificationCodes: HTTPHandler {
+    private var verificationCodes: HTTPResponder {
         { [platform, sentCodes] request in
-            IdentityToolkitRoutes.respond(log: { _ in }) {
-                guard request.pathParameters["project"] == platform.project.projectID else {
-                    throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
-                }
-                let open = try (sentCodes?() ?? []).filter { try platform.mfa.isOpenSession(sessionInfo: $0.sessionInfo) }
-                struct Listing: Encodable { var verificationCodes: [DeliveredCode] }
-                return Responses.json(Listing(verificationCodes: open))
-            }
+            try Self.requireProject(request, platform)
+            let open = try (sentCodes?() ?? []).filter { try platform.mfa.isOpenSession(sessionInfo: $0.sessionInfo) }
+            struct Listing: Encodable { var verificationCodes: [DeliveredCode] }
+            return Responses.json(Listing(verificationCodes: open))
         }
     }
 
     /// `DELETE /emulator/v1/projects/{p}/accounts`: wipes every account (and its sessions).
-    private var deleteAllAccounts: HTTPHandler {
+    private var deleteAllAccounts: HTTPResponder {
         { [platform] request in
-            IdentityToolkitRoutes.respond(log: { _ in }) {
-                guard request.pathParameters["project"] == platform.project.projectID else {
-                    throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
-                }
-                try platform.accounts.deleteAllAccounts()
-                return Responses.json([:] as [String: JSONValue])
-            }
+            try Self.requireProject(request, platform)
+            try platform.accounts.deleteAllAccounts()
+            return Responses.json([:] as [String: JSONValue])
+        }
+    }
+
+    private static func requireProject(_ request: HTTPRequest, _ platform: IdentityPlatform) throws {
+        guard request.pathParameters["project"] == platform.project.projectID else {
+            throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
         }
     }
 }

@@ -8,14 +8,17 @@ public struct ServerOptions: Sendable {
     public var keyCacheMaxAge: Int
     /// In development, the SMS codes sent so far (oldest first), for `GET /emulator/v1/projects/{p}/verificationCodes`.
     public var sentVerificationCodes: (@Sendable () -> [DeliveredCode])?
+    /// Proxies whose `X-Forwarded-For` names the client (for rate limits and lockouts).
+    public var trustedProxies: TrustedProxies
 
     public init(
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
-        sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil
+        sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none
     ) {
         self.publicURL = publicURL
         self.development = development
         self.keyCacheMaxAge = keyCacheMaxAge
         self.sentVerificationCodes = sentVerificationCodes
+        self.trustedProxies = trustedProxies
     }
 }

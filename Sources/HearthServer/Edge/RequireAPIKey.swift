@@ -2,9 +2,12 @@ import HearthCore
 import HearthHTTP
 import HearthProtocol
 
-/// The API key of a client call: `?key=` or the `x-goog-api-key` header (PROTOCOL.md §1.3).
-enum APIKey {
-    static func check(_ request: HTTPRequest, policy: ProjectConfiguration.APIKeyPolicy) throws {
+/// Refuses client calls without an accepted API key: `?key=` or the `x-goog-api-key` header
+/// (PROTOCOL.md §1.3).
+struct RequireAPIKey: HTTPMiddleware {
+    let policy: ProjectConfiguration.APIKeyPolicy
+
+    func respond(to request: HTTPRequest, next: HTTPResponder) throws -> HTTPResponse {
         let key = request.query["key"] ?? request.headers["x-goog-api-key"] ?? ""
         guard !key.isEmpty else {
             throw WireError(.permissionDenied, "The request is missing a valid API key.", reason: "forbidden")
@@ -14,5 +17,6 @@ enum APIKey {
                 .invalidArgument, "API key not valid. Please pass a valid API key.", httpStatus: 400,
                 reason: "keyInvalid")
         }
+        return try next(request)
     }
 }

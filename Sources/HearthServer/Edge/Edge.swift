@@ -1,0 +1,29 @@
+import HearthCore
+import HearthHTTP
+
+/// The middleware chains Hearth's routes run through, built once per server (DESIGN.md decision 12's
+/// "errors in one place"; issue "A request edge for every route").
+struct Edge: Sendable {
+    /// Firebase-shaped routes: errors in the wire envelope, the client resolved behind trusted proxies.
+    let firebase: MiddlewareChain
+    /// Routes whose bodies are not Firebase's (the dev IdP): only the client address is resolved.
+    let plain: MiddlewareChain
+    private let apiKey: RequireAPIKey
+    private let limiter: RateLimiter
+
+    init(platform: IdentityPlatform, options: ServerOptions, log: @escaping @Sendable (String) -> Void) {
+        let client = ResolveClientAddress(trusted: options.trustedProxies)
+        firebase = MiddlewareChain([RenderWireErrors(log: log), client])
+        plain = MiddlewareChain([client])
+        apiKey = RequireAPIKey(policy: platform.project.apiKeys)
+        limiter = platform.rateLimiter
+    }
+
+    /// A Firebase client call: the API key checked, then (when given) a token taken from the client's
+    /// `bucket`.
+    func clientCall(_ bucket: RateLimiter.Bucket? = nil) -> MiddlewareChain {
+        let chain = firebase.appending(apiKey)
+        guard let bucket else { return chain }
+        return chain.appending(Throttle(limiter: limiter, bucket: bucket))
+    }
+}
