@@ -2,14 +2,21 @@ import Foundation
 import HearthCore
 import HearthHTTP
 import HearthServer
+import Synchronization
 
 /// An `IdentityServer` over an in-memory store, called in-process (no sockets).
 struct ServerFixture {
     static let publicURL = "http://hearth.test"
     let platform: IdentityPlatform
     let server: IdentityServer
+    /// What the server logged.
+    let log = LogLines()
 
-    init(development: Bool = true, apiKeys: ProjectConfiguration.APIKeyPolicy = .anyNonEmpty) throws {
+    init(
+        development: Bool = true, apiKeys: ProjectConfiguration.APIKeyPolicy = .anyNonEmpty,
+        store: any HearthStore = InMemoryStore(), rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
+        trustedProxies: TrustedProxies = .none
+    ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
             googleClientIDs: ["hearth-dev.apps.googleusercontent.com"])
@@ -21,23 +28,35 @@ struct ServerFixture {
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             : nil
         platform = try IdentityPlatform(
-            project: project, store: InMemoryStore(), googleIssuers: [], devIdentityProvider: dev)
-        server = IdentityServer(platform: platform, options: ServerOptions(publicURL: Self.publicURL, development: development))
+            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, rateLimits: rateLimits)
+        server = IdentityServer(
+            platform: platform,
+            options: ServerOptions(publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies),
+            log: log.append)
     }
 
-    func call(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: String = "") -> HTTPResponse {
+    func call(
+        _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: String = "", from address: String? = nil
+    ) -> HTTPResponse {
         let parts = target.split(separator: "?", maxSplits: 1).map(String.init)
         let request = HTTPRequest(
             method: method, path: parts[0], rawQuery: parts.count > 1 ? parts[1] : "", headers: headers,
-            body: Array(body.utf8))
+            body: Array(body.utf8), remoteAddress: address)
         return server.handle(request)
     }
 
-    func postJSON(_ target: String, _ json: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+    func postJSON(_ target: String, _ json: String, headers: HTTPHeaders = [:], from address: String? = nil) -> HTTPResponse {
         var headers = headers
         headers["Content-Type"] = "application/json"
-        return call(.post, target, headers: headers, body: json)
+        return call(.post, target, headers: headers, body: json, from: address)
     }
+}
+
+/// Log lines a server wrote.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    @Sendable func append(_ line: String) { lines.withLock { $0.append(line) } }
 }
 
 extension HTTPResponse {
