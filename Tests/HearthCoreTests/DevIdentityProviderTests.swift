@@ -42,18 +42,32 @@ struct DevIdentityProviderTests {
         ])
     }
 
-    @Test("redirect URIs: exact match, any port on loopback, never an unregistered URI")
+    @Test("redirect URIs: the development client takes any loopback port and path, as Google's desktop clients")
     func redirectMatching() throws {
         let client = DevIdPClient.development(clientID: Self.clientID)
         #expect(client.accepts(redirectURI: "http://127.0.0.1:8765/oauth2callback"))
         #expect(client.accepts(redirectURI: "http://127.0.0.1/oauth2callback"))
         #expect(client.accepts(redirectURI: "http://[::1]:9/"))
         #expect(client.accepts(redirectURI: "com.googleusercontent.apps.hearth-dev:/oauth2callback"))
-        #expect(!client.accepts(redirectURI: "http://127.0.0.1:8765/other"))
-        #expect(!client.accepts(redirectURI: "http://localhost:8765/oauth2callback"))
+        // google-auth-oauthlib's installed-app flow and authlib's defaults.
+        #expect(client.accepts(redirectURI: "http://localhost:8765/"))
+        #expect(client.accepts(redirectURI: "http://localhost:53682/auth/callback"))
+        #expect(client.accepts(redirectURI: "http://127.0.0.1:8765/other/path"))
         #expect(!client.accepts(redirectURI: "http://127.0.0.1.evil.example/oauth2callback"))
+        #expect(!client.accepts(redirectURI: "http://localhost.evil.example/"))
+        #expect(!client.accepts(redirectURI: "http://127.0.0.1@evil.example/"))
+        #expect(!client.accepts(redirectURI: "http://localhost:80@evil.example/"))
         #expect(!client.accepts(redirectURI: "http://127.0.0.1:80x/oauth2callback"))
+        #expect(!client.accepts(redirectURI: "http://127.0.0.1:8765/cb#fragment"))
         #expect(!client.accepts(redirectURI: "https://evil.example/oauth2callback"))
+        #expect(!client.accepts(redirectURI: "com.example.other:/oauth2callback"))
+        #expect(client.acceptedRedirectsDescription.contains("http://localhost with any port and path"))
+
+        // Other clients still match exactly, ignoring only a loopback port.
+        let registered = DevIdPClient(clientID: "other", redirectURIs: ["http://127.0.0.1/cb"])
+        #expect(registered.accepts(redirectURI: "http://127.0.0.1:99/cb"))
+        #expect(!registered.accepts(redirectURI: "http://127.0.0.1:99/other"))
+        #expect(!registered.accepts(redirectURI: "http://localhost:99/cb"))
     }
 
     @Test("authorization checks: bad clients get an error page; bad requests an error redirect")

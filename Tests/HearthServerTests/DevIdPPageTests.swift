@@ -68,7 +68,7 @@ struct DevIdPPageTests {
     func headless() throws {
         let fixture = try ServerFixture()
         let signedIn = fixture.call(.get, "/dev/google/o/oauth2/v2/auth?" + authorizeQuery([("login_hint", "cli@example.com"), ("prompt", "none")]))
-        #expect(signedIn.status == 302)
+        #expect(signedIn.status == 302, "\(signedIn.text)")
         #expect(signedIn.headers["Location"]?.contains("code=") == true)
         let refused = fixture.call(.get, "/dev/google/o/oauth2/v2/auth?" + authorizeQuery([("prompt", "none")]))
         #expect(refused.headers["Location"]?.contains("error=login_required") == true)

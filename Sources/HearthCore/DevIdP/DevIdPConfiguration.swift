@@ -30,38 +30,51 @@ public struct DevIdPConfiguration: Sendable {
 public struct DevIdPClient: Sendable, Equatable {
     public var clientID: String
     public var redirectURIs: [String]
+    /// Whether any loopback redirect is accepted (`http://127.0.0.1`, `http://[::1]` or
+    /// `http://localhost`, any port, any path), as Google does for desktop clients.
+    public var acceptsAnyLoopbackRedirect: Bool
 
-    public init(clientID: String, redirectURIs: [String]) {
+    public init(clientID: String, redirectURIs: [String], acceptsAnyLoopbackRedirect: Bool = false) {
         self.clientID = clientID
         self.redirectURIs = redirectURIs
+        self.acceptsAnyLoopbackRedirect = acceptsAnyLoopbackRedirect
     }
 
-    /// The default development client: loopback redirects (any port, RFC 8252 §7.3) and the
-    /// reversed-client-ID scheme an iOS app registers.
+    /// The default development client: any loopback redirect (RFC 8252 §7.3, as Google's desktop
+    /// clients) and the reversed-client-ID scheme an iOS app registers.
     public static func development(clientID: String, extraRedirectURIs: [String] = []) -> DevIdPClient {
         let reversed = clientID.split(separator: ".").reversed().joined(separator: ".").lowercased()
         return DevIdPClient(
-            clientID: clientID,
-            redirectURIs: [
-                "http://127.0.0.1/", "http://127.0.0.1/oauth2callback", "http://127.0.0.1/callback",
-                "http://[::1]/", "http://[::1]/oauth2callback", "http://[::1]/callback",
-                "\(reversed):/oauth2callback",
-            ] + extraRedirectURIs)
+            clientID: clientID, redirectURIs: ["\(reversed):/oauth2callback"] + extraRedirectURIs,
+            acceptsAnyLoopbackRedirect: true)
     }
 
-    /// Exact match, except that the port of a loopback URI (`127.0.0.1`, `[::1]`) is ignored.
+    /// Exact match; a registered loopback URI (`127.0.0.1`, `[::1]`, `localhost`) matches on any port;
+    /// with ``acceptsAnyLoopbackRedirect``, every loopback URI does.
     public func accepts(redirectURI: String) -> Bool {
         if redirectURIs.contains(redirectURI) { return true }
         guard let (host, rest) = Self.loopbackParts(redirectURI) else { return false }
+        if acceptsAnyLoopbackRedirect { return true }
         return redirectURIs.contains { registered in
             guard let (registeredHost, registeredRest) = Self.loopbackParts(registered) else { return false }
             return host == registeredHost && rest == registeredRest
         }
     }
 
-    /// For `http://127.0.0.1:8765/cb` returns ("127.0.0.1", "/cb"); nil for non-loopback URIs.
+    /// What the error page tells a developer whose redirect URI was refused.
+    public var acceptedRedirectsDescription: String {
+        var accepted = redirectURIs
+        if acceptsAnyLoopbackRedirect {
+            accepted.insert("http://127.0.0.1, http://[::1] or http://localhost with any port and path", at: 0)
+        }
+        return accepted.joined(separator: "; ")
+    }
+
+    /// For `http://127.0.0.1:8765/cb` returns ("127.0.0.1", "/cb"); nil for non-loopback URIs and for
+    /// URIs with a fragment or user info.
     private static func loopbackParts(_ uri: String) -> (host: String, path: String)? {
-        for host in ["127.0.0.1", "[::1]"] {
+        guard !uri.contains("#") else { return nil }
+        for host in ["127.0.0.1", "[::1]", "localhost"] {
             let prefix = "http://\(host)"
             guard uri.hasPrefix(prefix) else { continue }
             var rest = uri.dropFirst(prefix.count)

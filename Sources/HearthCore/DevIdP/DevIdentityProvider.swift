@@ -78,7 +78,8 @@ public final class DevIdentityProvider: GoogleIssuer {
             return .rejected("Missing required parameter: redirect_uri")
         }
         guard client.accepts(redirectURI: redirectURI) else {
-            return .rejected("redirect_uri_mismatch: \(redirectURI) is not registered for this client")
+            return .rejected(
+                "redirect_uri_mismatch: \(redirectURI) is not registered for this client. Accepted: \(client.acceptedRedirectsDescription).")
         }
         let state = parameters["state"]
         func fail(_ error: String, _ description: String) -> AuthorizationCheck {

@@ -53,12 +53,19 @@ struct PortfolioMFATests {
         #expect(try user.run("list").status == 0)
 
         #expect(try user.run("sign-out").status == 0)
+        let replay = try interactive(user, ["sign-in", "--as", "otp@example.com"])
+        try replay.waitFor("Verification code for Phone app: ")
+        replay.send(Self.totpCode(secret, stepOffset: 1))
+        let replayed = replay.finish()
+        #expect(replayed.status == 6)
+        #expect(replayed.stderr.contains("This code was already used; wait for the next one."), "\(replayed.stderr)")
+
         let wrong = try interactive(user, ["sign-in", "--as", "otp@example.com"])
         try wrong.waitFor("Verification code for Phone app: ")
         wrong.send("12345x")
         let refused = wrong.finish()
         #expect(refused.status == 6)
-        #expect(refused.stderr.contains("That code is not right"))
+        #expect(refused.stderr.contains("The verification code is wrong."), "\(refused.stderr)")
         #expect(try user.run("whoami").status == 3)
     }
 

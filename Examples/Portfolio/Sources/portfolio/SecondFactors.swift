@@ -136,9 +136,11 @@ extension PortfolioApp {
 
     static func describeSecondFactorError(_ error: AuthError) -> String {
         switch error.code {
-        case .invalidVerificationCode: "That code is not right. Run the command again and enter the newest code."
+        // The server says which: a wrong code, or one already used (wait for the app's next code).
+        case .invalidVerificationCode: "\(error.message) Run the command again and enter the newest code."
         case .sessionExpired: "The code has expired. Run the command again for a new one."
-        case .tooManyRequests: "Too many attempts. Wait a little, then start again."
+        // The server says which limit: a code just sent to the number, or too many wrong codes.
+        case .tooManyRequests: error.message
         case .invalidMultiFactorSession: "This sign-in has expired or was used up. Run portfolio sign-in again."
         case .unverifiedEmail: "Verify your email address before adding a second factor."
         case .secondFactorAlreadyEnrolled: "This phone number is already a second factor."
