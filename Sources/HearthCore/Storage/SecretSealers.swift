@@ -29,7 +29,16 @@ public struct KeyringSecretSealer: SecretSealer {
         self.keyring = keyring
     }
 
+    /// A sealer whose current key is `currentKey` and which also opens with `previousKeys` (32 bytes each).
+    /// - Throws: `CryptoError` `.invalidKey` for a key of another length.
+    public init(currentKey: [UInt8], previousKeys: [[UInt8]] = []) throws {
+        keyring = SecretKeyring(current: try .init(currentKey), previous: try previousKeys.map { try .init($0) })
+    }
+
     public var encrypts: Bool { true }
+
+    /// The id of the key that seals (see ``SecretKeyring/Key/id``), for operators.
+    public var currentKeyID: String { keyring.current.id }
 
     public func seal(_ secret: [UInt8], for field: SecretField) throws -> [UInt8] {
         do {
