@@ -40,10 +40,13 @@ extension SQLiteStore: SecretResealing {
         }
     }
 
+    /// After rewriting anything, the file is vacuumed (`SQLiteConnectionPool.vacuum()`), so the values it
+    /// replaced (plain, or sealed under a key being retired) are not left in free space or in the WAL.
     public func resealSecrets() throws -> SecretInventory {
         do {
-            return try pool.write { connection in
+            let (before, rewritten) = try pool.write { connection in
                 var inventory = SecretInventory()
+                var rewritten = 0
                 try SecretColumn.forEachSecret(on: connection) { column, recordID, stored in
                     let state = sealer.state(of: stored)
                     inventory.count(state)
@@ -53,9 +56,12 @@ extension SQLiteStore: SecretResealing {
                     let sealed = try sealer.seal(secret, for: field)
                     let value: SQLiteValue = column.isText ? .text(String(decoding: sealed, as: UTF8.self)) : .blob(sealed)
                     try connection.execute(column.update, [value, .text(recordID)])
+                    rewritten += 1
                 }
-                return inventory
+                return (inventory, rewritten)
             }
+            if rewritten > 0 { try pool.vacuum() }
+            return before
         } catch {
             throw translateStoreError(error, operation: "resealSecrets")
         }

@@ -22,6 +22,10 @@ struct Settings {
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
+    /// The key that seals private signing keys and TOTP secrets at rest, and older keys that only open
+    /// (docs/CONFIGURATION.md, "Secrets at rest"); nil: secrets are stored unencrypted.
+    var encryptionKey: EncryptionKeySource?
+    var previousEncryptionKeys: EncryptionKeySource?
 
     /// How SMS codes are delivered: the development log (only with `--dev`), a webhook, or a
     /// Twilio-compatible API.
@@ -69,14 +73,18 @@ struct Settings {
         var googleIssuers: [IssuerEntry]?
         var mfa: MFASettings?
         var sms: SMSSettings?
+        var encryptionKeyFile: String?
+        var encryptionKeyPreviousFile: String?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
-        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms",
+        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "encryptionKeyFile", "encryptionKeyPreviousFile",
     ]
 
-    static let valuedOptions: Set<String> = ["host", "port", "data-dir", "public-url", "project-id", "config", "threads"]
+    /// The options of every command that opens the store.
+    static let storeOptions: Set<String> = ["data-dir", "config", "encryption-key-file", "encryption-key-previous-file"]
+    static let valuedOptions: Set<String> = storeOptions.union(["host", "port", "public-url", "project-id", "threads"])
     static let switchOptions: Set<String> = ["dev", "firebase-issuer", "help"]
 
     init(options: ParsedOptions, environment: [String: String]) throws {
@@ -124,6 +132,8 @@ struct Settings {
             mfaLimits.phoneCodeLifetime = mfa.smsCodeLifetimeSeconds ?? mfaLimits.phoneCodeLifetime
         }
         if let fileSMS = file.sms { sms = fileSMS }
+        encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
+        previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
     }
 
     private mutating func apply(environment: [String: String]) throws {
@@ -149,6 +159,11 @@ struct Settings {
         sms.twilioAccountSid = nonEmpty("HEARTH_TWILIO_ACCOUNT_SID") ?? sms.twilioAccountSid
         sms.twilioAuthToken = nonEmpty("HEARTH_TWILIO_AUTH_TOKEN") ?? sms.twilioAuthToken
         sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
+        encryptionKey = try EncryptionKeySource(
+            environment: environment, value: "HEARTH_ENCRYPTION_KEY", file: "HEARTH_ENCRYPTION_KEY_FILE") ?? encryptionKey
+        previousEncryptionKeys = try EncryptionKeySource(
+            environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
+            ?? previousEncryptionKeys
     }
 
     private mutating func apply(options: ParsedOptions) throws {
@@ -160,6 +175,9 @@ struct Settings {
         if let value = options.values["threads"] { threads = try Self.threads(value, source: "--threads") }
         if options.flags.contains("dev") { development = true }
         if options.flags.contains("firebase-issuer") { firebaseIssuer = true }
+        encryptionKey = options.values["encryption-key-file"].map(EncryptionKeySource.file) ?? encryptionKey
+        previousEncryptionKeys = options.values["encryption-key-previous-file"].map(EncryptionKeySource.file)
+            ?? previousEncryptionKeys
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw UsageError("--public-url must start with http:// or https://")
         }
