@@ -19,6 +19,7 @@ enum KeysCommand {
         guard ["list", "rotate", "reencrypt"].contains(subcommand) else {
             throw UsageError("unknown keys command '\(subcommand)' (list, rotate or reencrypt)")
         }
+        if subcommand == "reencrypt", settings.encryptionKey == nil { throw Self.reencryptNeedsKey }
         let store = try openStore(settings)
         defer { store.close() }
         if subcommand == "reencrypt" {
@@ -44,13 +45,13 @@ enum KeysCommand {
         }
     }
 
+    private static let reencryptNeedsKey = UsageError(
+        "keys reencrypt needs the encryption key: set HEARTH_ENCRYPTION_KEY or --encryption-key-file "
+            + "(and the key it replaces in HEARTH_ENCRYPTION_KEY_PREVIOUS)")
+
     /// Rewrites every secret in the store under the current encryption key, in one transaction.
     private static func reencrypt(_ store: SQLiteStore) throws {
-        guard let sealer = store.sealer as? KeyringSecretSealer else {
-            throw UsageError(
-                "keys reencrypt needs the encryption key: set HEARTH_ENCRYPTION_KEY or --encryption-key-file "
-                    + "(and the key it replaces in HEARTH_ENCRYPTION_KEY_PREVIOUS)")
-        }
+        guard let sealer = store.sealer as? KeyringSecretSealer else { throw Self.reencryptNeedsKey }
         let before = try store.resealSecrets()
         let rewritten = before.plain + before.sealedWithOtherKey
         print(
