@@ -38,6 +38,21 @@ struct SecretKeyringTests {
         #expect(try keyring.open(try keyring.seal([], context: []), context: []) == [])
     }
 
+    @Test("opens a value sealed by an independent implementation of the format (Python's cryptography)")
+    func independentImplementation() throws {
+        // key = bytes 0…31; record key = HMAC-SHA256(key, header ‖ context); AES-256-GCM with nonce 00…0b and
+        // associated data header ‖ context; stored as header ‖ base64url(nonce ‖ ciphertext ‖ tag).
+        let keyring = try Self.keyring(Array(0..<32))
+        #expect(keyring.current.id == "630dcd2966c43366")
+        let sealed = Array(
+            "hearth-sealed:v1:630dcd2966c43366:AAECAwQFBgcICQoL0PEKvFIMbjpjxzGEzd8xB743J-rVU2IClt1L1brFze7w4PPpMDI8QOPXdAM".utf8)
+        let opened = try keyring.open(sealed, context: Array("signing-key/key-1".utf8))
+        #expect(String(decoding: opened, as: UTF8.self) == "-----BEGIN PRIVATE KEY-----\n")
+        #expect(throws: CryptoError(.authenticationFailed, reason: "")) {
+            try keyring.open(sealed, context: Array("signing-key/key-2".utf8))
+        }
+    }
+
     @Test("plain values are not taken for sealed ones")
     func plainValues() {
         for plain in ["-----BEGIN PRIVATE KEY-----\nMII", "", "hearth", "hearth-sealed"] {

@@ -6,10 +6,13 @@
 ///     hearth-sealed:v1:<key id>:<base64url(nonce ‖ ciphertext ‖ tag)>
 ///
 /// The key id is the first 8 bytes of the SHA-256 of the key, in hex (`base64 -d | sha256sum | cut -c1-16` of
-/// the key's base64), so the keyring finds the key that opens a value without trying them all. Each seal takes a
-/// random 96-bit nonce. The header and the caller's `context` (for example the identity of the record that holds
-/// the secret) are authenticated, so a sealed value moved to another record, or given another header, does not
-/// open.
+/// the key's base64), so the keyring finds the key that opens a value without trying them all.
+///
+/// The caller's `context` names the record that holds the secret. Each value is sealed with a random 96-bit
+/// nonce under a key derived for its record, HMAC-SHA256(key, header ‖ context), with header ‖ context as
+/// associated data. So a value moved to another record, or given another header, does not open; and the
+/// 2³² bound on random nonces applies to the seals of one record, not to all seals under a key (a record is
+/// sealed again each time it is written).
 ///
 /// ```swift
 /// let keyring = SecretKeyring(current: try .init(newKeyBytes), previous: [try .init(oldKeyBytes)])
@@ -21,12 +24,20 @@ public struct SecretKeyring: Sendable {
     public struct Key: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
         /// 16 lower-case hex characters: the first 8 bytes of the key's SHA-256.
         public let id: String
-        let cipherKey: AES256GCM.Key
+        private let bytes: [UInt8]
 
         /// - Throws: ``CryptoError`` `.invalidKey` unless `bytes` holds exactly 32 bytes.
         public init(_ bytes: [UInt8]) throws {
-            cipherKey = try AES256GCM.Key(bytes)
+            guard bytes.count == AES256GCM.Key.byteCount else {
+                throw CryptoError(.invalidKey, reason: "a sealing key is \(AES256GCM.Key.byteCount) bytes, not \(bytes.count)")
+            }
+            self.bytes = bytes
             id = Hex.encode(SHA256.hash(bytes).prefix(8))
+        }
+
+        /// The AES key for one record's values: HMAC-SHA256(key, header ‖ context).
+        func recordKey(_ headerAndContext: [UInt8]) throws -> AES256GCM.Key {
+            try AES256GCM.Key(HMAC.sha256(key: bytes, message: headerAndContext))
         }
 
         public var description: String { "SecretKeyring.Key(\(id))" }
@@ -65,10 +76,10 @@ public struct SecretKeyring: Sendable {
     /// - Throws: ``OpenSSLError`` when OpenSSL fails.
     public func seal(_ secret: [UInt8], context: [UInt8]) throws -> [UInt8] {
         let nonce = SecureRandom.bytes(count: AES256GCM.nonceByteCount)
-        let header = SealedFormat.header(keyID: current.id)
+        let associatedData = SealedFormat.header(keyID: current.id) + context
         let sealed = try AES256GCM.seal(
-            secret, key: current.cipherKey, nonce: nonce, associatedData: header + context)
-        return header + Array(Base64URL.encode(nonce + sealed).utf8)
+            secret, key: try current.recordKey(associatedData), nonce: nonce, associatedData: associatedData)
+        return SealedFormat.header(keyID: current.id) + Array(Base64URL.encode(nonce + sealed).utf8)
     }
 
     /// Opens a sealed value with the key that sealed it.
@@ -80,9 +91,10 @@ public struct SecretKeyring: Sendable {
         guard let key = ([current] + previous).first(where: { $0.id == sealed.keyID }) else {
             throw CryptoError(.unknownKey, reason: "sealed under key \(sealed.keyID), which is not configured")
         }
+        let associatedData = SealedFormat.header(keyID: sealed.keyID) + context
         return try AES256GCM.open(
-            sealed.ciphertextAndTag, key: key.cipherKey, nonce: sealed.nonce,
-            associatedData: SealedFormat.header(keyID: sealed.keyID) + context)
+            sealed.ciphertextAndTag, key: try key.recordKey(associatedData), nonce: sealed.nonce,
+            associatedData: associatedData)
     }
 }
 
