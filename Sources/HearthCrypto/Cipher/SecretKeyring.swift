@@ -108,6 +108,10 @@ private struct SealedFormat {
     let nonce: [UInt8]
     let ciphertextAndTag: [UInt8]
 
+    static func isLowerHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
+
     static func header(keyID: String) -> [UInt8] { marker + version1 + Array(keyID.utf8) + [UInt8(ascii: ":")] }
 
     init(parsing stored: [UInt8]) throws {
@@ -119,9 +123,8 @@ private struct SealedFormat {
             throw CryptoError(.unsupportedFormat, reason: "sealed in a format version this Hearth does not know")
         }
         let rest = afterMarker.dropFirst(Self.version1.count)
-        let hexDigits = Set("0123456789abcdef".utf8)
         let keyID = rest.prefix(Self.keyIDLength)
-        guard keyID.count == Self.keyIDLength, keyID.allSatisfy(hexDigits.contains),
+        guard keyID.count == Self.keyIDLength, keyID.allSatisfy(Self.isLowerHexDigit),
             rest.dropFirst(Self.keyIDLength).first == UInt8(ascii: ":"),
             let payload = Base64URL.decode(String(decoding: rest.dropFirst(Self.keyIDLength + 1), as: UTF8.self)),
             payload.count >= AES256GCM.nonceByteCount + AES256GCM.tagByteCount
