@@ -9,6 +9,9 @@ import SQLite
 /// if its body throws. Both block the calling thread and may be called from any number of threads
 /// at once: readers run in parallel, writers queue.
 ///
+/// Private signing keys and TOTP secrets pass through `sealer` on every write and read (encrypted at rest
+/// when it has a key; see `SecretSealer`), and `SecretResealing` checks or rewrites all of them.
+///
 /// SQLite errors do not leave this type: constraint failures become the matching `StoreError` code
 /// (`.duplicateEmail`, …), a file that is not a database or has a newer schema becomes `.corrupt`,
 /// everything else `.unavailable` with the operation and SQLite's message (never a stored value).
