@@ -123,6 +123,20 @@ struct SecretsAtRestTests {
 
         func stop() { servers.last?.stop() }
 
+        /// Starts a server with `environment` that is expected not to come up; returns what it printed.
+        func failedStart(_ environment: [String: String]) -> String {
+            servers.last?.stop()
+            let server = HearthProcess(environment: environment, dataDirectory: directory)
+            servers.append(server)
+            do {
+                try server.start()
+                Issue.record("the server started")
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+
         /// Runs `hearth <arguments> --data-dir <directory>` with `environment`.
         func run(_ arguments: [String], _ environment: [String: String]) throws -> ProgramResult {
             try runProgramSplit(HearthProcess.executable, arguments + ["--data-dir", directory.path], environment: environment)
@@ -219,13 +233,13 @@ struct SecretsAtRestTests {
         #expect(!Self.contains(rotated, Array("hearth-sealed:v1:\(keyA.id):".utf8)), "nothing left under the old key")
 
         // The old key alone, or no key, cannot open the database: a clear startup error, not broken tokens.
-        let oldKey = try restarts.run(["serve", "--dev", "--port", "0"], ["HEARTH_ENCRYPTION_KEY": keyA.base64])
-        #expect(oldKey.status == 1)
-        #expect(oldKey.stderr.contains("is encrypted under key \(keyB.id), which is not configured (configured: \(keyA.id))"), "\(oldKey.stderr)")
-        let noKey = try restarts.run(["serve", "--dev", "--port", "0"], [:])
-        #expect(noKey.status == 1)
-        #expect(noKey.stderr.contains("is encrypted under key \(keyB.id), but no encryption key is configured"), "\(noKey.stderr)")
-        #expect(!(oldKey.stderr + noKey.stderr).contains(keyA.base64) && !(oldKey.stderr + noKey.stderr).contains(keyB.base64))
+        let oldKey = restarts.failedStart(["HEARTH_ENCRYPTION_KEY": keyA.base64])
+        #expect(oldKey.contains("is encrypted under key \(keyB.id), which is not configured (configured: \(keyA.id))"), "\(oldKey)")
+        let noKey = restarts.failedStart([:])
+        #expect(noKey.contains("is encrypted under key \(keyB.id), but no encryption key is configured"), "\(noKey)")
+        #expect(!(oldKey + noKey).contains(keyA.base64) && !(oldKey + noKey).contains(keyB.base64))
+        // Exit status 1, as for the other startup errors.
+        #expect(try restarts.run(["keys", "list"], ["HEARTH_ENCRYPTION_KEY": keyA.base64]).status == 1)
     }
 
     @Test("turning encryption on for a database written without it: secrets are read, then keys reencrypt leaves none in the clear")
