@@ -9,6 +9,9 @@ import SQLite
 /// if its body throws. Both block the calling thread and may be called from any number of threads
 /// at once: readers run in parallel, writers queue.
 ///
+/// Private signing keys and TOTP secrets pass through `sealer` on every write and read (encrypted at rest
+/// when it has a key; see `SecretSealer`), and `SecretResealing` checks or rewrites all of them.
+///
 /// SQLite errors do not leave this type: constraint failures become the matching `StoreError` code
 /// (`.duplicateEmail`, …), a file that is not a database or has a newer schema becomes `.corrupt`,
 /// everything else `.unavailable` with the operation and SQLite's message (never a stored value).
@@ -22,7 +25,9 @@ import SQLite
 public final class SQLiteStore: HearthStore {
     /// The database file.
     public let path: String
-    private let pool: SQLiteConnectionPool
+    /// Seals the secret columns on write and opens them on read (see `SecretSealer`).
+    public let sealer: any SecretSealer
+    let pool: SQLiteConnectionPool
     private let removesFileOnClose: Bool
 
     /// Opens the database at `path`, creating it (and its schema) if the file does not exist and
@@ -34,14 +39,16 @@ public final class SQLiteStore: HearthStore {
     /// - Parameters:
     ///   - path: The database file; its directory must exist.
     ///   - readerCount: How many reads can run at the same time.
+    ///   - sealer: Seals private signing keys and TOTP secrets; by default they are stored as they are.
     /// - Throws: `StoreError` `.corrupt` or `.unavailable`.
-    public convenience init(path: String, readerCount: Int = 4) throws {
-        try self.init(path: path, readerCount: readerCount, removesFileOnClose: false)
+    public convenience init(path: String, readerCount: Int = 4, sealer: any SecretSealer = PlaintextSecretSealer()) throws {
+        try self.init(path: path, readerCount: readerCount, sealer: sealer, removesFileOnClose: false)
     }
 
-    private init(path: String, readerCount: Int, removesFileOnClose: Bool) throws {
+    private init(path: String, readerCount: Int, sealer: any SecretSealer, removesFileOnClose: Bool) throws {
         precondition(readerCount >= 1, "readerCount must be at least 1")
         self.path = path
+        self.sealer = sealer
         self.removesFileOnClose = removesFileOnClose
         do {
             pool = try SQLiteConnectionPool(
@@ -53,16 +60,18 @@ public final class SQLiteStore: HearthStore {
 
     /// A store in a new file in the temporary directory, deleted (with its WAL files) by `close()`.
     /// For tests and throwaway servers.
-    public static func temporary(readerCount: Int = 2) throws -> SQLiteStore {
+    public static func temporary(readerCount: Int = 2, sealer: any SecretSealer = PlaintextSecretSealer()) throws
+        -> SQLiteStore
+    {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("hearth-\(UUID().uuidString).sqlite").path
-        return try SQLiteStore(path: path, readerCount: readerCount, removesFileOnClose: true)
+        return try SQLiteStore(path: path, readerCount: readerCount, sealer: sealer, removesFileOnClose: true)
     }
 
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         do {
             return try pool.read { connection in
-                let reader = SQLiteStoreReader(connection: connection)
+                let reader = SQLiteStoreReader(connection: connection, sealer: sealer)
                 defer { reader.isOpen = false }
                 return try body(reader)
             }
@@ -74,7 +83,7 @@ public final class SQLiteStore: HearthStore {
     public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
         do {
             return try pool.write { connection in
-                let writer = SQLiteStoreWriter(connection: connection)
+                let writer = SQLiteStoreWriter(connection: connection, sealer: sealer)
                 defer { writer.isOpen = false }
                 return try body(writer)
             }

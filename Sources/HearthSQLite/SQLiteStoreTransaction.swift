@@ -5,11 +5,14 @@ import SQLite
 /// transaction. Valid only inside the closure that received it.
 class SQLiteStoreReader: StoreReader {
     final let connection: SQLiteConnection
+    /// Seals and opens the secret columns (signing keys, TOTP secrets).
+    final let sealer: any SecretSealer
     /// Cleared when the closure returns; using the reader afterwards is a programming error.
     final var isOpen = true
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection, sealer: any SecretSealer) {
         self.connection = connection
+        self.sealer = sealer
     }
 
     /// Runs one store operation: SQLite errors become `StoreError`s here and never go further.
@@ -68,9 +71,11 @@ class SQLiteStoreReader: StoreReader {
             guard let kind = MFAEnrollment.Kind(rawValue: kindText) else {
                 throw StoreError(.corrupt, "account: unknown MFA enrolment kind")
             }
+            let enrollmentID = try row.requiredText(0)
             return MFAEnrollment(
-                enrollmentID: try row.requiredText(0), kind: kind, displayName: row.text(2),
-                enrolledAtMillis: try row.requiredInt64(3), phoneNumber: row.text(4), totpSecret: row.blob(5),
+                enrollmentID: enrollmentID, kind: kind, displayName: row.text(2),
+                enrolledAtMillis: try row.requiredInt64(3), phoneNumber: row.text(4),
+                totpSecret: try openSecret(row.blob(5), SecretField(.mfaEnrollmentTOTPSecret, recordID: enrollmentID)),
                 lastUsedTOTPStep: row.int64(6))
         }
         return account
@@ -104,10 +109,11 @@ class SQLiteStoreReader: StoreReader {
     final func signingKeys() throws -> [SigningKeyRecord] {
         try run("signingKeys") {
             try connection.queryAll(SQL.signingKeys) { row in
-                SigningKeyRecord(
-                    keyID: try row.requiredText(0), algorithm: try row.requiredText(1),
-                    privateKeyPEM: try row.requiredText(2), createdAt: try row.requiredInt64(3),
-                    retiredAt: row.int64(4))
+                let keyID = try row.requiredText(0)
+                return SigningKeyRecord(
+                    keyID: keyID, algorithm: try row.requiredText(1),
+                    privateKeyPEM: try openSecret(try row.requiredText(2), SecretField(.signingKey, recordID: keyID)),
+                    createdAt: try row.requiredInt64(3), retiredAt: row.int64(4))
             }
         }
     }
@@ -168,25 +174,27 @@ class SQLiteStoreReader: StoreReader {
 
     final func verificationSession(hash: String) throws -> VerificationSession? {
         try run("verificationSession(hash:)") {
-            try connection.queryFirst(SQL.verificationSessionByHash, [.text(hash)], Self.decodeVerificationSession)
+            try connection.queryFirst(SQL.verificationSessionByHash, [.text(hash)], decodeVerificationSession)
         }
     }
 
     final func verificationSessions(phoneNumber: String, createdSince millis: Int64) throws -> [VerificationSession] {
         try run("verificationSessions(phoneNumber:createdSince:)") {
             try connection.queryAll(
-                SQL.verificationSessionsOfNumber, [.text(phoneNumber), .integer(millis)], Self.decodeVerificationSession)
+                SQL.verificationSessionsOfNumber, [.text(phoneNumber), .integer(millis)], decodeVerificationSession)
         }
     }
 
-    private static func decodeVerificationSession(_ row: SQLiteRow) throws -> VerificationSession {
+    private func decodeVerificationSession(_ row: SQLiteRow) throws -> VerificationSession {
         let purposeText = try row.requiredText(1)
         guard let purpose = VerificationSession.Purpose(rawValue: purposeText) else {
             throw StoreError(.corrupt, "verification session: unknown purpose")
         }
+        let sessionHash = try row.requiredText(0)
         return VerificationSession(
-            sessionHash: try row.requiredText(0), purpose: purpose, localID: try row.requiredText(2),
-            phoneNumber: row.text(3), codeHash: row.text(4), totpSecret: row.blob(5),
+            sessionHash: sessionHash, purpose: purpose, localID: try row.requiredText(2),
+            phoneNumber: row.text(3), codeHash: row.text(4),
+            totpSecret: try openSecret(row.blob(5), SecretField(.verificationSessionTOTPSecret, recordID: sessionHash)),
             pendingCredentialHash: row.text(6), enrollmentID: row.text(7),
             failedAttempts: Int(try row.requiredInt64(8)), expiresAt: try row.requiredInt64(9),
             createdAtMillis: try row.requiredInt64(10), verifiedAtMillis: row.int64(11))
@@ -282,7 +290,9 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                     .text(account.localID), .integer(Int64(position)), .text(enrollment.enrollmentID),
                     .text(enrollment.kind.rawValue), SQLiteValue(enrollment.displayName),
                     .integer(enrollment.enrolledAtMillis), SQLiteValue(enrollment.phoneNumber),
-                    SQLiteValue(enrollment.totpSecret), SQLiteValue(enrollment.lastUsedTOTPStep),
+                    try sealedValue(
+                        enrollment.totpSecret, SecretField(.mfaEnrollmentTOTPSecret, recordID: enrollment.enrollmentID)),
+                    SQLiteValue(enrollment.lastUsedTOTPStep),
                 ]
             ) { code in code == .constraintUnique ? .duplicateEnrollment : nil }
         }
@@ -359,8 +369,9 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
             try execute(
                 SQL.insertSigningKey,
                 [
-                    .text(key.keyID), .text(key.algorithm), .text(key.privateKeyPEM), .integer(key.createdAt),
-                    SQLiteValue(key.retiredAt),
+                    .text(key.keyID), .text(key.algorithm),
+                    try sealedValue(key.privateKeyPEM, SecretField(.signingKey, recordID: key.keyID)),
+                    .integer(key.createdAt), SQLiteValue(key.retiredAt),
                 ]
             ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateKeyID : nil }
         }
@@ -462,7 +473,7 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
     func insertVerificationSession(_ session: VerificationSession) throws {
         try run("insertVerificationSession") {
             // One statement that inserts only if the account exists (sessions have no foreign key).
-            let inserted = try execute(SQL.insertVerificationSession, Self.sessionValues(session)) { code in
+            let inserted = try execute(SQL.insertVerificationSession, try sessionValues(session)) { code in
                 code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil
             }
             guard inserted > 0 else {
@@ -477,7 +488,7 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
         try run("updateVerificationSession") {
             // Every column but session_hash (moved to the WHERE clause) and local_id (never changed, so
             // a session whose account is gone can still be updated).
-            var values = Self.sessionValues(session)
+            var values = try sessionValues(session)
             values.remove(at: SQL.verificationSessionLocalIDIndex)
             values.append(values.removeFirst())
             guard try execute(SQL.updateVerificationSession, values) > 0 else { throw StoreError(.notFound) }
@@ -490,10 +501,12 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
     }
 
     /// The values of `SQL.insertVerificationSession`, in its column order.
-    private static func sessionValues(_ session: VerificationSession) -> [SQLiteValue] {
+    private func sessionValues(_ session: VerificationSession) throws -> [SQLiteValue] {
         [
             .text(session.sessionHash), .text(session.purpose.rawValue), .text(session.localID),
-            SQLiteValue(session.phoneNumber), SQLiteValue(session.codeHash), SQLiteValue(session.totpSecret),
+            SQLiteValue(session.phoneNumber), SQLiteValue(session.codeHash),
+            try sealedValue(
+                session.totpSecret, SecretField(.verificationSessionTOTPSecret, recordID: session.sessionHash)),
             SQLiteValue(session.pendingCredentialHash), SQLiteValue(session.enrollmentID),
             SQLiteValue(session.failedAttempts), .integer(session.expiresAt), .integer(session.createdAtMillis),
             SQLiteValue(session.verifiedAtMillis),

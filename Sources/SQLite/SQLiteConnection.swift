@@ -53,7 +53,8 @@ public final class SQLiteConnection {
     public let path: String
     private var statementCache: [String: SQLiteStatement] = [:]
 
-    /// Opens (or, with `.readWriteCreate`, creates) the database at `path`.
+    /// Opens (or, with `.readWriteCreate`, creates) the database at `path`. A new database file is created
+    /// readable and writable by its owner only (0600), and SQLite gives its `-wal` and `-shm` files the same mode.
     ///
     /// Opening does not read the file: a file that is not a database is detected by the first
     /// statement, which fails with `.notADatabase` and leaves the file untouched.
@@ -71,7 +72,9 @@ public final class SQLiteConnection {
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
-        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWriteCreate:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            createOwnerOnlyFileIfMissing(path)
         }
         var db: OpaquePointer?
         let resultCode = sqlite3_open_v2(path, &db, flags, nil)

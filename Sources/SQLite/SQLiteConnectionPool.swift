@@ -126,6 +126,21 @@ public final class SQLiteConnectionPool: Sendable {
         return try connection.transaction(.immediate) { try body(connection) }
     }
 
+    /// Rebuilds the database file without free space (`VACUUM`), then checkpoints the WAL into it and truncates
+    /// the WAL, so content that was deleted or overwritten is no longer in either file. Waits for the writer
+    /// like ``write(_:)``; readers may go on, but a reader still reading an old snapshot keeps the WAL from
+    /// being truncated.
+    ///
+    /// - Throws: `SQLitePoolClosedError` after ``close()``, or `SQLiteError`.
+    public func vacuum() throws {
+        writerPermit.wait()
+        defer { writerPermit.signal() }
+        guard !closedFlag.load(ordering: .acquiring) else { throw SQLitePoolClosedError() }
+        let connection = writer.connection!  // set to nil only by close(), which waits for the permit
+        try connection.execute("VACUUM")
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     /// Waits for the calls in progress, checkpoints the WAL into the database file and closes every
     /// connection. Later calls throw `SQLitePoolClosedError`; closing again does nothing.
     ///

@@ -9,6 +9,8 @@ enum Help {
           serve         Run the server (Identity Toolkit, Secure Token, JWKS; with --dev a local Google look-alike)
           keys list     List the token signing keys
           keys rotate   Make a new signing key; the old one stays published until its tokens expire
+          keys reencrypt
+                        Encrypt every private signing key and TOTP secret under the current encryption key
           users …       Show, disable, enable, revoke the sessions of, or delete one user
           help [cmd]    Show help for a command
 
@@ -31,22 +33,35 @@ enum Help {
           --threads N          HTTP worker threads (HEARTH_THREADS, default: 2 × cores, at least 4)
           --trusted-proxies L  Comma-separated proxy addresses/CIDR blocks whose X-Forwarded-For names the
                                client for rate limits (HEARTH_TRUSTED_PROXIES, default none)
+          --encryption-key-file FILE
+                               Key that encrypts private signing keys and TOTP secrets at rest: 32 bytes in
+                               base64 (openssl rand -base64 32), in an owner-only file (HEARTH_ENCRYPTION_KEY_FILE,
+                               or the key itself in HEARTH_ENCRYPTION_KEY; default: not encrypted)
+          --encryption-key-previous-file FILE
+                               Older keys, one per line, that only decrypt, during a key rotation
+                               (HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE, or comma-separated in HEARTH_ENCRYPTION_KEY_PREVIOUS)
 
         Without --dev, API keys (HEARTH_API_KEYS, comma-separated) and Google OAuth client IDs
         (HEARTH_GOOGLE_CLIENT_IDS) must be configured.
         """
 
     static let keys = """
-        Usage: hearth keys list|rotate [--data-dir DIR] [--config FILE.json]
+        Usage: hearth keys list|rotate|reencrypt [--data-dir DIR] [--config FILE.json] [--encryption-key-file FILE]
+                                          [--encryption-key-previous-file FILE]
 
           list     Print each signing key: id, algorithm, created, state (current, published, expired)
           rotate   Create a new signing key that signs from now on. The previous key stays in the JWKS until
                    every token it signed has expired, so verifiers never see a gap. Running servers pick up
                    the new key within a few seconds.
+          reencrypt
+                   Rewrite every private signing key and TOTP secret under the current encryption key, in one
+                   transaction: after a new encryption key (give the old one as a previous key), or to encrypt a
+                   database written before encryption was turned on. See docs/DEPLOYMENT.md, "Secrets at rest".
         """
 
     static let users = """
         Usage: hearth users show|disable|enable|revoke|delete UID [--data-dir DIR] [--config FILE.json]
+                                                             [--encryption-key-file FILE]
 
           show      Print the user's record as accounts:lookup returns it
           disable   Block sign-in and token refresh (USER_DISABLED); 'enable' undoes it

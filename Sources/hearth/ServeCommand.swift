@@ -45,7 +45,7 @@ enum ServeCommand {
         let mfaPolicy = settings.mfaPolicy
         let logLine: @Sendable (String) -> Void = { line in printLine(line) }
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
-        let store = try openStore(settings)
+        let store = try openStore(settings, log: logLine)
 
         let server = Mutex<IdentityServer?>(nil)
         let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
@@ -105,7 +105,7 @@ enum ServeCommand {
                     trustedProxies: trustedProxies),
                 log: logLine)
         }
-        printBanner(settings: settings, publicURL: publicURL, project: project)
+        printBanner(settings: settings, publicURL: publicURL, project: project, sealer: store.sealer)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
@@ -158,7 +158,11 @@ enum ServeCommand {
             fetcher: URLSessionFetcher(), time: SystemTimeSource())
     }
 
-    private static func printBanner(settings: Settings, publicURL: String, project: ProjectConfiguration) {
+    private static func printBanner(
+        settings: Settings, publicURL: String, project: ProjectConfiguration, sealer: any SecretSealer
+    ) {
+        let secretsAtRest = (sealer as? KeyringSecretSealer).map { "encrypted (AES-256-GCM, key \($0.currentKeyID))" }
+            ?? "not encrypted (set HEARTH_ENCRYPTION_KEY, see docs/DEPLOYMENT.md)"
         var lines = [
             "Hearth is listening on \(publicURL) — project \(project.projectID)\(settings.development ? ", development mode" : "")",
             "  Identity Toolkit   \(publicURL)/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=…",
@@ -166,6 +170,7 @@ enum ServeCommand {
             "  JWKS               \(publicURL)/.well-known/jwks.json",
             "  OpenID discovery   \(publicURL)/\(project.projectID)/.well-known/openid-configuration  (iss \(project.issuer))",
             "  Database           \(settings.databasePath)",
+            "  Secrets at rest    \(secretsAtRest)",
         ]
         if settings.development {
             lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")

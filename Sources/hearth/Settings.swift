@@ -22,6 +22,10 @@ struct Settings {
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
+    /// The key that seals private signing keys and TOTP secrets at rest, and older keys that only open
+    /// (docs/CONFIGURATION.md, "Secrets at rest"); nil: secrets are stored unencrypted.
+    var encryptionKey: EncryptionKeySource?
+    var previousEncryptionKeys: EncryptionKeySource?
     /// Proxies whose `X-Forwarded-For` names the client (addresses or CIDR blocks).
     var trustedProxies: [String] = []
     /// Overrides of the in-memory rate limits; the rest keep their defaults (relaxed 100× with `--dev`).
@@ -93,16 +97,21 @@ struct Settings {
         var sms: SMSSettings?
         var trustedProxies: [String]?
         var rateLimits: [String: RateSettings]?
+        var encryptionKeyFile: String?
+        var encryptionKeyPreviousFile: String?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "rateLimits",
+        "encryptionKeyFile", "encryptionKeyPreviousFile",
     ]
 
-    static let valuedOptions: Set<String> = [
-        "host", "port", "data-dir", "public-url", "project-id", "config", "threads", "trusted-proxies",
-    ]
+    /// The options of every command that opens the store.
+    static let storeOptions: Set<String> = ["data-dir", "config", "encryption-key-file", "encryption-key-previous-file"]
+    static let valuedOptions: Set<String> = storeOptions.union([
+        "host", "port", "public-url", "project-id", "threads", "trusted-proxies",
+    ])
     static let switchOptions: Set<String> = ["dev", "firebase-issuer", "help"]
 
     init(options: ParsedOptions, environment: [String: String]) throws {
@@ -164,6 +173,8 @@ struct Settings {
             }
             rateLimitOverrides = rates
         }
+        encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
+        previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
     }
 
     /// The lockout and SMS quota settings of `mfa` in the config file.
@@ -226,6 +237,11 @@ struct Settings {
         sms.twilioAuthToken = nonEmpty("HEARTH_TWILIO_AUTH_TOKEN") ?? sms.twilioAuthToken
         sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
         if let value = nonEmpty("HEARTH_TRUSTED_PROXIES") { trustedProxies = Self.list(value) }
+        encryptionKey = try EncryptionKeySource(
+            environment: environment, value: "HEARTH_ENCRYPTION_KEY", file: "HEARTH_ENCRYPTION_KEY_FILE") ?? encryptionKey
+        previousEncryptionKeys = try EncryptionKeySource(
+            environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
+            ?? previousEncryptionKeys
     }
 
     private mutating func apply(options: ParsedOptions) throws {
@@ -238,6 +254,9 @@ struct Settings {
         if let value = options.values["trusted-proxies"] { trustedProxies = Self.list(value) }
         if options.flags.contains("dev") { development = true }
         if options.flags.contains("firebase-issuer") { firebaseIssuer = true }
+        encryptionKey = options.values["encryption-key-file"].map(EncryptionKeySource.file) ?? encryptionKey
+        previousEncryptionKeys = options.values["encryption-key-previous-file"].map(EncryptionKeySource.file)
+            ?? previousEncryptionKeys
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw UsageError("--public-url must start with http:// or https://")
         }

@@ -9,27 +9,43 @@ struct StartupError: Error {
 }
 
 /// Opens (creating if needed) the SQLite store in the data directory, never truncating or rewriting
-/// a file it cannot use.
-func openStore(_ settings: Settings) throws -> SQLiteStore {
+/// a file it cannot use. The directory and the database files are made owner-only first (`DataDirectory`),
+/// and every sealed secret must open with the configured encryption keys.
+///
+/// - Parameter log: told of changed file modes and of secrets that `hearth keys reencrypt` should rewrite;
+///   by default as notes on stderr (the commands' output stays on stdout).
+func openStore(_ settings: Settings, log: (String) -> Void = { note in printNote(note) }) throws -> SQLiteStore {
     let directory = settings.dataDirectory
-    let files = FileManager.default
-    var isDirectory: ObjCBool = false
-    if files.fileExists(atPath: directory, isDirectory: &isDirectory) {
-        guard isDirectory.boolValue else { throw StartupError("data directory \(directory) is not a directory") }
-    } else {
-        do {
-            try files.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StartupError("cannot create data directory \(directory): permission denied or read-only file system")
-        }
-    }
-    guard files.isWritableFile(atPath: directory) else {
+    let sealer = try settings.secretSealer()
+    try DataDirectory.prepare(directory, databasePath: settings.databasePath, log: log)
+    guard FileManager.default.isWritableFile(atPath: directory) else {
         throw StartupError("data directory \(directory) is not writable")
     }
+    let store: SQLiteStore
     do {
-        return try SQLiteStore(path: settings.databasePath)
+        store = try SQLiteStore(path: settings.databasePath, sealer: sealer)
     } catch let error as StoreError {
         throw StartupError("cannot open database \(settings.databasePath): \(error.detail.isEmpty ? "\(error.code)" : error.detail)")
     }
+    do {
+        let inventory = try store.secretInventory()
+        if sealer.encrypts, inventory.plain + inventory.sealedWithOtherKey > 0 {
+            log(
+                "event=secrets_not_under_current_key plain=\(inventory.plain) previous_key=\(inventory.sealedWithOtherKey) "
+                    + "hint=\"run 'hearth keys reencrypt'\"")
+        }
+    } catch let error as StoreError {
+        store.close()
+        let advice = error.code == .unavailable
+            ? "configure the key that encrypted them (HEARTH_ENCRYPTION_KEY or --encryption-key-file; during a "
+                + "rotation the old key in HEARTH_ENCRYPTION_KEY_PREVIOUS), see docs/DEPLOYMENT.md, \"Secrets at rest\""
+            : "the database was changed outside Hearth; restore it from a backup"
+        throw StartupError("cannot read the secrets in \(settings.databasePath): \(error.detail); \(advice)")
+    }
+    return store
+}
+
+/// Writes one line to stderr: `hearth: <line>`.
+func printNote(_ line: String) {
+    FileHandle.standardError.write(Data("hearth: \(line)\n".utf8))
 }

@@ -8,7 +8,7 @@ import HearthSQLite
 /// the data directory's store (a running server sees them on its next request).
 enum UsersCommand {
     static func run(_ arguments: [String]) throws {
-        let options = try ParsedOptions(arguments, valued: ["data-dir", "config"], switches: ["help"])
+        let options = try ParsedOptions(arguments, valued: Settings.storeOptions, switches: ["help"])
         if options.flags.contains("help") || options.positionals.isEmpty {
             print(Help.users)
             return

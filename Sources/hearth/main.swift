@@ -4,6 +4,9 @@ import HearthCommandLine
 /// Entry point: `hearth <command> [options]`. Exit status 0 on success, 64 for usage and
 /// configuration errors (one line on stderr), 1 when the server cannot run (port, data directory, database).
 
+// Every file Hearth creates (the database, its -wal and -shm files, directories) is its owner's alone.
+umask(0o077)
+
 /// Writes one line to stdout right away (one write(2) per line, so lines from many threads never
 /// interleave, and log collectors reading a pipe see each line as it happens).
 func printLine(_ line: String) {
@@ -11,7 +14,7 @@ func printLine(_ line: String) {
 }
 
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("hearth: \(message)\n".utf8))
+    printNote(message)
     exit(status)
 }
 

@@ -186,3 +186,39 @@ struct PoolTests {
         #expect(try pool.read { try $0.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int(0) } } == 1)
     }
 }
+
+@Suite("Connection pool: vacuum")
+struct PoolVacuumTests {
+    static func fileBytes(_ path: String) -> [UInt8] {
+        ["", "-wal"].flatMap { suffix in
+            (try? Data(contentsOf: URL(fileURLWithPath: path + suffix))).map(Array.init) ?? []
+        }
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    @Test("vacuum leaves no trace of overwritten and deleted values in the database file or the WAL")
+    func vacuumRemovesOldContent() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("vacuum.sqlite")
+        let pool = try SQLiteConnectionPool(path: path, configuration: .init(readerCount: 1))
+        defer { try? pool.close() }
+        let marker = Array("OLD-SECRET-MARKER".utf8)
+        try pool.write { db throws in
+            try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, value BLOB)")
+            try db.execute("INSERT INTO t VALUES (1, ?), (2, ?)", [.blob(marker + [1]), .blob(marker + [2])])
+        }
+        try pool.write { db throws in
+            try db.execute("UPDATE t SET value = ? WHERE id = 1", [.blob(Array(repeating: 0x55, count: 40))])
+            try db.execute("DELETE FROM t WHERE id = 2")
+        }
+        #expect(Self.contains(Self.fileBytes(path), marker), "without a vacuum the old values are still on disk")
+        try pool.vacuum()
+        #expect(!Self.contains(Self.fileBytes(path), marker))
+        #expect(try pool.read { try $0.queryFirst("SELECT count(*) FROM t") { $0.int(0) } } == 1)
+        #expect(try pool.write { try $0.queryFirst("SELECT length(value) FROM t") { $0.int(0) } } == 40)
+    }
+}

@@ -20,6 +20,8 @@ public struct CryptoError: Error, Equatable, CustomStringConvertible, Sendable {
             case unsupportedKeyType
             case unsupportedFormat
             case invalidArgument
+            case authenticationFailed
+            case unknownKey
         }
 
         private let base: Base
@@ -40,6 +42,10 @@ public struct CryptoError: Error, Equatable, CustomStringConvertible, Sendable {
         public static let unsupportedFormat = Code(.unsupportedFormat)
         /// An argument is outside its allowed range (for example an empty certificate common name).
         public static let invalidArgument = Code(.invalidArgument)
+        /// Sealed data did not authenticate: wrong key, nonce or associated data, or changed bytes.
+        public static let authenticationFailed = Code(.authenticationFailed)
+        /// Sealed data names a key that is not among the keys given to open it.
+        public static let unknownKey = Code(.unknownKey)
 
         public var description: String { base.rawValue }
     }

@@ -1,0 +1,116 @@
+public import HearthCore
+import SQLite
+
+/// The secret columns go through the store's `SecretSealer`: sealed on every write, opened on every read.
+extension SQLiteStoreReader {
+    /// The secret kept in a BLOB column (a TOTP secret), opened.
+    func openSecret(_ stored: [UInt8]?, _ field: SecretField) throws -> [UInt8]? {
+        try stored.map { try sealer.open($0, for: field) }
+    }
+
+    /// The secret kept in a TEXT column (a private key PEM), opened.
+    func openSecret(_ stored: String, _ field: SecretField) throws -> String {
+        String(decoding: try sealer.open(Array(stored.utf8), for: field), as: UTF8.self)
+    }
+
+    /// The value to bind for a secret kept in a BLOB column.
+    func sealedValue(_ secret: [UInt8]?, _ field: SecretField) throws -> SQLiteValue {
+        SQLiteValue(try secret.map { try sealer.seal($0, for: field) })
+    }
+
+    /// The value to bind for a secret kept in a TEXT column (sealed values are ASCII).
+    func sealedValue(_ secret: String, _ field: SecretField) throws -> SQLiteValue {
+        .text(String(decoding: try sealer.seal(Array(secret.utf8), for: field), as: UTF8.self))
+    }
+}
+
+extension SQLiteStore: SecretResealing {
+    public func secretInventory() throws -> SecretInventory {
+        do {
+            return try pool.read { connection in
+                var inventory = SecretInventory()
+                try SecretColumn.forEachSecret(on: connection) { column, recordID, stored in
+                    _ = try sealer.open(stored, for: SecretField(column.kind, recordID: recordID))
+                    inventory.count(sealer.state(of: stored))
+                }
+                return inventory
+            }
+        } catch {
+            throw translateStoreError(error, operation: "secretInventory")
+        }
+    }
+
+    /// After rewriting anything, the file is vacuumed (`SQLiteConnectionPool.vacuum()`), so the values it
+    /// replaced (plain, or sealed under a key being retired) are not left in free space or in the WAL.
+    public func resealSecrets() throws -> SecretInventory {
+        do {
+            let (before, rewritten) = try pool.write { connection in
+                var inventory = SecretInventory()
+                var rewritten = 0
+                try SecretColumn.forEachSecret(on: connection) { column, recordID, stored in
+                    let state = sealer.state(of: stored)
+                    inventory.count(state)
+                    let field = SecretField(column.kind, recordID: recordID)
+                    let secret = try sealer.open(stored, for: field)
+                    guard sealer.needsResealing(state) else { return }
+                    let sealed = try sealer.seal(secret, for: field)
+                    let value: SQLiteValue = column.isText ? .text(String(decoding: sealed, as: UTF8.self)) : .blob(sealed)
+                    try connection.execute(column.update, [value, .text(recordID)])
+                    rewritten += 1
+                }
+                return (inventory, rewritten)
+            }
+            if rewritten > 0 { try pool.vacuum() }
+            return before
+        } catch {
+            throw translateStoreError(error, operation: "resealSecrets")
+        }
+    }
+}
+
+/// A column that holds secrets, with the key that names each row's record. Read in pages in key order, so that
+/// going through every secret takes bounded memory.
+private struct SecretColumn {
+    let kind: SecretField.Kind
+    let table: String
+    let key: String
+    let column: String
+    /// TEXT (a PEM) rather than BLOB.
+    let isText: Bool
+
+    static let all = [
+        SecretColumn(kind: .signingKey, table: "signing_keys", key: "key_id", column: "private_key_pem", isText: true),
+        SecretColumn(
+            kind: .mfaEnrollmentTOTPSecret, table: "mfa_enrollments", key: "enrollment_id", column: "totp_secret",
+            isText: false),
+        SecretColumn(
+            kind: .verificationSessionTOTPSecret, table: "verification_sessions", key: "session_hash",
+            column: "totp_secret", isText: false),
+    ]
+
+    static let pageSize = 500
+
+    private var select: String { "SELECT \(key), \(column) FROM \(table) WHERE \(column) IS NOT NULL" }
+    var firstPage: String { "\(select) ORDER BY \(key) LIMIT \(Self.pageSize)" }
+    var nextPage: String { "\(select) AND \(key) > ? ORDER BY \(key) LIMIT \(Self.pageSize)" }
+    var update: String { "UPDATE \(table) SET \(column) = ? WHERE \(key) = ?" }
+
+    /// Calls `body` with every stored secret: its column, its record's key and its stored bytes. `body` may
+    /// update the secret column of the row it is given.
+    static func forEachSecret(
+        on connection: SQLiteConnection, _ body: (SecretColumn, String, [UInt8]) throws -> Void
+    ) throws {
+        for column in all {
+            var after: String?
+            repeat {
+                let page = try connection.queryAll(
+                    after == nil ? column.firstPage : column.nextPage, after.map { [.text($0)] } ?? []
+                ) { row in
+                    (try row.requiredText(0), column.isText ? Array(try row.requiredText(1).utf8) : row.blob(1) ?? [])
+                }
+                for (recordID, stored) in page { try body(column, recordID, stored) }
+                after = page.count == pageSize ? page.last?.0 : nil
+            } while after != nil
+        }
+    }
+}
