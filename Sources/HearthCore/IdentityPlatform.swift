@@ -17,10 +17,12 @@ public final class IdentityPlatform: Sendable {
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes and attempt limits of second-factor codes and pending sign-ins.
+    ///   - outboundLimits: bounds on the calls Google verification makes to identity providers.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
-        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits()
+        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
+        outboundLimits: OutboundCallLimits = OutboundCallLimits()
     ) throws {
         self.project = project
         self.store = store
@@ -40,7 +42,8 @@ public final class IdentityPlatform: Sendable {
         }
         tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
         let google = GoogleCredentialVerifier(
-            issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew)
+            issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew,
+            limits: outboundLimits)
         mfa = MFAService(project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits)
         accounts = AccountService(project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time)
     }

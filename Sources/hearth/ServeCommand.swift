@@ -35,14 +35,15 @@ enum ServeCommand {
                     "no Google client IDs configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds in --config (or use --dev)")
             }
         }
-        let extraIssuers = try settings.extraGoogleIssuers.map(Self.issuer)
+        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        let outboundLimits = try settings.outboundLimits(httpThreads: threads)
+        let extraIssuers = try settings.extraGoogleIssuers.map { try Self.issuer($0, timeout: outboundLimits.timeout) }
         let mfaPolicy = settings.mfaPolicy
         let logLine: @Sendable (String) -> Void = { line in printLine(line) }
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
         let store = try openStore(settings)
 
         let server = Mutex<IdentityServer?>(nil)
-        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
         let http = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: settings.host, port: settings.port, threadCount: threads, cors: .reflectAnyOrigin),
@@ -72,7 +73,7 @@ enum ServeCommand {
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
             mfa: mfaPolicy)
         let time = SystemTimeSource()
-        let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(), time: time)
+        let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
             ? DevIdPConfiguration(
                 issuer: "\(publicURL)/dev/google",
@@ -84,7 +85,8 @@ enum ServeCommand {
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits)
+                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
+                outboundLimits: outboundLimits)
         } catch {
             http.shutdown(gracePeriod: .seconds(1))
             store.close()
@@ -140,14 +142,14 @@ enum ServeCommand {
         return (UnavailableSMSSender(), nil)
     }
 
-    private static func issuer(_ entry: Settings.IssuerEntry) throws -> any GoogleIssuer {
+    private static func issuer(_ entry: Settings.IssuerEntry, timeout: TimeInterval) throws -> any GoogleIssuer {
         guard let jwks = URL(string: entry.jwksUri) else { throw UsageError("googleIssuers: bad jwksUri '\(entry.jwksUri)'") }
         let tokenInfo = entry.tokeninfoUri.flatMap(URL.init(string:)) ?? jwks
         let userInfo = entry.userinfoUri.flatMap(URL.init(string:)) ?? jwks
         return RemoteGoogleIssuer(
             issuerNames: [entry.issuer],
             endpoints: .init(jwks: jwks, tokenInfo: tokenInfo, userInfo: userInfo),
-            fetcher: URLSessionFetcher(), time: SystemTimeSource())
+            fetcher: URLSessionFetcher(timeout: timeout), time: SystemTimeSource())
     }
 
     private static func printBanner(settings: Settings, publicURL: String, project: ProjectConfiguration) {
