@@ -189,7 +189,7 @@ final class OAuthClient: Sendable {
         guard let exp = NumericDate(claims["exp"]) else { throw reject("no exp in whole seconds between 1970 and 9999") }
         guard exp.isAfter(now) else { throw reject("it expired at \(Self.timestamp(exp.date))") }
         guard let iat = NumericDate(claims["iat"]) else { throw reject("no iat in whole seconds between 1970 and 9999") }
-        guard iat.isReached(by: now, leeway: Self.issuedAtTolerance), iat.isAfter(now, leeway: Self.issuedAtTolerance) else {
+        guard abs(iat.date.timeIntervalSince(now)) <= Self.issuedAtTolerance else {
             throw reject("iat \(Self.timestamp(iat.date)) is more than 600 seconds from now (\(Self.timestamp(now)))")
         }
         if let nonce {
