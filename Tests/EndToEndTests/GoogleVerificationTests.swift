@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HearthCrypto
 import Testing
@@ -90,5 +91,116 @@ struct GoogleVerificationTests {
         let tokens = try DevGoogle(server: server).signIn(email: "reauth@example.com")
         let response = try client.verifyAssertion(idToken: tokens.idToken, accessToken: nil, autoCreate: false)
         #expect(response.errorMessage?.hasPrefix("USER_NOT_FOUND") == true)
+    }
+
+    @Test("8+ concurrent slow access-token sign-ins: at most the bound reach tokeninfo, the rest are told to retry, GET / keeps answering, and a repeated token is checked once")
+    func slowAccessTokenSignIns() throws {
+        let mock = try MockGoogle()
+        let directory = HearthProcess.temporaryDirectory()
+        let config = try mock.configFile(
+            in: directory, extra: ["outbound": ["maxConcurrentChecks": 2, "timeoutSeconds": 60]])
+        let server = HearthProcess(arguments: ["--dev", "--threads", "4", "--config", config.path], dataDirectory: directory)
+        try server.start()
+        let client = FirebaseIOSClient(server: server)
+
+        mock.holdTokenInfo()
+        let answers = Locked<[HTTPResult]>([])
+        let done = DispatchGroup()
+        func signIn(_ accessToken: String) {
+            done.enter()
+            Thread {
+                if let answer = try? client.verifyAssertion(idToken: nil, accessToken: accessToken) {
+                    answers.withLock { $0.append(answer) }
+                }
+                done.leave()
+            }.start()
+        }
+        // Two sign-ins wait at tokeninfo, which holds them until the gate opens (started one after the other, so
+        // each reaches a free worker thread of Hearth and of the mock).
+        signIn("mock-at-slow-1")
+        #expect(Self.eventually { mock.tokenInfoWaiting == 1 })
+        signIn("mock-at-slow-2")
+        #expect(Self.eventually { mock.tokenInfoWaiting == 2 })
+        // Eight more arrive together: refused at once instead of taking the remaining worker threads.
+        for index in 3...10 { signIn("mock-at-slow-\(index)") }
+        #expect(Self.eventually { answers.value.count == 8 })
+        #expect(mock.tokenInfoWaiting == 2)
+        for answer in answers.value {
+            #expect(answer.status == 400)
+            #expect(answer.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true, "\(answer.text)")
+        }
+        // The HTTP workers are not all stuck behind the slow calls.
+        let health = try server.request("GET", "/")
+        #expect(health.status == 200)
+        #expect(try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "while-slow")), accessToken: nil).status == 200)
+
+        mock.openTokenInfo()
+        done.wait()
+        #expect(answers.value.filter { $0.status == 200 }.count == 2)
+        #expect(mock.mostTokenInfoAtOnce == 2)
+        #expect(mock.tokenInfoCalls == 2)
+
+        // A verified access token is remembered until it expires.
+        for _ in 0..<3 {
+            let again = try client.verifyAssertion(idToken: nil, accessToken: "mock-at-repeat")
+            #expect(again.status == 200)
+            #expect(again.json["email"] as? String == "repeat@example.com")
+        }
+        #expect(mock.tokenInfoCalls == 3)
+    }
+
+    @Test("while the issuer's JWKS fails, unknown-kid sign-ins make a bounded number of fetches and known keys keep working")
+    func unknownKeyIDsWhileJWKSFails() throws {
+        let mock = try MockGoogle()
+        let directory = HearthProcess.temporaryDirectory()
+        let server = HearthProcess(arguments: ["--dev", "--config", try mock.configFile(in: directory).path], dataDirectory: directory)
+        try server.start()
+        let client = FirebaseIOSClient(server: server)
+        #expect(try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "before")), accessToken: nil).status == 200)
+        #expect(mock.fetchCount == 1)
+
+        mock.failJWKS()
+        let tokens = try (0..<200).map { try mock.sign(mock.claims(subject: "storm-\($0)"), keyID: "unknown-\($0)") }
+        let refused = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for index in stride(from: worker, to: tokens.count, by: 8) {
+                let answer = try? client.verifyAssertion(idToken: tokens[index], accessToken: nil)
+                if answer?.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true { refused.withLock { $0 += 1 } }
+            }
+        }
+        #expect(refused.value == 200)
+        #expect(mock.fetchCount <= 2)
+        #expect(try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "after")), accessToken: nil).status == 200)
+    }
+
+    @Test(
+        "correctly signed tokens with exp or iat out of range are INVALID_IDP_RESPONSE, and the server keeps answering",
+        arguments: [
+            ("exp", "1e20"), ("exp", "9223372036854775807"), ("exp", "1e300"), ("exp", "-9223372036854775808"),
+            ("iat", "-9223372036854775808"), ("exp", "-1e300"), ("iat", "1e300"), ("exp", "1700000000.5"),
+        ])
+    func numericClaims(claim: String, literal: String) throws {
+        let mock = try MockGoogle()
+        let directory = HearthProcess.temporaryDirectory()
+        let server = HearthProcess(arguments: ["--dev", "--config", try mock.configFile(in: directory).path], dataDirectory: directory)
+        try server.start()
+        let client = FirebaseIOSClient(server: server)
+        let hostile = try mock.sign(mock.claims(subject: "numeric"), raw: claim, literal)
+        let answer = try client.verifyAssertion(idToken: hostile, accessToken: nil)
+        #expect(answer.status == 400)
+        #expect(answer.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(answer.text)")
+        #expect(try server.request("GET", "/").status == 200)
+        let good = try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "numeric")), accessToken: nil)
+        #expect(good.status == 200)
+        #expect(good.json["isNewUser"] as? Bool == true)
+    }
+
+    /// Polls `condition` for up to 60 s: a bound against hangs, not a timing assertion.
+    private static func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<6_000 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
     }
 }
