@@ -195,6 +195,26 @@ struct GoogleVerificationTests {
         #expect(good.json["isNewUser"] as? Bool == true)
     }
 
+    @Test("outbound settings are checked: unknown keys, out-of-range values, more checks than HTTP threads")
+    func outboundSettings() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.json")
+        for (outbound, message) in [
+            (#"{"timeoutSecond":5}"#, "unknown setting 'outbound.timeoutSecond'"),
+            (#"{"timeoutSeconds":0}"#, "outbound.timeoutSeconds"),
+            (#"{"maxConcurrentChecks":4}"#, "less than the HTTP threads (4)"),
+            (#"{"maxConcurrentChecks":2,"maxConcurrentChecksPerClient":3}"#, "maxConcurrentChecksPerClient"),
+            (#"{"accessTokenCacheSize":-1}"#, "accessTokenCacheSize"),
+            (#"{"accessTokenCacheSeconds":86401}"#, "accessTokenCacheSeconds"),
+        ] {
+            try Data(#"{"outbound":"# .utf8 + Data(outbound.utf8) + Data("}".utf8)).write(to: file)
+            let result = try HearthProcess.run(["serve", "--dev", "--threads", "4", "--config", file.path, "--data-dir", directory.path])
+            #expect(result.status == 64, "\(outbound)")
+            #expect(result.output.contains(message), "\(result.output)")
+        }
+    }
+
     /// Polls `condition` for up to 60 s: a bound against hangs, not a timing assertion.
     private static func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<6_000 {
