@@ -195,6 +195,26 @@ struct GoogleVerificationTests {
         #expect(good.json["isNewUser"] as? Bool == true)
     }
 
+    @Test("a tokeninfo that never answers fails the sign-in after outbound.timeoutSeconds, and frees its slot")
+    func tokenInfoTimeout() throws {
+        let mock = try MockGoogle()
+        let directory = HearthProcess.temporaryDirectory()
+        let config = try mock.configFile(
+            in: directory, extra: ["outbound": ["maxConcurrentChecks": 1, "timeoutSeconds": 0.5]])
+        let server = HearthProcess(arguments: ["--dev", "--threads", "4", "--config", config.path], dataDirectory: directory)
+        try server.start()
+        let client = FirebaseIOSClient(server: server)
+        mock.holdTokenInfo()
+        for attempt in 1...2 {
+            // Answered while the mock still holds the call: Hearth gave up, and the one slot is free again.
+            let answer = try client.verifyAssertion(idToken: nil, accessToken: "mock-at-hung-\(attempt)")
+            #expect(answer.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(answer.text)")
+            #expect(mock.tokenInfoCalls == attempt)
+        }
+        #expect(mock.tokenInfoWaiting >= 1)
+        mock.openTokenInfo()
+    }
+
     @Test("outbound settings are checked: unknown keys, out-of-range values, more checks than HTTP threads")
     func outboundSettings() throws {
         let directory = HearthProcess.temporaryDirectory()
