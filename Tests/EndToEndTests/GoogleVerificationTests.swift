@@ -10,10 +10,7 @@ struct GoogleVerificationTests {
     @Test("forged, expired, wrong-audience, wrong-issuer, alg none, tampered and unknown-kid tokens are refused; nothing is created")
     func negatives() throws {
         let mock = try MockGoogle()
-        let directory = HearthProcess.temporaryDirectory()
-        let started = HearthProcess(arguments: ["--dev", "--config", try mock.configFile(in: directory).path], dataDirectory: directory)
-        try started.start()
-        let client = FirebaseIOSClient(server: started)
+        let (_, client) = try Self.start(trusting: mock)
         let now = Int(Date().timeIntervalSince1970)
 
         // The control: a good token signs in, so the refusals below are about the token alone.
@@ -63,10 +60,7 @@ struct GoogleVerificationTests {
     @Test("the email rules: verified emails link, unverified ones ask for confirmation")
     func emailRules() throws {
         let mock = try MockGoogle()
-        let directory = HearthProcess.temporaryDirectory()
-        let server = HearthProcess(arguments: ["--dev", "--config", try mock.configFile(in: directory).path], dataDirectory: directory)
-        try server.start()
-        let client = FirebaseIOSClient(server: server)
+        let (_, client) = try Self.start(trusting: mock)
 
         let owner = try SignedIn(client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "g1", email: "same@example.com")), accessToken: nil))
         let unverified = try client.verifyAssertion(
@@ -96,12 +90,8 @@ struct GoogleVerificationTests {
     @Test("8+ concurrent slow access-token sign-ins: at most the bound reach tokeninfo, the rest are told to retry, GET / keeps answering, and a repeated token is checked once")
     func slowAccessTokenSignIns() throws {
         let mock = try MockGoogle()
-        let directory = HearthProcess.temporaryDirectory()
-        let config = try mock.configFile(
-            in: directory, extra: ["outbound": ["maxConcurrentChecks": 2, "timeoutSeconds": 60]])
-        let server = HearthProcess(arguments: ["--dev", "--threads", "4", "--config", config.path], dataDirectory: directory)
-        try server.start()
-        let client = FirebaseIOSClient(server: server)
+        let (server, client) = try Self.start(
+            trusting: mock, arguments: ["--threads", "4"], extra: ["outbound": ["maxConcurrentChecks": 2, "timeoutSeconds": 60]])
 
         mock.holdTokenInfo()
         let answers = Locked<[HTTPResult]>([])
@@ -152,10 +142,7 @@ struct GoogleVerificationTests {
     @Test("while the issuer's JWKS fails, unknown-kid sign-ins make a bounded number of fetches and known keys keep working")
     func unknownKeyIDsWhileJWKSFails() throws {
         let mock = try MockGoogle()
-        let directory = HearthProcess.temporaryDirectory()
-        let server = HearthProcess(arguments: ["--dev", "--config", try mock.configFile(in: directory).path], dataDirectory: directory)
-        try server.start()
-        let client = FirebaseIOSClient(server: server)
+        let (_, client) = try Self.start(trusting: mock)
         #expect(try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "before")), accessToken: nil).status == 200)
         #expect(mock.fetchCount == 1)
 
@@ -181,10 +168,7 @@ struct GoogleVerificationTests {
         ])
     func numericClaims(claim: String, literal: String) throws {
         let mock = try MockGoogle()
-        let directory = HearthProcess.temporaryDirectory()
-        let server = HearthProcess(arguments: ["--dev", "--config", try mock.configFile(in: directory).path], dataDirectory: directory)
-        try server.start()
-        let client = FirebaseIOSClient(server: server)
+        let (server, client) = try Self.start(trusting: mock)
         let hostile = try mock.sign(mock.claims(subject: "numeric"), raw: claim, literal)
         let answer = try client.verifyAssertion(idToken: hostile, accessToken: nil)
         #expect(answer.status == 400)
@@ -198,12 +182,8 @@ struct GoogleVerificationTests {
     @Test("a tokeninfo that never answers fails the sign-in after outbound.timeoutSeconds, and frees its slot")
     func tokenInfoTimeout() throws {
         let mock = try MockGoogle()
-        let directory = HearthProcess.temporaryDirectory()
-        let config = try mock.configFile(
-            in: directory, extra: ["outbound": ["maxConcurrentChecks": 1, "timeoutSeconds": 0.5]])
-        let server = HearthProcess(arguments: ["--dev", "--threads", "4", "--config", config.path], dataDirectory: directory)
-        try server.start()
-        let client = FirebaseIOSClient(server: server)
+        let (_, client) = try Self.start(
+            trusting: mock, arguments: ["--threads", "4"], extra: ["outbound": ["maxConcurrentChecks": 1, "timeoutSeconds": 0.5]])
         mock.holdTokenInfo()
         for attempt in 1...2 {
             // Answered while the mock still holds the call: Hearth gave up, and the one slot is free again.
@@ -233,6 +213,17 @@ struct GoogleVerificationTests {
             #expect(result.status == 64, "\(outbound)")
             #expect(result.output.contains(message), "\(result.output)")
         }
+    }
+
+    /// Starts Hearth in `--dev` trusting `mock`, with `arguments` and `extra` config settings.
+    private static func start(
+        trusting mock: MockGoogle, arguments: [String] = [], extra: [String: Any] = [:]
+    ) throws -> (HearthProcess, FirebaseIOSClient) {
+        let directory = HearthProcess.temporaryDirectory()
+        let config = try mock.configFile(in: directory, extra: extra)
+        let server = HearthProcess(arguments: ["--dev", "--config", config.path] + arguments, dataDirectory: directory)
+        try server.start()
+        return (server, FirebaseIOSClient(server: server))
     }
 
     /// Polls `condition` for up to 60 s: a bound against hangs, not a timing assertion.

@@ -51,6 +51,14 @@ struct KeySetCacheTests {
         KeySetCache(policy: policy, clock: time.clock)
     }
 
+    /// A cache that fetched `k1` once, over a server that now fails.
+    func cacheWhoseServerFails() throws -> KeySetCache<Set<String>> {
+        let cache = cache()
+        _ = try cache.keys(fetch: server.fetch)
+        server.fail()
+        return cache
+    }
+
     @Test("keys live for the response's lifetime, clamped; nil uses the default")
     func lifetimes() throws {
         for (lifetime, expected) in [(nil, 300.0), (0, 30), (120, 120), (1e9, 86_400)] as [(TimeInterval?, TimeInterval)] {
@@ -95,9 +103,7 @@ struct KeySetCacheTests {
 
     @Test("while fetching fails, the last good keys are served and nothing is fetched during the pause")
     func staleWhileFailing() throws {
-        let cache = cache()
-        _ = try cache.keys(fetch: server.fetch)
-        server.fail()
+        let cache = try cacheWhoseServerFails()
         time.advance(300)
         #expect(try cache.keys(fetch: server.fetch).keys == ["k1"])
         for _ in 0..<100 {
@@ -137,9 +143,7 @@ struct KeySetCacheTests {
 
     @Test("500 concurrent unknown-key lookups while the server fails share one fetch (threads)")
     func stormWhileFailing() throws {
-        let cache = cache()
-        _ = try cache.keys(fetch: server.fetch)
-        server.fail()
+        let cache = try cacheWhoseServerFails()
         let threads = 50
         server.onFetch { number in
             guard number == 2 else { return }
