@@ -139,24 +139,36 @@ struct GoogleVerificationTests {
         #expect(mock.tokenInfoCalls == 3)
     }
 
-    @Test("while the issuer's JWKS fails, unknown-kid sign-ins make a bounded number of fetches and known keys keep working")
-    func unknownKeyIDsWhileJWKSFails() throws {
+    @Test("while the issuer's JWKS fails, sign-ins make a bounded number of fetches, and the last good keys keep working")
+    func signInsWhileJWKSFails() throws {
         let mock = try MockGoogle()
         let (_, client) = try Self.start(trusting: mock)
-        #expect(try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "before")), accessToken: nil).status == 200)
-        #expect(mock.fetchCount == 1)
-
-        mock.failJWKS()
-        let tokens = try (0..<200).map { try mock.sign(mock.claims(subject: "storm-\($0)"), keyID: "unknown-\($0)") }
-        let refused = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { worker in
-            for index in stride(from: worker, to: tokens.count, by: 8) {
-                let answer = try? client.verifyAssertion(idToken: tokens[index], accessToken: nil)
-                if answer?.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true { refused.withLock { $0 += 1 } }
+        func storm(_ tokens: [String]) -> Int {
+            let refused = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { worker in
+                for index in stride(from: worker, to: tokens.count, by: 8) {
+                    let answer = try? client.verifyAssertion(idToken: tokens[index], accessToken: nil)
+                    if answer?.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true { refused.withLock { $0 += 1 } }
+                }
             }
+            return refused.value
         }
-        #expect(refused.value == 200)
-        #expect(mock.fetchCount <= 2)
+
+        // Failing from the start: no keys at all. Failures are remembered and retried after 5 s, 10 s, ….
+        mock.failJWKS()
+        #expect(storm(try (0..<200).map { try mock.sign(mock.claims(subject: "cold-\($0)")) }) == 200)
+        #expect(mock.fetchCount <= 3)
+
+        // Once the endpoint answers again (and the pause is over), sign-ins work.
+        mock.failJWKS(false)
+        let before = try mock.sign(mock.claims(subject: "before"))
+        #expect(Self.eventually { (try? client.verifyAssertion(idToken: before, accessToken: nil))?.status == 200 })
+
+        // Failing again: tokens with unknown kids refetch at most once per 30 s; known keys keep working.
+        mock.failJWKS()
+        let fetchesBefore = mock.fetchCount
+        #expect(storm(try (0..<200).map { try mock.sign(mock.claims(subject: "storm-\($0)"), keyID: "unknown-\($0)") }) == 200)
+        #expect(mock.fetchCount - fetchesBefore <= 1)
         #expect(try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "after")), accessToken: nil).status == 200)
     }
 

@@ -126,6 +126,8 @@ struct RemoteGoogleIssuerTests {
         let good = try google.idToken(subject: "g-1")
         #expect(try verifier.verify(idToken: good, accessToken: nil, nonce: nil, clientAddress: nil).rawID == "g-1")
         fetcher.set(.init(status: 503))
+        // Past the unknown-kid refetch interval, but the keys are still fresh.
+        time.advance(by: 31)
 
         let tokens = try (0..<500).map { try google.idToken(google.claims(subject: "g-\($0)"), keyID: "attacker-\($0)") }
         let codes = Mutex<[ErrorCode?]>([])
