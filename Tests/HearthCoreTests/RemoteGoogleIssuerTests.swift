@@ -115,6 +115,17 @@ struct RemoteGoogleIssuerTests {
         #expect(fetcher.count == 1)
     }
 
+    @Test("a userinfo or tokeninfo call that gets no answer is a refused sign-in, not a server fault")
+    func noAnswer() throws {
+        struct Unreachable: HTTPFetching {
+            func get(_ url: URL, headers: [String: String]) throws -> FetchedResponse { throw URLError(.timedOut) }
+        }
+        let issuer = RemoteGoogleIssuer(fetcher: Unreachable(), time: ManualTimeSource())
+        #expect(wireErrorCode { _ = try issuer.userInfo(accessToken: "at-1") } == .invalidIdpResponse)
+        let verifier = GoogleCredentialVerifier(issuers: [issuer], clientIDs: [FakeGoogle.clientID], time: ManualTimeSource())
+        #expect(wireErrorCode { _ = try verifier.verify(idToken: nil, accessToken: "at-1", nonce: nil, clientAddress: nil) } == .invalidIdpResponse)
+    }
+
     @Test("500 concurrent sign-ins with unknown kids while the JWKS endpoint fails make a bounded number of fetches")
     func unknownKeyIDStormWhileFailing() throws {
         let time = ManualTimeSource()

@@ -118,11 +118,13 @@ public final class RemoteGoogleIssuer: GoogleIssuer {
             expiresIn: expiresIn ?? 0, scope: info["scope"]?.stringValue)
     }
 
+    /// - Throws: `INVALID_IDP_RESPONSE` when userinfo does not answer 200 with a JSON object, or does not answer
+    ///   at all (a timeout is a refused sign-in, not a server fault).
     public func userInfo(accessToken: String) throws -> [String: JSONValue] {
-        let response = try fetcher.get(endpoints.userInfo, headers: ["Authorization": "Bearer \(accessToken)"])
-        guard response.status == 200, case .object(let info)? = try? JSONValue(parsing: response.body) else {
-            throw WireError(.invalidIdpResponse, "The identity provider did not return the user's profile.")
-        }
+        let noProfile = WireError(.invalidIdpResponse, "The identity provider did not return the user's profile.")
+        guard let response = try? fetcher.get(endpoints.userInfo, headers: ["Authorization": "Bearer \(accessToken)"]),
+            response.status == 200, case .object(let info)? = try? JSONValue(parsing: response.body)
+        else { throw noProfile }
         return info
     }
 }
