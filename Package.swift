@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
 
         // Contracts.
-        .target(name: "JOSE", dependencies: ["HearthCrypto"]),
+        .target(name: "JOSE", dependencies: ["HearthCrypto", "HearthProtocol"]),
         .target(name: "HearthProtocol"),
 
         // Domain logic: no HTTP, no SQL.

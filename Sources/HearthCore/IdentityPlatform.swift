@@ -21,11 +21,13 @@ public final class IdentityPlatform: Sendable {
     ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
     ///   - rateLimits: the in-memory token buckets (see `RateLimiter`).
     ///   - securityEvents: receives lockouts and exhausted quotas (for the log), once committed.
+    ///   - outboundLimits: bounds on the calls Google verification makes to identity providers.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
+        outboundLimits: OutboundCallLimits = OutboundCallLimits(),
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         self.project = project
@@ -47,7 +49,8 @@ public final class IdentityPlatform: Sendable {
         }
         tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
         let google = GoogleCredentialVerifier(
-            issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew)
+            issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew,
+            limits: outboundLimits)
         mfa = MFAService(
             project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
             limiter: rateLimiter, report: securityEvents)

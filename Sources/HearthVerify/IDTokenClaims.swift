@@ -16,9 +16,9 @@ struct IDTokenClaims {
     var audience: Audience?
     /// `nil` when absent; `.some(nil)` when present but not a string.
     var subject: String??
-    var expiresAt: Double?
-    var issuedAt: Double?
-    var authTime: Double?
+    var expiresAt: NumericDate?
+    var issuedAt: NumericDate?
+    var authTime: NumericDate?
     var email: String?
     var emailVerified: Bool?
     var signInProvider: String?
@@ -72,15 +72,16 @@ struct IDTokenClaims {
         }
     }
 
-    /// A NumericDate (RFC 7519 §2): seconds since 1970, integer or not.
-    private static func numericDate(_ claims: [String: JSONValue], _ name: String) throws(ClaimTypeError) -> Double? {
-        let value: Double
+    /// A NumericDate (RFC 7519 §2) as ``HearthProtocol/NumericDate`` accepts it: whole seconds from 1970 to 9999.
+    /// Anything else present (a fraction, 1e300, −2^63, a string) is a type error, never a trap.
+    private static func numericDate(_ claims: [String: JSONValue], _ name: String) throws(ClaimTypeError) -> NumericDate? {
         switch claims[name] {
         case nil, .null?: return nil
-        case .integer(let seconds)?: value = Double(seconds)
-        case .double(let seconds)?: value = seconds
-        default: throw ClaimTypeError(claim: name, expected: "a number of seconds")
+        case let value?:
+            guard let date = NumericDate(value) else {
+                throw ClaimTypeError(claim: name, expected: "whole seconds between 1970 and 9999")
+            }
+            return date
         }
-        return value.isFinite ? value : nil
     }
 }

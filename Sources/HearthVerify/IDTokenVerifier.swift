@@ -15,9 +15,11 @@ import JOSE
 /// 6. `iat` is no later than now plus the clock skew;
 /// 7. `auth_time` is present and no later than now plus the clock skew.
 ///
-/// Keys are cached for the JWKS response's `max-age` and refetched when a token names an unknown `kid`, at most
-/// once per ``unknownKeyRefetchInterval``; a failed fetch keeps the old keys in use. Copies of a verifier share
-/// one cache, and every method is safe to call from many threads at once.
+/// Keys live in HearthProtocol's `KeySetCache`, the cache Hearth's server uses for Google's keys: kept for the JWKS
+/// response's `max-age` (see ``keyLifetimeRange``), fetched by one caller at a time while the others wait, refetched
+/// when a token names an unknown `kid` at most once per ``unknownKeyRefetchInterval``, and after a failed fetch not
+/// fetched again for ``failedFetchRetryInterval`` (doubling while failures continue), the old keys staying in use.
+/// Copies of a verifier share one cache, and every method is safe to call from many threads at once.
 ///
 /// ```swift
 /// let verifier = IDTokenVerifier(hearthURL: URL(string: "http://127.0.0.1:9099")!, projectID: "demo-hearth")
@@ -31,14 +33,19 @@ import JOSE
 /// ```
 public struct IDTokenVerifier: Sendable {
     /// How long keys are cached when the JWKS response has no `max-age`, in seconds.
-    public static let defaultKeyLifetime: TimeInterval = 300
-    /// Bounds applied to a response's `max-age`: at least 30 s (so `no-cache` cannot make every verify fetch) and
-    /// at most a day (so a removed key is not trusted for long).
-    public static let keyLifetimeRange: ClosedRange<TimeInterval> = 30...86_400
+    public static let defaultKeyLifetime: TimeInterval = keyCachePolicy.defaultLifetime
+    /// Bounds applied to a response's `max-age`: at least 30 s (so `no-cache` and `no-store` cannot make every
+    /// verify fetch: such keys are used for 30 s, then fetched again) and at most a day (so a removed key is not
+    /// trusted for long).
+    public static let keyLifetimeRange: ClosedRange<TimeInterval> = keyCachePolicy.lifetimeRange
     /// The shortest time between two refetches caused by unknown `kid`s, in seconds.
-    public static let unknownKeyRefetchInterval: TimeInterval = 30
-    /// How long after a failed fetch the next attempt waits, in seconds.
-    public static let failedFetchRetryInterval: TimeInterval = 5
+    public static let unknownKeyRefetchInterval: TimeInterval = keyCachePolicy.unknownKeyRefetchInterval
+    /// How long after a failed fetch the next attempt waits, in seconds; it doubles with each further consecutive
+    /// failure, up to ``maximumFailedFetchRetryInterval``.
+    public static let failedFetchRetryInterval: TimeInterval = keyCachePolicy.failureBackoff.lowerBound
+    /// The longest wait between fetches while fetching keeps failing, in seconds.
+    public static let maximumFailedFetchRetryInterval: TimeInterval = keyCachePolicy.failureBackoff.upperBound
+    private static let keyCachePolicy = KeySetCachePolicy()
     /// Tokens longer than this many bytes are refused without parsing (Hearth's are about 1 KB).
     public static let maximumTokenLength = 16 * 1024
 
@@ -52,7 +59,8 @@ public struct IDTokenVerifier: Sendable {
     public let clockSkew: TimeInterval
 
     private let clock: @Sendable () -> Date
-    let cache: KeyCache
+    private let fetcher: any JWKSFetching
+    let cache: KeySetCache<JWTKeySet>
 
     /// Creates a verifier for any issuer and key location.
     ///
@@ -76,7 +84,8 @@ public struct IDTokenVerifier: Sendable {
         self.jwksURL = jwksURL
         self.clockSkew = clockSkew
         self.clock = clock
-        self.cache = KeyCache(fetcher: fetcher, url: jwksURL, clock: clock)
+        self.fetcher = fetcher
+        self.cache = KeySetCache(policy: Self.keyCachePolicy, clock: clock)
     }
 
     /// Creates a verifier for a Hearth server with its default issuer, `<hearthURL>/<projectID>`, and keys from
@@ -158,28 +167,50 @@ public struct IDTokenVerifier: Sendable {
         guard token.utf8.count <= Self.maximumTokenLength else {
             throw VerificationError(.malformedToken, reason: "the token is longer than \(Self.maximumTokenLength) bytes")
         }
-        guard case .keys(let keys, let generation, let fresh) = try cache.keys(mayBlock: mayBlock) else { return nil }
+        guard let lookup = try keys(mayBlock: mayBlock) else { return nil }
         let jwt: VerifiedJWT
-        switch Self.checkSignature(token, with: keys) {
+        switch Self.checkSignature(token, with: lookup.keys) {
         case .success(let verified):
             jwt = verified
         case .failure(let error) where error.code == .unknownKeyID:
             // Refuse tokens that could never verify before letting them cause a fetch, and do not fetch again
             // when this call has just fetched.
             try Self.requireRS256Header(token)
-            guard !fresh else { throw Self.translate(error) }
-            switch try cache.keysAfterUnknownKeyID(seen: generation, mayBlock: mayBlock) {
-            case .wouldBlock:
-                return nil
-            case .noNewerKeys:
-                throw Self.translate(error)
-            case .keys(let newer, _, _):
-                jwt = try Self.checkSignature(token, with: newer).mapError(Self.translate).get()
-            }
+            guard !lookup.justFetched else { throw Self.translate(error) }
+            guard let newer = try keysAfterUnknownKeyID(mayBlock: mayBlock) else { return nil }
+            jwt = try Self.checkSignature(token, with: newer).mapError(Self.translate).get()
         case .failure(let error):
             throw Self.translate(error)
         }
         return try checkClaims(of: jwt)
+    }
+
+    /// The cached keys, or fetched ones when `mayBlock`; nil when getting them would block and `mayBlock` is false.
+    private func keys(mayBlock: Bool) throws(VerificationError) -> KeySetCache<JWTKeySet>.Lookup? {
+        do throws(KeySetUnavailable) {
+            return mayBlock ? try cache.keys(fetch: fetchKeys) : try cache.keysWithoutWaiting()
+        } catch {
+            throw Self.keysUnavailable(error)
+        }
+    }
+
+    /// Keys to retry an unknown `kid` with; nil when getting them would block and `mayBlock` is false.
+    private func keysAfterUnknownKeyID(mayBlock: Bool) throws(VerificationError) -> JWTKeySet? {
+        do throws(KeySetUnavailable) {
+            return mayBlock
+                ? try cache.keysAfterUnknownKeyID(fetch: fetchKeys) : try cache.keysAfterUnknownKeyIDWithoutWaiting()
+        } catch {
+            throw Self.keysUnavailable(error)
+        }
+    }
+
+    private func fetchKeys() throws -> KeySetCache<JWTKeySet>.Fetched {
+        let (jwks, maxAge) = try fetcher.fetchJWKS(from: jwksURL)
+        return (JWTKeySet(jwks: jwks), maxAge)
+    }
+
+    private static func keysUnavailable(_ error: KeySetUnavailable) -> VerificationError {
+        VerificationError(.keysUnavailable, reason: "no verification keys: fetching the JWKS failed: \(error.reason)")
     }
 
     private static func checkSignature(_ token: String, with keys: JWTKeySet) -> Result<VerifiedJWT, JOSEError> {
@@ -265,36 +296,39 @@ public struct IDTokenVerifier: Sendable {
             throw VerificationError(.invalidSubject, reason: "sub must be a non-empty string of at most 128 characters")
         }
 
-        let now = clock().timeIntervalSince1970
+        let now = clock()
         guard let expiresAt = claims.expiresAt else {
             throw VerificationError(.missingClaim, reason: "the token has no \"exp\" claim")
         }
-        guard expiresAt > now - clockSkew else {
-            throw VerificationError(.expired, reason: "the token expired \(Self.seconds(now - expiresAt)) ago")
+        guard expiresAt.isAfter(now, leeway: clockSkew) else {
+            throw VerificationError(.expired, reason: "the token expired \(Self.seconds(from: expiresAt.date, to: now)) ago")
         }
         guard let issuedAt = claims.issuedAt else {
             throw VerificationError(.missingClaim, reason: "the token has no \"iat\" claim")
         }
-        guard issuedAt <= now + clockSkew else {
-            throw VerificationError(.issuedInFuture, reason: "the token is issued \(Self.seconds(issuedAt - now)) in the future")
+        guard issuedAt.isReached(by: now, leeway: clockSkew) else {
+            throw VerificationError(
+                .issuedInFuture, reason: "the token is issued \(Self.seconds(from: now, to: issuedAt.date)) in the future")
         }
         guard let authTime = claims.authTime else {
             throw VerificationError(.missingClaim, reason: "the token has no \"auth_time\" claim")
         }
-        guard authTime <= now + clockSkew else {
+        guard authTime.isReached(by: now, leeway: clockSkew) else {
             throw VerificationError(
-                .authTimeInFuture, reason: "the token's auth_time is \(Self.seconds(authTime - now)) in the future")
+                .authTimeInFuture,
+                reason: "the token's auth_time is \(Self.seconds(from: now, to: authTime.date)) in the future")
         }
 
         return VerifiedToken(
             uid: uid, email: claims.email, emailVerified: claims.emailVerified ?? false,
             signInProvider: claims.signInProvider, signInSecondFactor: claims.signInSecondFactor,
-            authTime: Date(timeIntervalSince1970: authTime), issuedAt: Date(timeIntervalSince1970: issuedAt),
-            expiresAt: Date(timeIntervalSince1970: expiresAt), claims: payload)
+            authTime: authTime.date, issuedAt: issuedAt.date, expiresAt: expiresAt.date, claims: payload)
     }
 
-    private static func seconds(_ interval: Double) -> String {
-        "\(Int(interval.rounded(.up))) s"
+    /// Whole seconds from `start` to `end`, rounded up, for a reason (both are NumericDates or the clock, so the
+    /// difference fits an `Int`).
+    private static func seconds(from start: Date, to end: Date) -> String {
+        "\(Int(end.timeIntervalSince(start).rounded(.up))) s"
     }
 
     /// Runs blocking work on a Dispatch thread and resumes the caller with its result.

@@ -69,9 +69,9 @@ public struct RevocationCheck: Sendable {
         if user.disabled == true {
             throw VerificationError(.userDisabled, reason: "user \(VerificationError.quoted(verified.uid)) is disabled")
         }
-        // Compared in whole seconds, as Hearth and firebase-admin do.
+        // Compared in whole seconds, as Hearth and firebase-admin do (as doubles, so no value can overflow).
         if let validSince = user.validSince.flatMap(Int64.init),
-            Int64(verified.issuedAt.timeIntervalSince1970.rounded(.down)) < validSince
+            verified.issuedAt.timeIntervalSince1970.rounded(.down) < Double(validSince)
         {
             throw Self.revoked(verified.uid)
         }

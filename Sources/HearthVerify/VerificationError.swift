@@ -48,7 +48,8 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
 
         /// No token at all: an empty string, or no usable `Authorization` header.
         public static let missingToken = Code(.missingToken)
-        /// Not a compact JWS with a JSON-object header and payload, or a claim has the wrong JSON type.
+        /// Not a compact JWS with a JSON-object header and payload, or a claim has the wrong JSON type (a time claim
+        /// that is not whole seconds between 1970 and 9999 included).
         public static let malformedToken = Code(.malformedToken)
         /// The header has no `kid` (or an empty one).
         public static let missingKeyID = Code(.missingKeyID)

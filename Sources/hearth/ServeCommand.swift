@@ -35,7 +35,9 @@ enum ServeCommand {
                     "no Google client IDs configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds in --config (or use --dev)")
             }
         }
-        let extraIssuers = try settings.extraGoogleIssuers.map(Self.issuer)
+        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        let outboundLimits = try settings.outboundLimits(httpThreads: threads)
+        let extraIssuers = try settings.extraGoogleIssuers.map { try Self.issuer($0, timeout: outboundLimits.timeout) }
         let trustedProxies: TrustedProxies
         do {
             trustedProxies = try TrustedProxies(settings.trustedProxies)
@@ -48,7 +50,6 @@ enum ServeCommand {
         let store = try openStore(settings, log: logLine)
 
         let server = Mutex<IdentityServer?>(nil)
-        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
         let http = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: settings.host, port: settings.port, threadCount: threads, cors: .reflectAnyOrigin),
@@ -78,7 +79,7 @@ enum ServeCommand {
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
             mfa: mfaPolicy)
         let time = SystemTimeSource()
-        let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(), time: time)
+        let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
             ? DevIdPConfiguration(
                 issuer: "\(publicURL)/dev/google",
@@ -91,7 +92,8 @@ enum ServeCommand {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
                 devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
-                rateLimits: settings.rateLimits, securityEvents: { logLine($0.logLine) })
+                rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
+                securityEvents: { logLine($0.logLine) })
         } catch {
             http.shutdown(gracePeriod: .seconds(1))
             store.close()
@@ -148,14 +150,14 @@ enum ServeCommand {
         return (UnavailableSMSSender(), nil)
     }
 
-    private static func issuer(_ entry: Settings.IssuerEntry) throws -> any GoogleIssuer {
+    private static func issuer(_ entry: Settings.IssuerEntry, timeout: TimeInterval) throws -> any GoogleIssuer {
         guard let jwks = URL(string: entry.jwksUri) else { throw UsageError("googleIssuers: bad jwksUri '\(entry.jwksUri)'") }
         let tokenInfo = entry.tokeninfoUri.flatMap(URL.init(string:)) ?? jwks
         let userInfo = entry.userinfoUri.flatMap(URL.init(string:)) ?? jwks
         return RemoteGoogleIssuer(
             issuerNames: [entry.issuer],
             endpoints: .init(jwks: jwks, tokenInfo: tokenInfo, userInfo: userInfo),
-            fetcher: URLSessionFetcher(), time: SystemTimeSource())
+            fetcher: URLSessionFetcher(timeout: timeout), time: SystemTimeSource())
     }
 
     private static func printBanner(

@@ -69,6 +69,22 @@ struct Settings {
     }
     var mfaLimits = MFAService.Limits()
 
+    /// `"outbound": {"timeoutSeconds": 5, "maxConcurrentChecks": 2, "maxConcurrentChecksPerClient": 1,
+    /// "accessTokenCacheSize": 10000, "accessTokenCacheSeconds": 3600}` (docs/CONFIGURATION.md, "Outbound calls").
+    struct OutboundSettings: Decodable {
+        var timeoutSeconds: Double?
+        var maxConcurrentChecks: Int?
+        var maxConcurrentChecksPerClient: Int?
+        var accessTokenCacheSize: Int?
+        var accessTokenCacheSeconds: Int64?
+
+        static let keys: Set<String> = [
+            "timeoutSeconds", "maxConcurrentChecks", "maxConcurrentChecksPerClient", "accessTokenCacheSize",
+            "accessTokenCacheSeconds",
+        ]
+    }
+    var outbound = OutboundSettings()
+
     struct IssuerEntry: Decodable {
         var issuer: String
         var jwksUri: String
@@ -99,12 +115,13 @@ struct Settings {
         var rateLimits: [String: RateSettings]?
         var encryptionKeyFile: String?
         var encryptionKeyPreviousFile: String?
+        var outbound: OutboundSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "rateLimits",
-        "encryptionKeyFile", "encryptionKeyPreviousFile",
+        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound",
     ]
 
     /// The options of every command that opens the store.
@@ -172,6 +189,13 @@ struct Settings {
                 }
             }
             rateLimitOverrides = rates
+        }
+        if let fileOutbound = file.outbound {
+            let given = (object["outbound"] as? [String: Any])?.keys ?? [:].keys
+            if let unknown = given.first(where: { !OutboundSettings.keys.contains($0) }) {
+                throw UsageError("config file \(path): unknown setting 'outbound.\(unknown)'")
+            }
+            outbound = fileOutbound
         }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
@@ -315,6 +339,38 @@ struct Settings {
         let digest = SHA256.hash(projectID)
         let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 900_000_000_000 + 100_000_000_000
         return String(value)
+    }
+
+    /// The outbound-call limits: as configured (checked), else the defaults, with at most half the HTTP threads
+    /// (at least one) allowed to wait on access-token checks unless configured otherwise.
+    func outboundLimits(httpThreads: Int) throws -> OutboundCallLimits {
+        var limits = OutboundCallLimits()
+        limits.maxConcurrentChecks = min(limits.maxConcurrentChecks, max(1, httpThreads / 2))
+        if let timeout = outbound.timeoutSeconds {
+            guard (0.1...120).contains(timeout) else { throw UsageError("config outbound.timeoutSeconds must be between 0.1 and 120") }
+            limits.timeout = timeout
+        }
+        if let checks = outbound.maxConcurrentChecks {
+            guard checks >= 1, checks < max(2, httpThreads) else {
+                throw UsageError("config outbound.maxConcurrentChecks must be at least 1 and less than the HTTP threads (\(httpThreads))")
+            }
+            limits.maxConcurrentChecks = checks
+        }
+        if let perClient = outbound.maxConcurrentChecksPerClient {
+            guard (1...limits.maxConcurrentChecks).contains(perClient) else {
+                throw UsageError("config outbound.maxConcurrentChecksPerClient must be between 1 and maxConcurrentChecks")
+            }
+            limits.maxConcurrentChecksPerClient = perClient
+        }
+        if let size = outbound.accessTokenCacheSize {
+            guard (0...1_000_000).contains(size) else { throw UsageError("config outbound.accessTokenCacheSize must be between 0 and 1000000") }
+            limits.accessTokenCacheSize = size
+        }
+        if let seconds = outbound.accessTokenCacheSeconds {
+            guard (0...86_400).contains(seconds) else { throw UsageError("config outbound.accessTokenCacheSeconds must be between 0 and 86400") }
+            limits.accessTokenCacheLifetime = seconds
+        }
+        return limits
     }
 
     var databasePath: String { (dataDirectory as NSString).appendingPathComponent("hearth.sqlite") }

@@ -392,7 +392,7 @@ struct URLSessionFetcherTests {
         defer { server.shutdown(gracePeriod: .seconds(1)) }
         let fetched = try URLSessionFetcher(timeout: 5).get(URL(string: "http://127.0.0.1:\(server.port)/moved")!, headers: [:])
         #expect(fetched.status == 200)
-        #expect(fetched.freshnessLifetime == 120)
+        #expect(fetched.headers["cache-control"] == "public, max-age=120")
         #expect(String(decoding: fetched.body, as: UTF8.self) == #"{"keys":[]}"#)
     }
 

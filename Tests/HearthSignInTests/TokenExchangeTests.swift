@@ -83,6 +83,8 @@ struct IDTokenVerificationTests {
     enum Tamper: String, CaseIterable, Sendable {
         case badSignature, wrongIssuer, wrongAudienceAndParty, expired, issuedInTheFuture, issuedLongAgo, nonceMismatch,
             nonceMissing, noSubject
+        // Numeric claims that are not whole seconds between 1970 and 9999 (exp 1e300 used to pass as "never expires").
+        case expiryHuge, expiryInt64Max, expiry1e20, expiryInt64Min, issuedAtInt64Min, issuedAtHuge, expiryFraction
     }
 
     /// Signs in with ID tokens changed by `tamper`; returns the error.
@@ -114,6 +116,13 @@ struct IDTokenVerificationTests {
             case .nonceMismatch: claims["nonce"] = "replayed-nonce"
             case .nonceMissing: claims["nonce"] = nil
             case .noSubject: claims["sub"] = nil
+            case .expiryHuge: claims["exp"] = .double(1e300)
+            case .expiryInt64Max: claims["exp"] = .integer(Int64.max)
+            case .expiry1e20: claims["exp"] = .double(1e20)
+            case .expiryInt64Min: claims["exp"] = .integer(Int64.min)
+            case .issuedAtInt64Min: claims["iat"] = .integer(Int64.min)
+            case .issuedAtHuge: claims["iat"] = .double(-1e300)
+            case .expiryFraction: claims["exp"] = .double(Double(now) + 3600.5)
             }
             return claims
         } }
@@ -135,6 +144,8 @@ struct IDTokenVerificationTests {
         let expected: [Tamper: String] = [
             .badSignature: "signature", .wrongIssuer: "iss", .wrongAudienceAndParty: "aud", .expired: "expired",
             .issuedInTheFuture: "iat", .issuedLongAgo: "iat", .nonceMismatch: "nonce", .nonceMissing: "nonce", .noSubject: "sub",
+            .expiryHuge: "exp", .expiryInt64Max: "exp", .expiry1e20: "exp", .expiryInt64Min: "exp", .issuedAtInt64Min: "iat",
+            .issuedAtHuge: "iat", .expiryFraction: "exp",
         ]
         #expect(error.message.contains(expected[tamper]!), "\(error.message)")
     }
@@ -179,27 +190,35 @@ struct IDTokenVerificationTests {
         }
     }
 
-    @Test("an unknown kid refetches the key set once, then verifies")
+    @Test("a kid the cached key set lacks refetches it once (the keys rotated), then verifies")
     func unknownKeyRefetch() async throws {
         let clock = TestClock()
         let provider = TestProvider(now: clock.closure)
         provider.state.withLock {
             $0.keySets = [TestProvider.keySet([(TestKeys.other, "old-key")]), TestProvider.keySet([(TestKeys.signing, TestKeys.keyID)])]
         }
-        _ = try await makeSignIn(provider: provider, clock: clock, browser: ScriptedBrowser(provider: provider)).signIn()
+        let signIn = makeSignIn(provider: provider, clock: clock, browser: ScriptedBrowser(provider: provider))
+        // A key set fetched for this very verification is not fetched again at once.
+        let error = await #expect(throws: SignInError.self) { try await signIn.signIn() }
+        #expect(error?.message.contains("not in the issuer's key set") == true)
+        #expect(provider.requests(to: "/oauth2/v3/certs").count == 1)
+        _ = try await signIn.signIn()
         #expect(provider.requests(to: "/oauth2/v3/certs").count == 2)
     }
 
-    @Test("a kid missing after the refetch is rejected, with exactly one refetch")
-    func unknownKeyAfterRefetch() async throws {
+    @Test("unknown kids refetch the key set at most once per 30 seconds")
+    func unknownKeyRefetchInterval() async throws {
         let clock = TestClock()
         let provider = TestProvider(now: clock.closure)
         provider.state.withLock { $0.keySets = [TestProvider.keySet([(TestKeys.other, "old-key")])] }
-        let error = await #expect(throws: SignInError.self) {
-            try await makeSignIn(provider: provider, clock: clock, browser: ScriptedBrowser(provider: provider)).signIn()
+        let signIn = makeSignIn(provider: provider, clock: clock, browser: ScriptedBrowser(provider: provider))
+        for _ in 0..<5 {
+            await #expect(throws: SignInError.self) { try await signIn.signIn() }
         }
-        #expect(error?.message.contains("not in the issuer's key set") == true)
         #expect(provider.requests(to: "/oauth2/v3/certs").count == 2)
+        clock.advance(30)
+        await #expect(throws: SignInError.self) { try await signIn.signIn() }
+        #expect(provider.requests(to: "/oauth2/v3/certs").count == 3)
     }
 
     @Test("the key set is cached between verifications")

@@ -89,9 +89,9 @@ struct ClaimsParsingTests {
         #expect(code(Fixtures.token(claims: Fixtures.claims(["aud": ["demo-hearth", 5] as [Any]]))) == .malformedToken)
         #expect(code(Fixtures.token(claims: Fixtures.claims(["iat": [1] as [Any]]))) == .malformedToken)
         #expect(code(Fixtures.token(claims: Fixtures.claims(["exp": ["at": 1]]))) == .malformedToken)
-        // A NumericDate may be any JSON number, even one beyond Int64.
-        #expect(code(Fixtures.token(claims: Fixtures.claims(["exp": Double(Int64.max) * 4]))) == nil)
-        #expect(code(token(prepending: #""exp":100000000000000000000000"#, to: ["exp": nil])) == nil)
+        // A NumericDate is whole seconds from 1970 to 9999: a larger number is a malformed token.
+        #expect(code(Fixtures.token(claims: Fixtures.claims(["exp": Double(Int64.max) * 4]))) == .malformedToken)
+        #expect(code(token(prepending: #""exp":100000000000000000000000"#, to: ["exp": nil])) == .malformedToken)
         let lenient = try verifier.verify(
             Fixtures.token(claims: Fixtures.claims([
                 "email": NSNull(), "email_verified": 1, "firebase": ["sign_in_provider": 5, "sign_in_second_factor": NSNull()],
@@ -101,6 +101,30 @@ struct ClaimsParsingTests {
         #expect(lenient.signInProvider == nil)
         #expect(lenient.signInSecondFactor == nil)
         #expect(try verifier.verify(Fixtures.token(claims: Fixtures.claims(["firebase": NSNull()]))).signInProvider == nil)
+    }
+
+    @Test(
+        "correctly signed numeric claims outside whole seconds 1970…9999 are malformedToken, never a trap",
+        arguments: [
+            "\"exp\":1e20", "\"exp\":9223372036854775807", "\"exp\":1e300", "\"exp\":-9223372036854775808",
+            "\"exp\":-1e300", "\"exp\":1e-300", "\"exp\":253402300800", "\"exp\":-1",
+            "\"iat\":-9223372036854775808", "\"iat\":1e300", "\"iat\":-1e300", "\"iat\":1700000000.5",
+            "\"auth_time\":1e300", "\"auth_time\":-9223372036854775808", "\"auth_time\":9223372036854775807",
+        ])
+    func numericClaimsOutOfRange(member: String) {
+        let name = String(member.dropFirst().prefix(while: { $0 != "\"" }))
+        #expect(code(token(prepending: member, to: [name: nil])) == .malformedToken)
+        // The verifier still works afterwards.
+        #expect(code(Fixtures.token()) == nil)
+    }
+
+    @Test("whole seconds written as doubles (1.7e9) are NumericDates")
+    func integralDoubles() throws {
+        let expiry = Int(Fixtures.start.timeIntervalSince1970) + 600
+        for spelling in ["\(expiry).0", "\(expiry)e0", "\(expiry)00e-2"] {
+            let verified = try verifier.verify(token(prepending: "\"exp\":" + spelling, to: ["exp": nil]))
+            #expect(verified.expiresAt == Date(timeIntervalSince1970: TimeInterval(expiry)))
+        }
     }
 
     @Test("a payload error names a byte offset, never the payload")

@@ -227,7 +227,8 @@ struct IDTokenVerifierTests {
         #expect(code(claims: ["iat": now + 61]) == .issuedInFuture)
         #expect(code(claims: ["iat": now + 60]) == nil)
         #expect(code(claims: ["iat": nil]) == .missingClaim)
-        #expect(code(claims: ["iat": Double(now) + 0.5]) == nil)
+        // NumericDates are whole seconds.
+        #expect(code(claims: ["iat": Double(now) + 0.5]) == .malformedToken)
     }
 
     @Test("auth_time is required and must not be later than now plus the clock skew")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HearthVerify
 import HearthCrypto
+import HearthProtocol
 import JOSE
 import Synchronization
 import Testing
@@ -140,13 +141,76 @@ struct KeyCacheTests {
         _ = try verifier.verify(token())
         #expect(fetcher.fetchCount == 3)
 
+        // The second failure doubles the pause.
         fetcher.serve(Fixtures.jwks([(Fixtures.keyA, "key-a")]), maxAge: 300)
-        clock.advance(by: IDTokenVerifier.failedFetchRetryInterval)
+        clock.advance(by: 2 * IDTokenVerifier.failedFetchRetryInterval - 1)
+        _ = try verifier.verify(token())
+        #expect(fetcher.fetchCount == 3)
+        clock.advance(by: 1)
         _ = try verifier.verify(token())
         #expect(fetcher.fetchCount == 4)
         clock.advance(by: 200)
         _ = try verifier.verify(token())
         #expect(fetcher.fetchCount == 4)
+    }
+
+    @Test("while fetching keeps failing, the pause doubles up to the maximum, and a success resets it")
+    func backoffDoublesAndResets() throws {
+        let fetcher = FakeFetcher()
+        fetcher.fail()
+        let verifier = Fixtures.verifier(fetcher: fetcher, clock: clock)
+        var pause = IDTokenVerifier.failedFetchRetryInterval
+        for fetches in 1...8 {
+            #expect(code(verifier, token()) == .keysUnavailable)
+            #expect(fetcher.fetchCount == fetches)
+            clock.advance(by: pause - 1)
+            #expect(code(verifier, token()) == .keysUnavailable)
+            #expect(fetcher.fetchCount == fetches)
+            clock.advance(by: 1)
+            pause = min(2 * pause, IDTokenVerifier.maximumFailedFetchRetryInterval)
+        }
+        #expect(pause == IDTokenVerifier.maximumFailedFetchRetryInterval)
+        fetcher.fail(false)
+        #expect(try verifier.verify(token()).uid == "uid-123")
+        fetcher.fail()
+        clock.advance(by: 300)
+        _ = try verifier.verify(token())
+        let failedOnce = fetcher.fetchCount
+        clock.advance(by: IDTokenVerifier.failedFetchRetryInterval)
+        _ = try verifier.verify(token())
+        #expect(fetcher.fetchCount == failedOnce + 1)
+    }
+
+    @Test("500 concurrent verifications with unknown kids while the JWKS endpoint fails make one fetch")
+    func unknownKeyIDStormWhileFailing() throws {
+        let fetcher = FakeFetcher()
+        let verifier = Fixtures.verifier(fetcher: fetcher, clock: clock)
+        _ = try verifier.verify(token())
+        fetcher.fail()
+        let threads = 50
+        // Hold the failing fetch until every other thread waits for it (bounded, so a bug cannot hang).
+        fetcher.onFetch { number in
+            guard number == 2 else { return }
+            for _ in 0..<2_000 where verifier.cache.waiterCount < threads - 1 { usleep(5_000) }
+        }
+        let attackers = (0..<500).map { token(.b, kid: "attacker-\($0)") }
+        let codes = Mutex<[VerificationError.Code?]>([])
+        let group = DispatchGroup()
+        for thread in 0..<threads {
+            group.enter()
+            Thread {
+                for index in stride(from: thread, to: attackers.count, by: threads) {
+                    let outcome = code(verifier, attackers[index])
+                    codes.withLock { $0.append(outcome) }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(codes.withLock { $0 } == Array(repeating: .unknownKeyID, count: 500))
+        #expect(fetcher.fetchCount == 2)
+        // The last good keys still verify genuine tokens.
+        #expect(try verifier.verify(token()).uid == "uid-123")
     }
 
     @Test("with no keys at all, a failed fetch is keysUnavailable until a retry succeeds")

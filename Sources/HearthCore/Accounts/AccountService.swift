@@ -44,7 +44,8 @@ public final class AccountService: Sendable {
         }
         let idpIDToken = parameters["id_token"]
         let idpAccessToken = parameters["access_token"]
-        let profile = try google.verify(idToken: idpIDToken, accessToken: idpAccessToken, nonce: parameters["nonce"])
+        let profile = try google.verify(
+            idToken: idpIDToken, accessToken: idpAccessToken, nonce: parameters["nonce"], clientAddress: client)
 
         var response = Self.credentialEcho(profile: profile, idToken: idpIDToken, accessToken: idpAccessToken)
         let outcome: SignInOutcome

@@ -364,7 +364,7 @@ public final class DevIdentityProvider: GoogleIssuer {
         if let idToken, !idToken.isEmpty {
             guard let verified = try? keys.current().verification.verify(idToken),
                 case .object(var claims)? = try? JSONValue(parsing: verified.payload),
-                case .integer(let expiresAt)? = claims["exp"], expiresAt > time.nowSeconds
+                let expiresAt = NumericDate(claims["exp"]), expiresAt.isAfter(time.nowSeconds)
             else { throw OAuthError("invalid_token", "Invalid Value") }
             claims["alg"] = "RS256"
             claims["kid"] = verified.header.kid.map(JSONValue.string) ?? .null

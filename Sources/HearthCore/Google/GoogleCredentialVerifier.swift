@@ -40,6 +40,11 @@ public struct FederatedProfile: Sendable, Equatable {
 /// Verifies Google credentials for `signInWithIdp`: an ID token (signature against the issuer's keys,
 /// `iss`, `aud`, `exp`/`iat` with skew, `nonce`, `at_hash`), or an access token alone (the issuer's
 /// tokeninfo must name one of our client IDs; the profile comes from its userinfo).
+///
+/// Access-token checks call the issuer over the network, so they are bounded (``OutboundCallLimits``):
+/// a verified token is remembered by its SHA-256 until it expires, and only a few checks run at once,
+/// in all and per client address; the rest are refused at once with `TOO_MANY_ATTEMPTS_TRY_LATER`
+/// rather than holding an HTTP worker thread.
 public final class GoogleCredentialVerifier: Sendable {
     public static let providerID = "google.com"
 
@@ -47,20 +52,38 @@ public final class GoogleCredentialVerifier: Sendable {
     private let clientIDs: Set<String>
     private let time: any TimeSource
     private let clockSkew: Int64
+    private let accessTokenLifetime: Int64
+    private let verifiedAccessTokens: AccessTokenCache
+    private let accessTokenChecks: OutboundCallLimiter
 
-    public init(issuers: [any GoogleIssuer], clientIDs: Set<String>, time: any TimeSource, clockSkew: Int64 = 300) {
+    public init(
+        issuers: [any GoogleIssuer], clientIDs: Set<String>, time: any TimeSource, clockSkew: Int64 = 300,
+        limits: OutboundCallLimits = OutboundCallLimits()
+    ) {
         self.issuers = issuers
         self.clientIDs = clientIDs
         self.time = time
         self.clockSkew = clockSkew
+        accessTokenLifetime = limits.accessTokenCacheLifetime
+        verifiedAccessTokens = AccessTokenCache(capacity: limits.accessTokenCacheSize)
+        accessTokenChecks = OutboundCallLimiter(
+            total: limits.maxConcurrentChecks, perClient: limits.maxConcurrentChecksPerClient)
     }
 
-    public func verify(idToken: String?, accessToken: String?, nonce: String?) throws -> FederatedProfile {
+    /// Verifies an ID token (with the access token's `at_hash` when both are given), else an access token alone.
+    ///
+    /// - Parameter clientAddress: the address the request came from, to bound access-token checks per client;
+    ///   nil when unknown (only the server-wide bound applies).
+    /// - Throws: `INVALID_IDP_RESPONSE` for a credential that does not verify, `MISSING_OR_INVALID_NONCE`, or
+    ///   `TOO_MANY_ATTEMPTS_TRY_LATER` when too many access-token checks are running.
+    public func verify(idToken: String?, accessToken: String?, nonce: String?, clientAddress: String?) throws
+        -> FederatedProfile
+    {
         if let idToken, !idToken.isEmpty {
             return try verify(idToken: idToken, accessToken: accessToken, nonce: nonce)
         }
         if let accessToken, !accessToken.isEmpty {
-            return try verify(accessToken: accessToken)
+            return try verify(accessToken: accessToken, clientAddress: clientAddress)
         }
         throw WireError(.invalidIdpResponse, "Neither an id_token nor an access_token was given for google.com.")
     }
@@ -92,11 +115,13 @@ public final class GoogleCredentialVerifier: Sendable {
             throw Self.invalid("The id_token audience is not a client ID of this project.")
         }
         let now = time.nowSeconds
-        guard let expiresAt = Self.seconds(claims["exp"]), let issuedAt = Self.seconds(claims["iat"]) else {
-            throw Self.invalid("The id_token has no exp or iat.")
+        guard let expiresAt = NumericDate(claims["exp"]), let issuedAt = NumericDate(claims["iat"]) else {
+            throw Self.invalid("The id_token's exp or iat is missing or not whole seconds between 1970 and 9999.")
         }
-        guard expiresAt + clockSkew > now else { throw Self.invalid("The id_token has expired.") }
-        guard issuedAt - clockSkew <= now else { throw Self.invalid("The id_token was issued in the future.") }
+        guard expiresAt.isAfter(now, leeway: clockSkew) else { throw Self.invalid("The id_token has expired.") }
+        guard issuedAt.isReached(by: now, leeway: clockSkew) else {
+            throw Self.invalid("The id_token was issued in the future.")
+        }
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw Self.invalid("The id_token has no subject.")
         }
@@ -124,21 +149,30 @@ public final class GoogleCredentialVerifier: Sendable {
         }
     }
 
-    private func verify(accessToken: String) throws -> FederatedProfile {
-        for issuer in issuers {
-            guard let info = try? issuer.accessTokenInfo(accessToken) else { continue }
-            let parties = [info.audience, info.authorizedParty].compactMap { $0 }
-            guard parties.contains(where: clientIDs.contains) else {
-                throw Self.invalid("The access_token was not issued to a client ID of this project.")
+    /// An access token alone: remembered if verified before, else checked with the issuers (tokeninfo, then
+    /// userinfo) within the outbound bounds, and remembered until it expires.
+    private func verify(accessToken: String, clientAddress: String?) throws -> FederatedProfile {
+        let key = AccessTokenCache.key(accessToken)
+        if let known = verifiedAccessTokens.profile(forKey: key, now: time.nowSeconds) { return known }
+        return try accessTokenChecks.run(client: clientAddress) {
+            for issuer in issuers {
+                guard let info = try? issuer.accessTokenInfo(accessToken) else { continue }
+                let parties = [info.audience, info.authorizedParty].compactMap { $0 }
+                guard parties.contains(where: clientIDs.contains) else {
+                    throw Self.invalid("The access_token was not issued to a client ID of this project.")
+                }
+                guard info.expiresIn > 0 else { throw Self.invalid("The access_token has expired.") }
+                let userInfo = try issuer.userInfo(accessToken: accessToken)
+                guard userInfo["sub"]?.stringValue == info.subject else {
+                    throw Self.invalid("The userinfo subject does not match the access_token.")
+                }
+                let profile = Self.profile(subject: info.subject, claims: userInfo, scopes: info.scope)
+                let remembered = min(info.expiresIn, accessTokenLifetime)
+                verifiedAccessTokens.remember(profile, forKey: key, expiresAt: time.nowSeconds + remembered)
+                return profile
             }
-            guard info.expiresIn > 0 else { throw Self.invalid("The access_token has expired.") }
-            let userInfo = try issuer.userInfo(accessToken: accessToken)
-            guard userInfo["sub"]?.stringValue == info.subject else {
-                throw Self.invalid("The userinfo subject does not match the access_token.")
-            }
-            return Self.profile(subject: info.subject, claims: userInfo, scopes: info.scope)
+            throw Self.invalid("The access_token is not valid.")
         }
-        throw Self.invalid("The access_token is not valid.")
     }
 
     private static func profile(subject: String, claims: [String: JSONValue], scopes: String?) -> FederatedProfile {
@@ -152,14 +186,6 @@ public final class GoogleCredentialVerifier: Sendable {
             displayName: claims["name"]?.stringValue, givenName: claims["given_name"]?.stringValue,
             familyName: claims["family_name"]?.stringValue, photoURL: claims["picture"]?.stringValue,
             locale: claims["locale"]?.stringValue, hostedDomain: claims["hd"]?.stringValue, grantedScopes: scopes)
-    }
-
-    private static func seconds(_ value: JSONValue?) -> Int64? {
-        switch value {
-        case .integer(let number): number
-        case .double(let number): Int64(number)
-        default: nil
-        }
     }
 
     private static func invalid(_ detail: String) -> WireError { WireError(.invalidIdpResponse, detail) }

@@ -1,14 +1,14 @@
 public import Foundation
 public import HearthProtocol
 public import JOSE
-import Synchronization
 
 /// An OpenID provider whose tokens count as Google sign-ins: Google itself, or in `--dev` mode
 /// Hearth's local look-alike.
 public protocol GoogleIssuer: Sendable {
     /// The `iss` values this provider puts in its ID tokens.
     var issuerNames: Set<String> { get }
-    /// The provider's verification keys; `forceRefresh` asks for a fresh copy (used once for an unknown `kid`).
+    /// The provider's verification keys. `forceRefresh` says a token named a `kid` the keys lacked: the provider
+    /// then returns newer keys if it may fetch them now (a remote provider at most every 30 s), else the same keys.
     func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet
     /// What the provider says about an access token, or nil if it does not know the token.
     func accessTokenInfo(_ accessToken: String) throws -> AccessTokenInfo?
@@ -33,7 +33,8 @@ public struct AccessTokenInfo: Sendable, Equatable {
     }
 }
 
-/// Google reached over HTTP: its JWKS (cached per `Cache-Control`), tokeninfo and userinfo.
+/// Google reached over HTTP: its JWKS (in the shared ``KeySetCache``: `Cache-Control` lifetimes, single-flight
+/// fetches, unknown-`kid` refetches at most every 30 s, a backoff while the endpoint fails), tokeninfo and userinfo.
 public final class RemoteGoogleIssuer: GoogleIssuer {
     public struct Endpoints: Sendable {
         public var jwks: URL
@@ -53,46 +54,51 @@ public final class RemoteGoogleIssuer: GoogleIssuer {
         }
     }
 
+    /// Why fetching the JWKS failed; names the status, never a token.
+    private struct KeyFetchFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     public let issuerNames: Set<String>
     private let endpoints: Endpoints
     private let fetcher: any HTTPFetching
-    private let time: any TimeSource
-    /// Cached keys and the time (seconds) they stop being fresh, plus when we last fetched.
-    private let cache = Mutex<(keys: JWTKeySet, freshUntil: Int64, fetchedAt: Int64)?>(nil)
-    /// Shortest gap between forced refetches, so unknown `kid`s cannot make us hammer the JWKS endpoint.
-    private let minimumRefetchInterval: Int64 = 30
+    private let keys: KeySetCache<JWTKeySet>
 
+    /// - Parameters:
+    ///   - keyCachePolicy: how long keys are kept, how often an unknown `kid` may refetch them, and the backoff
+    ///     after failed fetches.
     public init(
         issuerNames: Set<String> = ["https://accounts.google.com", "accounts.google.com"],
-        endpoints: Endpoints = .google, fetcher: any HTTPFetching, time: any TimeSource
+        endpoints: Endpoints = .google, fetcher: any HTTPFetching, time: any TimeSource,
+        keyCachePolicy: KeySetCachePolicy = KeySetCachePolicy()
     ) {
         self.issuerNames = issuerNames
         self.endpoints = endpoints
         self.fetcher = fetcher
-        self.time = time
+        keys = KeySetCache(policy: keyCachePolicy, clock: { time.now })
     }
 
+    /// JWKS fetches started so far (for tests).
+    public var keyFetchCount: Int { keys.fetchCount }
+
     public func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet {
-        let now = time.nowSeconds
-        if let cached = cache.withLock({ $0 }) {
-            let fresh = now < cached.freshUntil
-            let mayRefetch = now - cached.fetchedAt >= minimumRefetchInterval
-            if fresh && !forceRefresh { return cached.keys }
-            if forceRefresh && !mayRefetch { return cached.keys }
-        }
         do {
-            let response = try fetcher.get(endpoints.jwks, headers: [:])
-            guard response.status == 200 else { throw WireError(.invalidIdpResponse, "The identity provider's keys could not be fetched.") }
-            let set = try JSONDecoder().decode(JSONWebKeySet.self, from: response.body)
-            let keys = JWTKeySet(jwks: set)
-            let lifetime = response.freshnessLifetime ?? 3600
-            cache.withLock { $0 = (keys, now + lifetime, now) }
-            return keys
+            if forceRefresh { return try keys.keysAfterUnknownKeyID(fetch: fetchKeys) }
+            return try keys.keys(fetch: fetchKeys).keys
         } catch {
-            // Serve stale keys rather than failing every sign-in while Google is unreachable.
-            if let stale = cache.withLock({ $0 }) { return stale.keys }
             throw WireError(.invalidIdpResponse, "The identity provider's keys could not be fetched.")
         }
+    }
+
+    private func fetchKeys() throws -> KeySetCache<JWTKeySet>.Fetched {
+        let response = try fetcher.get(endpoints.jwks, headers: [:])
+        guard response.status == 200 else { throw KeyFetchFailure(description: "the JWKS answered HTTP \(response.status)") }
+        guard let set = try? JSONDecoder().decode(JSONWebKeySet.self, from: response.body) else {
+            throw KeyFetchFailure(description: "the JWKS is not a JSON Web Key Set")
+        }
+        let lifetime = CacheControl.freshnessLifetime(
+            cacheControl: response.headers["cache-control"], age: response.headers["age"])
+        return (JWTKeySet(jwks: set), lifetime)
     }
 
     public func accessTokenInfo(_ accessToken: String) throws -> AccessTokenInfo? {
@@ -112,11 +118,13 @@ public final class RemoteGoogleIssuer: GoogleIssuer {
             expiresIn: expiresIn ?? 0, scope: info["scope"]?.stringValue)
     }
 
+    /// - Throws: `INVALID_IDP_RESPONSE` when userinfo does not answer 200 with a JSON object, or does not answer
+    ///   at all (a timeout is a refused sign-in, not a server fault).
     public func userInfo(accessToken: String) throws -> [String: JSONValue] {
-        let response = try fetcher.get(endpoints.userInfo, headers: ["Authorization": "Bearer \(accessToken)"])
-        guard response.status == 200, case .object(let info)? = try? JSONValue(parsing: response.body) else {
-            throw WireError(.invalidIdpResponse, "The identity provider did not return the user's profile.")
-        }
+        let noProfile = WireError(.invalidIdpResponse, "The identity provider did not return the user's profile.")
+        guard let response = try? fetcher.get(endpoints.userInfo, headers: ["Authorization": "Bearer \(accessToken)"]),
+            response.status == 200, case .object(let info)? = try? JSONValue(parsing: response.body)
+        else { throw noProfile }
         return info
     }
 }

@@ -17,17 +17,4 @@ public struct FetchedResponse: Sendable {
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
     }
-
-    /// Seconds a response may be cached: `Cache-Control: max-age` minus `Age`, or nil.
-    public var freshnessLifetime: Int64? {
-        guard let cacheControl = headers["cache-control"] else { return nil }
-        for directive in cacheControl.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if parts.count == 2, parts[0].lowercased() == "max-age", let maxAge = Int64(parts[1]) {
-                let age = headers["age"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-                return max(0, maxAge - age)
-            }
-        }
-        return nil
-    }
 }

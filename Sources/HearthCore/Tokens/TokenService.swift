@@ -136,8 +136,9 @@ public final class TokenService: Sendable {
             claims["iss"]?.stringValue == project.issuer,
             claims["aud"]?.stringValue == project.projectID,
             let subject = claims["sub"]?.stringValue, !subject.isEmpty, subject.count <= 128,
-            case .integer(let issuedAt)? = claims["iat"], case .integer(let expiresAt)? = claims["exp"],
-            case .integer(let authTime)? = claims["auth_time"],
+            let issuedAt = NumericDate(claims["iat"])?.secondsSince1970,
+            let expiresAt = NumericDate(claims["exp"])?.secondsSince1970,
+            let authTime = NumericDate(claims["auth_time"])?.secondsSince1970,
             let firebase = claims["firebase"]?.objectValue,
             let provider = firebase["sign_in_provider"]?.stringValue
         else { throw WireError(.invalidIDToken) }

@@ -6,7 +6,8 @@ public import HearthCore
 public final class URLSessionFetcher: HTTPFetching {
     private let client: BlockingHTTPClient
 
-    public init(timeout: TimeInterval = 10) {
+    /// - Parameter timeout: seconds a GET may take (`outbound.timeoutSeconds`, 5 by default).
+    public init(timeout: TimeInterval = OutboundCallLimits().timeout) {
         client = BlockingHTTPClient(timeout: timeout, followRedirects: true)
     }
 

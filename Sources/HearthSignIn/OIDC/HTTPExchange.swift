@@ -12,6 +12,8 @@ struct HTTPExchange: Sendable {
     struct Reply: Sendable {
         var status: Int
         var body: Data
+        /// How long the answer may be reused, from its `Cache-Control` and `Age` headers.
+        var freshnessLifetime: TimeInterval?
 
         var isSuccess: Bool { (200..<300).contains(status) }
 
@@ -45,7 +47,10 @@ struct HTTPExchange: Sendable {
     private func send(_ request: URLRequest, purpose: String) async throws(SignInError) -> Reply {
         do {
             let (data, response) = try await transport.send(request)
-            return Reply(status: response.statusCode, body: data)
+            let lifetime = CacheControl.freshnessLifetime(
+                cacheControl: response.value(forHTTPHeaderField: "Cache-Control"),
+                age: response.value(forHTTPHeaderField: "Age"))
+            return Reply(status: response.statusCode, body: data, freshnessLifetime: lifetime)
         } catch let error as SignInError {
             throw error
         } catch is CancellationError {

@@ -51,12 +51,11 @@ struct ValidatedIDToken: Sendable {
     func string(_ name: String) -> String? { claims[name]?.stringValue }
 }
 
-/// Discovery document and key set of one issuer, fetched on first use and kept for the instance's lifetime.
+/// The discovery document of one issuer, fetched on first use and kept for the instance's lifetime.
 actor ProviderCache {
     private let http: HTTPExchange
     private let issuer: String
     private var metadata: ProviderMetadata?
-    private var keySet: Data?
 
     init(http: HTTPExchange, issuer: String) {
         self.http = http
@@ -76,18 +75,6 @@ actor ProviderCache {
         metadata = fetched
         return fetched
     }
-
-    /// The JWKS document; `refetch` replaces the cached copy (used once when a token names an unknown `kid`).
-    func keys(refetch: Bool) async throws(SignInError) -> Data {
-        if !refetch, let keySet { return keySet }
-        let url = try await providerMetadata().jwksURI
-        let reply = try await http.get(url, purpose: "the issuer's signing keys")
-        guard reply.isSuccess else {
-            throw SignInError(.unknown, "The issuer's key set at \(url.absoluteString) answered HTTP \(reply.status).")
-        }
-        keySet = reply.body
-        return reply.body
-    }
 }
 
 /// The protocol operations of one configured client: token exchange and refresh, ID token validation, userinfo
@@ -96,6 +83,9 @@ final class OAuthClient: Sendable {
     let configuration: SignInConfiguration
     let http: HTTPExchange
     let provider: ProviderCache
+    /// The issuer's JWKS document, in the key cache Hearth's verifiers share: kept for its `Cache-Control`
+    /// lifetime, fetched once for concurrent sign-ins, refetched for an unknown `kid` at most every 30 s.
+    let keySets: KeySetCache<Data>
     let verifier: any IDTokenSignatureVerifier
     let clock: @Sendable () -> Date
 
@@ -109,6 +99,7 @@ final class OAuthClient: Sendable {
         self.configuration = configuration
         self.http = HTTPExchange(transport: transport)
         self.provider = ProviderCache(http: http, issuer: configuration.issuerString)
+        self.keySets = KeySetCache(clock: clock)
         self.verifier = verifier
         self.clock = clock
     }
@@ -166,23 +157,17 @@ final class OAuthClient: Sendable {
         func reject(_ reason: String) -> SignInError {
             SignInError(.unknown, "The ID token was rejected: \(reason).")
         }
-        // Keys rotate: on an unknown kid, fetch the key set once more, then give up.
-        var payload: Data?
-        var refetched = false
-        while payload == nil {
-            let keys = try await provider.keys(refetch: refetched)
-            do {
-                payload = try verifier.verify(token, jwks: keys)
-            } catch IDTokenSignatureError.unknownKeyID(let reason) {
-                if refetched { throw reject("its key is not in the issuer's key set (\(reason))") }
-                refetched = true
-            } catch IDTokenSignatureError.invalid(let reason) {
-                throw reject("invalid signature (\(reason))")
-            } catch {
-                throw reject("invalid signature")
-            }
+        // Keys rotate: on an unknown kid, try newer keys once (the cache decides whether to fetch), then give up.
+        let lookup: KeySetCache<Data>.Lookup
+        do { lookup = try await keySets.keys(fetch: fetchKeySet) } catch { throw Self.keysUnavailable(error) }
+        var verified = try checkSignature(token, jwks: lookup.keys)
+        if verified == nil, !lookup.justFetched {
+            let newer: Data
+            do { newer = try await keySets.keysAfterUnknownKeyID(fetch: fetchKeySet) } catch { throw Self.keysUnavailable(error) }
+            verified = try checkSignature(token, jwks: newer)
         }
-        guard let payload, let claims = (try? JSONValue(parsing: payload))?.objectValue else {
+        guard let payload = verified else { throw reject("its key is not in the issuer's key set") }
+        guard let claims = (try? JSONValue(parsing: payload))?.objectValue else {
             throw reject("the claims are not a JSON object")
         }
         let now = clock()
@@ -201,11 +186,11 @@ final class OAuthClient: Sendable {
         guard audiences.contains(configuration.clientID) || claims["azp"]?.stringValue == configuration.clientID else {
             throw reject("neither aud nor azp is the client ID \(configuration.clientID)")
         }
-        guard let exp = claims["exp"].flatMap(Self.numericDate) else { throw reject("no exp") }
-        guard exp > now else { throw reject("it expired at \(Self.timestamp(exp))") }
-        guard let iat = claims["iat"].flatMap(Self.numericDate) else { throw reject("no iat") }
-        guard abs(iat.timeIntervalSince(now)) <= Self.issuedAtTolerance else {
-            throw reject("iat \(Self.timestamp(iat)) is more than 600 seconds from now (\(Self.timestamp(now)))")
+        guard let exp = NumericDate(claims["exp"]) else { throw reject("no exp in whole seconds between 1970 and 9999") }
+        guard exp.isAfter(now) else { throw reject("it expired at \(Self.timestamp(exp.date))") }
+        guard let iat = NumericDate(claims["iat"]) else { throw reject("no iat in whole seconds between 1970 and 9999") }
+        guard abs(iat.date.timeIntervalSince(now)) <= Self.issuedAtTolerance else {
+            throw reject("iat \(Self.timestamp(iat.date)) is more than 600 seconds from now (\(Self.timestamp(now)))")
         }
         if let nonce {
             guard let claimed = claims["nonce"]?.stringValue else { throw reject("no nonce, but the request sent one") }
@@ -215,15 +200,36 @@ final class OAuthClient: Sendable {
         if let expectedSubject, subject != expectedSubject {
             throw reject("sub changed from \(expectedSubject) to \(subject)")
         }
-        return ValidatedIDToken(token: token, claims: claims, subject: subject, expiration: exp)
+        return ValidatedIDToken(token: token, claims: claims, subject: subject, expiration: exp.date)
     }
 
-    private static func numericDate(_ value: JSONValue) -> Date? {
-        switch value {
-        case .integer(let seconds): Date(timeIntervalSince1970: TimeInterval(seconds))
-        case .double(let seconds) where seconds.isFinite: Date(timeIntervalSince1970: seconds)
-        default: nil
+    /// The payload if the signature verifies with `jwks`; nil when no key there has the token's `kid`.
+    private func checkSignature(_ token: String, jwks: Data) throws(SignInError) -> Data? {
+        do {
+            return try verifier.verify(token, jwks: jwks)
+        } catch IDTokenSignatureError.unknownKeyID {
+            return nil
+        } catch IDTokenSignatureError.invalid(let reason) {
+            throw SignInError(.unknown, "The ID token was rejected: invalid signature (\(reason)).")
+        } catch {
+            throw SignInError(.unknown, "The ID token was rejected: invalid signature.")
         }
+    }
+
+    /// No signing keys at all: `.canceled` when the task was, else `.unknown` with the reason.
+    private static func keysUnavailable(_ error: KeySetUnavailable) -> SignInError {
+        if Task.isCancelled { return SignInError.canceled }
+        return SignInError(.unknown, "The issuer's signing keys are unavailable: \(error.reason)")
+    }
+
+    /// Fetches the JWKS document named by the discovery document, with its freshness lifetime.
+    private func fetchKeySet() async throws -> KeySetCache<Data>.Fetched {
+        let url = try await provider.providerMetadata().jwksURI
+        let reply = try await http.get(url, purpose: "the issuer's signing keys")
+        guard reply.isSuccess else {
+            throw SignInError(.unknown, "The issuer's key set at \(url.absoluteString) answered HTTP \(reply.status).")
+        }
+        return (reply.body, reply.freshnessLifetime)
     }
 
     private static func timestamp(_ date: Date) -> String {

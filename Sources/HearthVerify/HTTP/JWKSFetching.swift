@@ -1,20 +1,22 @@
 public import Foundation
 public import JOSE
+import HearthProtocol
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
 
 /// Fetches a JSON Web Key Set: the seam ``IDTokenVerifier`` gets its keys through.
 ///
-/// Implementations block the calling thread until the keys arrive or the fetch fails. The verifier calls
-/// `fetchJWKS(from:)` from one thread at a time per cache and never while holding a lock, so an implementation
-/// needs no coordination of its own.
+/// Implementations block the calling thread until the keys arrive or the fetch fails. The verifier's key cache calls
+/// `fetchJWKS(from:)` from one thread at a time and never while holding a lock, so an implementation needs no
+/// coordination of its own.
 public protocol JWKSFetching: Sendable {
     /// Fetches the key set at `url`.
     ///
     /// - Parameter url: the JWKS document, such as `<hearth URL>/.well-known/jwks.json`.
-    /// - Returns: the keys, and how long they may be cached in seconds: the `Cache-Control` `max-age` minus the
-    ///   `Age` header (0 for `no-cache`/`no-store`), or `nil` when the response says nothing.
+    /// - Returns: the keys, and how long they may be cached in seconds, as
+    ///   `CacheControl.freshnessLifetime(cacheControl:age:)` reads the response (`max-age` minus `Age`, 0 for
+    ///   `no-cache`/`no-store`, `nil` when the response says nothing).
     /// - Throws: any error when no usable key set arrived; the verifier then keeps the keys it has.
     func fetchJWKS(from url: URL) throws -> (keys: JSONWebKeySet, maxAge: TimeInterval?)
 }
@@ -76,38 +78,8 @@ public struct URLSessionJWKSFetcher: JWKSFetching {
         }
         return (
             keys,
-            CacheLifetime.seconds(
+            CacheControl.freshnessLifetime(
                 cacheControl: response.value(forHTTPHeaderField: "Cache-Control"),
                 age: response.value(forHTTPHeaderField: "Age")))
-    }
-}
-
-/// How long a response may be cached, from its `Cache-Control` and `Age` headers (RFC 9111 §5.2.2.1, §5.1).
-enum CacheLifetime {
-    /// `max-age` minus `Age`, at least 0; 0 for `no-cache` or `no-store`; `nil` when neither is present or
-    /// `max-age` is not a number. `s-maxage` is for shared caches and is ignored.
-    static func seconds(cacheControl: String?, age: String?) -> TimeInterval? {
-        guard let cacheControl else { return nil }
-        var maxAge: TimeInterval?
-        for directive in cacheControl.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1)
-            let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
-            switch name {
-            case "no-store", "no-cache":
-                return 0
-            case "max-age" where parts.count == 2:
-                var value = parts[1].trimmingCharacters(in: .whitespaces)
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-                    value = String(value.dropFirst().dropLast())
-                }
-                guard let seconds = UInt64(value) else { return nil }
-                maxAge = TimeInterval(min(seconds, UInt64(Int32.max)))
-            default:
-                continue
-            }
-        }
-        guard let maxAge else { return nil }
-        let ageSeconds = age.flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }.map { TimeInterval(min($0, UInt64(Int32.max))) } ?? 0
-        return max(0, maxAge - ageSeconds)
     }
 }

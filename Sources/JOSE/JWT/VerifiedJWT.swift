@@ -1,4 +1,5 @@
 public import Foundation
+import HearthProtocol
 
 /// A token whose signature ``JWTKeySet/verify(_:)`` has checked.
 ///
@@ -18,19 +19,36 @@ public struct VerifiedJWT: Sendable {
     /// Decodes the payload as `type`.
     ///
     /// Dates are read as JWT NumericDate values (seconds since 1970, RFC 7519 §2), so a claim such as `exp` can be a
-    /// `Date` property.
+    /// `Date` property. They must be whole seconds from 1970 to the year 9999 (`NumericDate` in HearthProtocol): a
+    /// date such as 1e300 or −2^63 is an ``JOSEError/Code/invalidPayload``, never a `Date` that traps when a caller
+    /// converts it to an integer.
     ///
     /// - Parameter type: the claims type.
     /// - Returns: the decoded claims.
     /// - Throws: ``JOSEError`` with ``JOSEError/Code/invalidPayload`` when the payload does not match `type`.
     public func claims<T: Decodable>(as type: T.Type) throws -> T {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = .custom(Self.numericDate)
         do {
             return try decoder.decode(type, from: payload)
         } catch {
             throw JOSEError(.invalidPayload, reason: "the payload does not decode as \(type): \(Self.summary(of: error))")
         }
+    }
+
+    /// Reads a `Date` claim as a ``HearthProtocol/NumericDate``.
+    private static func numericDate(from decoder: any Decoder) throws -> Date {
+        let container = try decoder.singleValueContainer()
+        let date = if let seconds = try? container.decode(Int64.self) {
+            NumericDate(secondsSince1970: seconds)
+        } else {
+            NumericDate(secondsSince1970: try container.decode(Double.self))
+        }
+        guard let date else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "not whole seconds between 1970 and 9999")
+        }
+        return date.date
     }
 
     /// Describes a decoding failure by its kind and coding path only, never by the values it saw.
