@@ -4,7 +4,6 @@ import HearthCore
 import HearthHTTP
 import HearthSQLite
 import HearthServer
-import Synchronization
 
 /// `hearth serve`: opens the store, listens, prints where to go, and stops cleanly on SIGINT/SIGTERM
 /// (in-flight requests finish, then the store closes).
@@ -41,21 +40,11 @@ enum ServeCommand {
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
         let store = try openStore(settings)
 
-        let server = Mutex<IdentityServer?>(nil)
-        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
-        let http = HTTPServer(
-            configuration: HTTPServer.Configuration(
-                host: settings.host, port: settings.port, threadCount: threads, cors: .reflectAnyOrigin),
-            handler: { request in
-                guard let server = server.withLock({ $0 }) else {
-                    return HTTPResponse.text("starting", status: 503)
-                }
-                return server.handle(request)
-            },
-            errorRenderer: IdentityServer.render,
-            log: { entry in logLine(entry.logLine) })
+        // Bind first, to know the port the public URL needs; the socket listens only once the
+        // server can answer, so no client is ever told "not ready".
+        let socket: HTTPServer.BoundSocket
         do {
-            try http.start()
+            socket = try HTTPServer.bind(host: settings.host, port: settings.port)
         } catch {
             store.close()
             throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
@@ -63,7 +52,7 @@ enum ServeCommand {
 
         let displayHost = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
         let hostForURL = displayHost.contains(":") ? "[\(displayHost)]" : displayHost
-        let publicURL = (settings.publicURL ?? "http://\(hostForURL):\(http.port)").trimmingSuffix("/")
+        let publicURL = (settings.publicURL ?? "http://\(hostForURL):\(socket.port)").trimmingSuffix("/")
         let issuer = settings.firebaseIssuer ? "https://securetoken.google.com/\(projectID)" : "\(publicURL)/\(projectID)"
         var clientIDs = Set(settings.googleClientIDs)
         if settings.development { clientIDs.insert(Settings.developmentClientID) }
@@ -86,16 +75,27 @@ enum ServeCommand {
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
                 devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits)
         } catch {
-            http.shutdown(gracePeriod: .seconds(1))
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
         }
-        server.withLock {
-            $0 = IdentityServer(
-                platform: platform,
-                options: ServerOptions(
-                    publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes),
-                log: logLine)
+        let server = IdentityServer(
+            platform: platform,
+            options: ServerOptions(
+                publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes),
+            log: logLine)
+        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        let http = HTTPServer(
+            configuration: settings.httpLimits.applied(
+                to: HTTPServer.Configuration(host: settings.host, port: socket.port, threadCount: threads, cors: .reflectAnyOrigin)),
+            socket: socket,
+            handler: server.handle,
+            errorRenderer: IdentityServer.render,
+            log: { entry in logLine(entry.logLine) })
+        do {
+            try http.start()
+        } catch {
+            store.close()
+            throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
         }
         printBanner(settings: settings, publicURL: publicURL, project: project)
 

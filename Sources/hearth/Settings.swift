@@ -22,6 +22,7 @@ struct Settings {
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
+    var httpLimits = HTTPLimits()
 
     /// How SMS codes are delivered: the development log (only with `--dev`), a webhook, or a
     /// Twilio-compatible API.
@@ -69,11 +70,12 @@ struct Settings {
         var googleIssuers: [IssuerEntry]?
         var mfa: MFASettings?
         var sms: SMSSettings?
+        var http: HTTPLimits?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
-        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms",
+        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "http",
     ]
 
     static let valuedOptions: Set<String> = ["host", "port", "data-dir", "public-url", "project-id", "config", "threads"]
@@ -124,6 +126,10 @@ struct Settings {
             mfaLimits.phoneCodeLifetime = mfa.smsCodeLifetimeSeconds ?? mfaLimits.phoneCodeLifetime
         }
         if let fileSMS = file.sms { sms = fileSMS }
+        if let http = file.http {
+            try http.validate(fileObject: object["http"] as Any, path: path)
+            httpLimits.merge(http)
+        }
     }
 
     private mutating func apply(environment: [String: String]) throws {
@@ -149,6 +155,7 @@ struct Settings {
         sms.twilioAccountSid = nonEmpty("HEARTH_TWILIO_ACCOUNT_SID") ?? sms.twilioAccountSid
         sms.twilioAuthToken = nonEmpty("HEARTH_TWILIO_AUTH_TOKEN") ?? sms.twilioAuthToken
         sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
+        try httpLimits.apply(environment: environment)
     }
 
     private mutating func apply(options: ParsedOptions) throws {

@@ -23,6 +23,10 @@ final class ServerContext: Sendable {
     let draining = Atomic<Bool>(false)
     /// The most recent libmicrohttpd diagnostic, used to explain a failed start.
     let lastDiagnostic = Mutex<String?>(nil)
+    /// Every open connection, for the request deadline and idle eviction.
+    let tracker: ConnectionTracker
+    /// Memory for request bodies, shared by all connections.
+    let bodyBudget: BodyBudget
 
     init(
         configuration: HTTPServer.Configuration,
@@ -36,6 +40,8 @@ final class ServerContext: Sendable {
         self.errorRenderer = errorRenderer
         self.log = log
         self.diagnostics = diagnostics
+        self.tracker = ConnectionTracker(configuration: configuration)
+        self.bodyBudget = BodyBudget(limit: configuration.bodyBudgetBytes, smallBodyBytes: configuration.smallBodyBytes)
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer) -> ServerContext {
@@ -58,9 +64,10 @@ final class RequestState {
     var method: HTTPMethod?
     var sawHeaders = false
     var countedInFlight = false
-    var body: [UInt8] = []
+    var body = BodyBuffer()
     var bodyBytesReceived = 0
-    var bodyTooLarge = false
+    /// Why the body is being discarded (too large, or no room in the body budget); answered once it ends.
+    var bodyRejection: HTTPStatusError?
     /// Status of the response we queued; 0 if none.
     var status = 0
     var responseBytes = 0
