@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// Connection and memory exhaustion against the built `hearth serve --dev`: the attacks an
+/// adversarial review ran (issue 7 §3), sized to finish in seconds. Attackers connect from
+/// 127.0.0.2 and up; the legitimate client, from 127.0.0.1, signs in before the attack and then
+/// looks up its account during it, as the Firebase SDKs do.
+@Suite("Connection and memory exhaustion (e2e)", .serialized)
+struct ConnectionLimitTests {
+    private static let lookupHead = "POST /identitytoolkit.googleapis.com/v1/accounts:lookup?key=k HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "Content-Type: application/json\r\n"
+
+    /// A signed-in legitimate user of `server`.
+    private struct LegitimateClient {
+        let client: FirebaseIOSClient
+        let idToken: String
+
+        init(server: HearthProcess) throws {
+            client = FirebaseIOSClient(server: server)
+            let google = try DevGoogle(server: server).signIn(email: "legit@example.com")
+            idToken = try SignedIn(client.verifyAssertion(idToken: google.idToken, accessToken: nil)).idToken
+        }
+
+        /// Looks the account up `count` times at once; returns how many got their account back (200).
+        func lookUp(count: Int) -> Int {
+            let served = Locked(0)
+            let group = DispatchGroup()
+            for _ in 0..<count {
+                group.enter()
+                Thread { [client, idToken] in
+                    if let result = try? client.getAccountInfo(idToken: idToken), result.status == 200,
+                       (result.json["users"] as? [Any])?.count == 1 {
+                        served.withLock { $0 += 1 }
+                    }
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+            return served.value
+        }
+    }
+
+    /// `VmRSS` and `VmHWM` (peak) of a process, in MB.
+    private func memory(of server: HearthProcess) -> (rss: Int, peak: Int) {
+        guard let pid = server.processIdentifier,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
+        func field(_ name: String) -> Int {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+        }
+        return (field("VmRSS"), field("VmHWM"))
+    }
+
+    private func sources(_ count: Int) -> [String] {
+        (2..<(2 + count)).map { "127.0.0.\($0)" }
+    }
+
+    @Test("slowloris: 1,100 connections trickling header lines from one address do not lock out other clients")
+    func slowloris() throws {
+        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"])
+        try server.start()
+        let legitimate = try LegitimateClient(server: server)
+        let flood = ConnectionFlood(port: server.port, plan: .init(
+            connections: 1_100, sources: ["127.0.0.2"], opening: Array(Self.lookupHead.utf8),
+            trickle: Array("X-Trickle: 1\r\n".utf8), trickleSeconds: 1, reconnect: true))
+        flood.start()
+        defer { flood.stop() }
+        // Beyond the per-address limit (64), the attacker's connections are closed as soon as accepted.
+        #expect(flood.wait { $0.opened >= 1_100 && $0.closedByServer >= 1_000 })
+
+        let served = legitimate.lookUp(count: 10)
+        let counts = flood.stop()
+        print("slowloris: legitimate \(served)/10 served; attacker opened \(counts.opened), closed by server \(counts.closedByServer)")
+        #expect(served == 10)
+    }
+
+    @Test("slowloris from 40 addresses: trickling connections are cut at the request deadline, so others get in")
+    func distributedSlowloris() throws {
+        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"])
+        try server.start()
+        let legitimate = try LegitimateClient(server: server)
+        // 28 connections per address: the per-address limit does not apply, only the deadline helps.
+        let flood = ConnectionFlood(port: server.port, plan: .init(
+            connections: 1_100, sources: sources(40), opening: Array(Self.lookupHead.utf8),
+            trickle: Array("X-Trickle: 1\r\n".utf8), trickleSeconds: 1, reconnect: true))
+        flood.start()
+        defer { flood.stop() }
+        #expect(flood.wait { $0.opened >= 1_100 })
+
+        let served = legitimate.lookUp(count: 10)
+        let counts = flood.stop()
+        print("distributed slowloris: legitimate \(served)/10 served; attacker opened \(counts.opened), closed by server \(counts.closedByServer)")
+        #expect(served == 10)
+    }
+
+    @Test("idle flood: 2,000 idle connections from 40 addresses do not lock out other clients")
+    func idleFlood() throws {
+        // A long request deadline: only closing idle connections while busy can make room here.
+        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "60"])
+        try server.start()
+        let legitimate = try LegitimateClient(server: server)
+        let flood = ConnectionFlood(port: server.port, plan: .init(connections: 2_000, sources: sources(40), reconnect: true))
+        flood.start()
+        defer { flood.stop() }
+        #expect(flood.wait { $0.opened >= 2_000 })
+
+        let served = legitimate.lookUp(count: 10)
+        let counts = flood.stop()
+        print("idle flood: legitimate \(served)/10 served; attacker opened \(counts.opened), closed by server \(counts.closedByServer)")
+        #expect(served == 10)
+    }
+
+    @Test("stalled bodies: 1,000 uploads of 1 MiB − 1 that stall get 503 beyond the budget; RSS returns under 100 MB")
+    func stalledBodies() throws {
+        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"])
+        try server.start()
+        let legitimate = try LegitimateClient(server: server)
+        let before = memory(of: server)
+        let length = 1_048_576
+        let opening = Array((Self.lookupHead + "Content-Length: \(length)\r\n\r\n").utf8)
+            + [UInt8](repeating: UInt8(ascii: " "), count: length - 1)
+        // 25 connections per address stay under the per-address limit: the body budget is what is tested.
+        let flood = ConnectionFlood(port: server.port, plan: .init(connections: 1_000, sources: sources(40), opening: opening))
+        flood.start()
+        defer { flood.stop() }
+        #expect(flood.wait { $0.opened >= 1_000 && $0.writing == 0 })
+
+        let served = legitimate.lookUp(count: 10)
+        // The stalled uploads reach the request deadline and are closed; their memory goes back.
+        var after = memory(of: server)
+        for _ in 0..<300 where after.rss >= 100 {
+            usleep(100_000)
+            after = memory(of: server)
+        }
+        let counts = flood.stop()
+        print("stalled bodies: legitimate \(served)/10 served; 503 for \(counts.statuses[503, default: 0]) of \(counts.opened); "
+            + "RSS before \(before.rss) MB, peak \(after.peak) MB, after \(after.rss) MB")
+        #expect(served == 10)
+        #expect(counts.statuses[503, default: 0] >= 900)
+        #expect(after.rss < 100)
+    }
+
+    @Test("request smuggling: Content-Length with Transfer-Encoding gets one 400 and no second response")
+    func smuggling() throws {
+        let server = HearthProcess()
+        try server.start()
+        let smuggled = "GET /.well-known/jwks.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        let bytes = Self.lookupHead + "Content-Length: \(5 + smuggled.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled
+        let raw = try RawHTTP.roundTrip(port: server.port, bytes: Data(bytes.utf8), timeout: 15)
+        let text = String(decoding: raw, as: UTF8.self)
+        #expect(text.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "\(text)")
+        let response = try RawHTTP.parse(raw)
+        #expect(response.status == 400)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect((response.json["error"] as? [String: Any])?["code"] as? Int == 400)
+        #expect(!text.contains("\"keys\""))
+    }
+}
