@@ -16,7 +16,7 @@ import Synchronization
 ///   of its connection being accepted, or of its first byte on a keep-alive connection, however
 ///   steadily it trickles; otherwise the connection is closed;
 /// - a connection silent for ``Configuration/connectionTimeout`` seconds is closed, and while
-///   ``Configuration/busyThreshold`` connections are open, one without a request in progress is
+///   ``Configuration/busyConnections`` connections are open, one without a request in progress is
 ///   closed after ``Configuration/busyIdleTimeout`` seconds;
 /// - a request whose body length is ambiguous (`Content-Length` and `Transfer-Encoding` together,
 ///   either repeated, or a transfer coding other than `chunked`) gets 400 and its connection is

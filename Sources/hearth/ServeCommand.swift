@@ -42,13 +42,7 @@ enum ServeCommand {
 
         // Bind first, to know the port the public URL needs; the socket listens only once the
         // server can answer, so no client is ever told "not ready".
-        let socket: HTTPServer.BoundSocket
-        do {
-            socket = try HTTPServer.bind(host: settings.host, port: settings.port)
-        } catch {
-            store.close()
-            throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
-        }
+        let socket = try taking(settings, store) { try HTTPServer.bind(host: settings.host, port: settings.port) }
 
         let displayHost = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
         let hostForURL = displayHost.contains(":") ? "[\(displayHost)]" : displayHost
@@ -91,12 +85,7 @@ enum ServeCommand {
             handler: server.handle,
             errorRenderer: IdentityServer.render,
             log: { entry in logLine(entry.logLine) })
-        do {
-            try http.start()
-        } catch {
-            store.close()
-            throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
-        }
+        try taking(settings, store) { try http.start() }
         printBanner(settings: settings, publicURL: publicURL, project: project)
 
         var received: Int32 = 0
@@ -106,6 +95,17 @@ enum ServeCommand {
         store.close()
         logLine("event=stopped")
         exit(0)
+    }
+
+    /// Runs a step of taking the listening address (bind, then listen); if it fails, closes the store
+    /// and says which address could not be used.
+    private static func taking<T>(_ settings: Settings, _ store: SQLiteStore, _ step: () throws -> T) throws -> T {
+        do {
+            return try step()
+        } catch {
+            store.close()
+            throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
     }
 
     /// The SMS sender: a configured webhook or Twilio-compatible API, else in development the log sender

@@ -13,6 +13,8 @@ extension Settings {
         var busyConnections: Int?
         var busyIdleTimeoutSeconds: Int?
         var maxBodyBytes: Int?
+        var maxHeaderFields: Int?
+        var maxHeaderBytes: Int?
         var bodyBudgetBytes: Int?
         var smallBodyBytes: Int?
         var memoryTrimIntervalSeconds: Int?
@@ -40,6 +42,10 @@ extension Settings {
                   field: \.busyIdleTimeoutSeconds, range: 0...3600),
             Limit(key: "maxBodyBytes", environment: "HEARTH_HTTP_MAX_BODY_BYTES", field: \.maxBodyBytes,
                   range: 1024...(256 << 20)),
+            Limit(key: "maxHeaderFields", environment: "HEARTH_HTTP_MAX_HEADER_FIELDS", field: \.maxHeaderFields,
+                  range: 8...1000),
+            Limit(key: "maxHeaderBytes", environment: "HEARTH_HTTP_MAX_HEADER_BYTES", field: \.maxHeaderBytes,
+                  range: 4096...(1 << 20)),
             Limit(key: "bodyBudgetBytes", environment: "HEARTH_HTTP_BODY_BUDGET_BYTES", field: \.bodyBudgetBytes,
                   range: 0...(64 << 30)),
             Limit(key: "smallBodyBytes", environment: "HEARTH_HTTP_SMALL_BODY_BYTES", field: \.smallBodyBytes,
@@ -86,6 +92,8 @@ extension Settings {
             configuration.busyConnections = busyConnections ?? configuration.busyConnections
             configuration.busyIdleTimeout = busyIdleTimeoutSeconds ?? configuration.busyIdleTimeout
             configuration.maxBodyBytes = maxBodyBytes ?? configuration.maxBodyBytes
+            configuration.maxHeaderCount = maxHeaderFields ?? configuration.maxHeaderCount
+            configuration.headerMemoryLimit = maxHeaderBytes ?? configuration.headerMemoryLimit
             configuration.bodyBudgetBytes = bodyBudgetBytes ?? configuration.bodyBudgetBytes
             configuration.smallBodyBytes = smallBodyBytes ?? configuration.smallBodyBytes
             configuration.memoryTrimInterval = memoryTrimIntervalSeconds ?? configuration.memoryTrimInterval

@@ -140,6 +140,35 @@ struct ConnectionLimitTests {
         #expect(after.rss < 100)
     }
 
+    @Test("HTTP limits come from the config file's http object and HEARTH_HTTP_*; bad ones are refused clearly")
+    func limitSettings() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func config(_ json: String) throws -> String {
+            let file = directory.appendingPathComponent("hearth-\(UUID().uuidString).json")
+            try Data(json.utf8).write(to: file)
+            return file.path
+        }
+        let serve = ["serve", "--dev", "--port", "0", "--data-dir", directory.path]
+        let unknown = try HearthProcess.run(serve + ["--config", try config(#"{"http": {"maxConnectionz": 10}}"#)])
+        #expect(unknown.status == 64)
+        #expect(unknown.output.contains("unknown setting 'http.maxConnectionz'"))
+        let outOfRange = try HearthProcess.run(serve + ["--config", try config(#"{"http": {"requestTimeoutSeconds": -1}}"#)])
+        #expect(outOfRange.status == 64)
+        #expect(outOfRange.output.contains("config http.requestTimeoutSeconds must be between 0 and 3600"))
+        let notANumber = try HearthProcess.run(serve, environment: ["HEARTH_HTTP_MAX_CONNECTIONS": "many"])
+        #expect(notANumber.status == 64)
+        #expect(notANumber.output.contains("HEARTH_HTTP_MAX_CONNECTIONS must be a whole number, not 'many'"))
+
+        // A limit from the file takes effect: two connections per address.
+        let server = HearthProcess(arguments: ["--dev", "--config", try config(#"{"http": {"maxConnectionsPerAddress": 2}}"#)])
+        try server.start()
+        let flood = ConnectionFlood(port: server.port, plan: .init(connections: 5, sources: ["127.0.0.2"]))
+        flood.start()
+        defer { flood.stop() }
+        #expect(flood.wait { $0.opened == 5 && $0.closedByServer == 3 })
+    }
+
     @Test("request smuggling: Content-Length with Transfer-Encoding gets one 400 and no second response")
     func smuggling() throws {
         let server = HearthProcess()
