@@ -25,33 +25,35 @@ extension Settings {
             let environment: String
             let field: any WritableKeyPath<HTTPLimits, Int?> & Sendable
             let range: ClosedRange<Int>
+            /// Puts the value into the server's configuration.
+            let set: @Sendable (inout HTTPServer.Configuration, Int) -> Void
         }
 
         static let limits: [Limit] = [
             Limit(key: "maxConnections", environment: "HEARTH_HTTP_MAX_CONNECTIONS", field: \.maxConnections,
-                  range: 1...1_000_000),
+                  range: 1...1_000_000, set: { $0.maxConnections = $1 }),
             Limit(key: "maxConnectionsPerAddress", environment: "HEARTH_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
-                  field: \.maxConnectionsPerAddress, range: 0...1_000_000),
+                  field: \.maxConnectionsPerAddress, range: 0...1_000_000, set: { $0.maxConnectionsPerAddress = $1 }),
             Limit(key: "requestTimeoutSeconds", environment: "HEARTH_HTTP_REQUEST_TIMEOUT", field: \.requestTimeoutSeconds,
-                  range: 0...3600),
+                  range: 0...3600, set: { $0.requestTimeout = $1 }),
             Limit(key: "idleTimeoutSeconds", environment: "HEARTH_HTTP_IDLE_TIMEOUT", field: \.idleTimeoutSeconds,
-                  range: 0...3600),
+                  range: 0...3600, set: { $0.connectionTimeout = $1 }),
             Limit(key: "busyConnections", environment: "HEARTH_HTTP_BUSY_CONNECTIONS", field: \.busyConnections,
-                  range: 1...1_000_000),
+                  range: 1...1_000_000, set: { $0.busyConnections = $1 }),
             Limit(key: "busyIdleTimeoutSeconds", environment: "HEARTH_HTTP_BUSY_IDLE_TIMEOUT",
-                  field: \.busyIdleTimeoutSeconds, range: 0...3600),
+                  field: \.busyIdleTimeoutSeconds, range: 0...3600, set: { $0.busyIdleTimeout = $1 }),
             Limit(key: "maxBodyBytes", environment: "HEARTH_HTTP_MAX_BODY_BYTES", field: \.maxBodyBytes,
-                  range: 1024...(256 << 20)),
+                  range: 1024...(256 << 20), set: { $0.maxBodyBytes = $1 }),
             Limit(key: "maxHeaderFields", environment: "HEARTH_HTTP_MAX_HEADER_FIELDS", field: \.maxHeaderFields,
-                  range: 8...1000),
+                  range: 8...1000, set: { $0.maxHeaderCount = $1 }),
             Limit(key: "maxHeaderBytes", environment: "HEARTH_HTTP_MAX_HEADER_BYTES", field: \.maxHeaderBytes,
-                  range: 4096...(1 << 20)),
+                  range: 4096...(1 << 20), set: { $0.headerMemoryLimit = $1 }),
             Limit(key: "bodyBudgetBytes", environment: "HEARTH_HTTP_BODY_BUDGET_BYTES", field: \.bodyBudgetBytes,
-                  range: 0...(64 << 30)),
+                  range: 0...(64 << 30), set: { $0.bodyBudgetBytes = $1 }),
             Limit(key: "smallBodyBytes", environment: "HEARTH_HTTP_SMALL_BODY_BYTES", field: \.smallBodyBytes,
-                  range: 0...(256 << 20)),
+                  range: 0...(256 << 20), set: { $0.smallBodyBytes = $1 }),
             Limit(key: "memoryTrimIntervalSeconds", environment: "HEARTH_HTTP_MEMORY_TRIM_INTERVAL",
-                  field: \.memoryTrimIntervalSeconds, range: 0...86_400),
+                  field: \.memoryTrimIntervalSeconds, range: 0...86_400, set: { $0.memoryTrimInterval = $1 }),
         ]
 
         /// Checks the config file's `"http"` object (already decoded into `self`): no unknown keys,
@@ -75,28 +77,12 @@ extension Settings {
             }
         }
 
-        /// Overrides the fields set in `other`.
-        mutating func merge(_ other: HTTPLimits) {
-            for limit in Self.limits {
-                if let value = other[keyPath: limit.field] { self[keyPath: limit.field] = value }
-            }
-        }
-
         /// The server configuration: `base` with every limit that is set.
         func applied(to base: HTTPServer.Configuration) -> HTTPServer.Configuration {
             var configuration = base
-            configuration.maxConnections = maxConnections ?? configuration.maxConnections
-            configuration.maxConnectionsPerAddress = maxConnectionsPerAddress ?? configuration.maxConnectionsPerAddress
-            configuration.requestTimeout = requestTimeoutSeconds ?? configuration.requestTimeout
-            configuration.connectionTimeout = idleTimeoutSeconds ?? configuration.connectionTimeout
-            configuration.busyConnections = busyConnections ?? configuration.busyConnections
-            configuration.busyIdleTimeout = busyIdleTimeoutSeconds ?? configuration.busyIdleTimeout
-            configuration.maxBodyBytes = maxBodyBytes ?? configuration.maxBodyBytes
-            configuration.maxHeaderCount = maxHeaderFields ?? configuration.maxHeaderCount
-            configuration.headerMemoryLimit = maxHeaderBytes ?? configuration.headerMemoryLimit
-            configuration.bodyBudgetBytes = bodyBudgetBytes ?? configuration.bodyBudgetBytes
-            configuration.smallBodyBytes = smallBodyBytes ?? configuration.smallBodyBytes
-            configuration.memoryTrimInterval = memoryTrimIntervalSeconds ?? configuration.memoryTrimInterval
+            for limit in Self.limits {
+                if let value = self[keyPath: limit.field] { limit.set(&configuration, value) }
+            }
             return configuration
         }
     }

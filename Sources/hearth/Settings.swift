@@ -128,7 +128,7 @@ struct Settings {
         if let fileSMS = file.sms { sms = fileSMS }
         if let http = file.http {
             try http.validate(fileObject: object["http"] as Any, path: path)
-            httpLimits.merge(http)
+            httpLimits = http
         }
     }
 

@@ -55,88 +55,89 @@ struct ConnectionLimitTests {
         (2..<(2 + count)).map { "127.0.0.\($0)" }
     }
 
-    @Test("slowloris: 1,100 connections trickling header lines from one address do not lock out other clients")
-    func slowloris() throws {
-        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"])
+    /// Starts `hearth serve --dev` with `environment`, signs the legitimate user in, floods the server
+    /// with `plan` and, once `established` holds, makes 10 legitimate lookups; `whileAttacked` then
+    /// runs with the flood still up. Returns how many lookups were served and the flood's counts.
+    private func underAttack(
+        _ name: String, environment: [String: String], _ plan: ConnectionFlood.Plan,
+        established: (ConnectionFlood.Counts) -> Bool,
+        beforeFlood: (HearthProcess) -> Void = { _ in }, whileAttacked: (HearthProcess) -> Void = { _ in }
+    ) throws -> (served: Int, counts: ConnectionFlood.Counts) {
+        let server = HearthProcess(environment: environment)
         try server.start()
         let legitimate = try LegitimateClient(server: server)
-        let flood = ConnectionFlood(port: server.port, plan: .init(
-            connections: 1_100, sources: ["127.0.0.2"], opening: Array(Self.lookupHead.utf8),
-            trickle: Array("X-Trickle: 1\r\n".utf8), trickleSeconds: 1, reconnect: true))
+        beforeFlood(server)
+        let flood = ConnectionFlood(port: server.port, plan: plan)
         flood.start()
         defer { flood.stop() }
-        // Beyond the per-address limit (64), the attacker's connections are closed as soon as accepted.
-        #expect(flood.wait { $0.opened >= 1_100 && $0.closedByServer >= 1_000 })
-
+        let isEstablished = flood.wait(until: established)
+        #expect(isEstablished)
         let served = legitimate.lookUp(count: 10)
+        whileAttacked(server)
         let counts = flood.stop()
-        print("slowloris: legitimate \(served)/10 served; attacker opened \(counts.opened), closed by server \(counts.closedByServer)")
-        #expect(served == 10)
+        print("\(name): legitimate \(served)/10 served; attacker opened \(counts.opened), closed by server "
+            + "\(counts.closedByServer), answered 503 \(counts.statuses[503, default: 0])")
+        return (served, counts)
+    }
+
+    private static let trickle = ConnectionFlood.Plan(
+        connections: 1_100, sources: ["127.0.0.2"], opening: Array(lookupHead.utf8), trickle: Array("X-Trickle: 1\r\n".utf8),
+        trickleSeconds: 1, reconnect: true)
+
+    @Test("slowloris: 1,100 connections trickling header lines from one address do not lock out other clients")
+    func slowloris() throws {
+        // Beyond the per-address limit (64), the attacker's connections are closed as soon as accepted.
+        let result = try underAttack("slowloris", environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"], Self.trickle) {
+            $0.opened >= 1_100 && $0.closedByServer >= 1_000
+        }
+        #expect(result.served == 10)
     }
 
     @Test("slowloris from 40 addresses: trickling connections are cut at the request deadline, so others get in")
     func distributedSlowloris() throws {
-        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"])
-        try server.start()
-        let legitimate = try LegitimateClient(server: server)
         // 28 connections per address: the per-address limit does not apply, only the deadline helps.
-        let flood = ConnectionFlood(port: server.port, plan: .init(
-            connections: 1_100, sources: sources(40), opening: Array(Self.lookupHead.utf8),
-            trickle: Array("X-Trickle: 1\r\n".utf8), trickleSeconds: 1, reconnect: true))
-        flood.start()
-        defer { flood.stop() }
-        #expect(flood.wait { $0.opened >= 1_100 })
-
-        let served = legitimate.lookUp(count: 10)
-        let counts = flood.stop()
-        print("distributed slowloris: legitimate \(served)/10 served; attacker opened \(counts.opened), closed by server \(counts.closedByServer)")
-        #expect(served == 10)
+        var plan = Self.trickle
+        plan.sources = sources(40)
+        let result = try underAttack("distributed slowloris", environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"], plan) {
+            $0.opened >= 1_100
+        }
+        #expect(result.served == 10)
     }
 
     @Test("idle flood: 2,000 idle connections from 40 addresses do not lock out other clients")
     func idleFlood() throws {
         // A long request deadline: only closing idle connections while busy can make room here.
-        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "60"])
-        try server.start()
-        let legitimate = try LegitimateClient(server: server)
-        let flood = ConnectionFlood(port: server.port, plan: .init(connections: 2_000, sources: sources(40), reconnect: true))
-        flood.start()
-        defer { flood.stop() }
-        #expect(flood.wait { $0.opened >= 2_000 })
-
-        let served = legitimate.lookUp(count: 10)
-        let counts = flood.stop()
-        print("idle flood: legitimate \(served)/10 served; attacker opened \(counts.opened), closed by server \(counts.closedByServer)")
-        #expect(served == 10)
+        let result = try underAttack(
+            "idle flood", environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "60"],
+            .init(connections: 2_000, sources: sources(40), reconnect: true)
+        ) { $0.opened >= 2_000 }
+        #expect(result.served == 10)
     }
 
     @Test("stalled bodies: 1,000 uploads of 1 MiB − 1 that stall get 503 beyond the budget; RSS returns under 100 MB")
     func stalledBodies() throws {
-        let server = HearthProcess(environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"])
-        try server.start()
-        let legitimate = try LegitimateClient(server: server)
-        let before = memory(of: server)
         let length = 1_048_576
         let opening = Array((Self.lookupHead + "Content-Length: \(length)\r\n\r\n").utf8)
             + [UInt8](repeating: UInt8(ascii: " "), count: length - 1)
+        var before = (rss: 0, peak: 0)
+        var after = (rss: 0, peak: 0)
         // 25 connections per address stay under the per-address limit: the body budget is what is tested.
-        let flood = ConnectionFlood(port: server.port, plan: .init(connections: 1_000, sources: sources(40), opening: opening))
-        flood.start()
-        defer { flood.stop() }
-        #expect(flood.wait { $0.opened >= 1_000 && $0.writing == 0 })
-
-        let served = legitimate.lookUp(count: 10)
-        // The stalled uploads reach the request deadline and are closed; their memory goes back.
-        var after = memory(of: server)
-        for _ in 0..<300 where after.rss >= 100 {
-            usleep(100_000)
-            after = memory(of: server)
-        }
-        let counts = flood.stop()
-        print("stalled bodies: legitimate \(served)/10 served; 503 for \(counts.statuses[503, default: 0]) of \(counts.opened); "
-            + "RSS before \(before.rss) MB, peak \(after.peak) MB, after \(after.rss) MB")
-        #expect(served == 10)
-        #expect(counts.statuses[503, default: 0] >= 900)
+        let result = try underAttack(
+            "stalled bodies", environment: ["HEARTH_HTTP_REQUEST_TIMEOUT": "3"],
+            .init(connections: 1_000, sources: sources(40), opening: opening),
+            established: { $0.opened >= 1_000 && $0.writing == 0 },
+            beforeFlood: { before = memory(of: $0) },
+            whileAttacked: { server in
+                // The stalled uploads reach the request deadline and are closed; their memory goes back.
+                after = memory(of: server)
+                for _ in 0..<300 where after.rss >= 100 {
+                    usleep(100_000)
+                    after = memory(of: server)
+                }
+            })
+        print("stalled bodies: RSS before \(before.rss) MB, peak \(after.peak) MB, after \(after.rss) MB")
+        #expect(result.served == 10)
+        #expect(result.counts.statuses[503, default: 0] >= 900)
         #expect(after.rss < 100)
     }
 

@@ -83,12 +83,13 @@ struct ConnectionLimitTests {
         }
     }
 
+    /// Eight connections, busy from six on, when idle ones may stay one second.
+    private static let busyAtSix = HTTPServer.Configuration(
+        threadCount: 2, connectionTimeout: 60, maxConnections: 8, requestTimeout: 60, busyConnections: 6, busyIdleTimeout: 1)
+
     @Test("while busy, idle connections are closed to make room for new ones")
     func busyIdleEviction() throws {
-        let configuration = HTTPServer.Configuration(
-            threadCount: 2, connectionTimeout: 60, maxConnections: 8, requestTimeout: 60, busyConnections: 6,
-            busyIdleTimeout: 1)
-        try withServer(configuration, handler: ok) { server in
+        try withServer(Self.busyAtSix, handler: ok) { server in
             let idle = try (0..<8).map { _ in
                 try RawConnection(port: server.port, sourceHost: "127.0.0.2", receiveTimeoutSeconds: 30)
             }
@@ -100,10 +101,7 @@ struct ConnectionLimitTests {
 
     @Test("when not busy, idle connections stay open past busyIdleTimeout")
     func idleKeptWhenNotBusy() throws {
-        let configuration = HTTPServer.Configuration(
-            threadCount: 2, connectionTimeout: 60, maxConnections: 8, requestTimeout: 60, busyConnections: 6,
-            busyIdleTimeout: 1)
-        try withServer(configuration, handler: ok) { server in
+        try withServer(Self.busyAtSix, handler: ok) { server in
             let idle = try (0..<3).map { _ in try RawConnection(port: server.port) }
             for connection in idle {
                 connection.send(plainGet)
