@@ -15,9 +15,10 @@ func hearthURILog(
 ) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
     let context = ServerContext.from(cls)
-    let state = RequestState(target: String(cString: uri), remoteAddress: remoteAddress(of: connection))
+    let state = RequestState(
+        target: String(cString: uri), remoteAddress: remoteAddress(of: connection), connection: trackedConnection(of: connection))
     context.liveRequestStates.add(1, ordering: .relaxed)
-    trackedConnection(of: connection)?.requestStarted(now: state.startNanoseconds, requestTimeout: context.tracker.requestTimeout)
+    state.connection?.requestStarted(now: state.startNanoseconds, requestTimeout: context.tracker.requestTimeout)
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -54,9 +55,7 @@ func hearthRequestCompleted(
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     context.liveRequestStates.subtract(1, ordering: .relaxed)
     state.body.release(to: context.bodyBudget)
-    if let connection {
-        trackedConnection(of: connection)?.requestEnded(now: monotonicNanoseconds())
-    }
+    state.connection?.requestEnded(now: monotonicNanoseconds())
     if state.countedInFlight {
         context.inFlight.subtract(1, ordering: .releasing)
     }
@@ -94,7 +93,9 @@ func hearthAccess(
         state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     } else {
         // Not expected (the URI-log callback always runs first), but stay correct without it.
-        state = RequestState(target: url.map { String(cString: $0) } ?? "/", remoteAddress: remoteAddress(of: connection))
+        state = RequestState(
+            target: url.map { String(cString: $0) } ?? "/", remoteAddress: remoteAddress(of: connection),
+            connection: trackedConnection(of: connection))
         context.liveRequestStates.add(1, ordering: .relaxed)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
@@ -160,7 +161,7 @@ func hearthAccess(
 
     // From here until the completion callback the request counts as in flight: shutdown waits for
     // the handler and for its response to go out. (Bodies still uploading are not waited for.)
-    markInFlight(state, connection, context)
+    markInFlight(state, context)
     let request = HTTPRequest(
         method: state.method ?? .get,
         path: PercentDecoding.decodePath(state.rawPath),
@@ -186,11 +187,11 @@ private func reject(_ state: RequestState, _ error: HTTPStatusError, _ context: 
 
 /// The request has been received (or is answered early): it is now in flight, and its deadline no
 /// longer applies.
-private func markInFlight(_ state: RequestState, _ connection: OpaquePointer, _ context: ServerContext) {
+private func markInFlight(_ state: RequestState, _ context: ServerContext) {
     guard !state.countedInFlight else { return }
     state.countedInFlight = true
     context.inFlight.add(1, ordering: .acquiringAndReleasing)
-    trackedConnection(of: connection)?.requestReceived()
+    state.connection?.requestReceived()
 }
 
 /// The `Origin` header to reflect, when CORS is on and the request has one.
@@ -206,7 +207,7 @@ private func queue(
     _ original: HTTPResponse, on connection: OpaquePointer, state: RequestState, context: ServerContext, origin: String?,
     closeConnection: Bool = false
 ) -> MHD_Result {
-    markInFlight(state, connection, context)
+    markInFlight(state, context)
     var response = original
     if let origin {
         CORS.decorate(&response, origin: origin)

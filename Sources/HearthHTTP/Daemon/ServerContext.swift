@@ -60,6 +60,8 @@ final class RequestState {
     /// The request target as sent (`/path?query`), before any decoding.
     let target: String
     let remoteAddress: String?
+    /// The connection the request arrived on, as the watchdog tracks it.
+    let connection: TrackedConnection?
 
     var method: HTTPMethod?
     var sawHeaders = false
@@ -72,10 +74,11 @@ final class RequestState {
     var status = 0
     var responseBytes = 0
 
-    init(target: String, remoteAddress: String?) {
+    init(target: String, remoteAddress: String?, connection: TrackedConnection?) {
         self.startNanoseconds = monotonicNanoseconds()
         self.target = target
         self.remoteAddress = remoteAddress
+        self.connection = connection
     }
 
     /// The raw path part of the target (before `?`).
