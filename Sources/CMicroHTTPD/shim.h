@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <microhttpd.h>
 
+// glibc's allocator controls (malloc_trim), which Swift's Glibc module does not export. HearthHTTP
+// uses them to give request-body memory back to the system after a burst (see MemoryTrimSchedule).
+#include <malloc.h>
+
 // Callback shapes that <microhttpd.h> documents only in prose (no typedef), so Swift can name them.
 typedef void *_Nullable (*hearth_mhd_uri_log_callback)(void *_Nullable cls, const char *_Nonnull uri, struct MHD_Connection *_Nonnull connection);
 typedef size_t (*hearth_mhd_unescape_callback)(void *_Nullable cls, struct MHD_Connection *_Nonnull connection, char *_Nonnull text);

@@ -144,12 +144,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 extension String {
     /// ASCII case-insensitive comparison, which is what HTTP field names need (they are tokens).
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        let mine = utf8
-        let theirs = other.utf8
-        guard mine.count == theirs.count else { return false }
-        for (a, b) in zip(mine, theirs) where a != b {
-            guard a | 0x20 == b | 0x20, (a | 0x20) >= 0x61, (a | 0x20) <= 0x7A else { return false }
-        }
-        return true
+        asciiCaseInsensitiveEqual(utf8, other.utf8)
     }
+}
+
+/// Whether two byte strings are equal when ASCII letters are compared without case.
+func asciiCaseInsensitiveEqual<A: Collection<UInt8>, B: Collection<UInt8>>(_ mine: A, _ theirs: B) -> Bool {
+    guard mine.count == theirs.count else { return false }
+    for (a, b) in zip(mine, theirs) where a != b {
+        guard a | 0x20 == b | 0x20, (a | 0x20) >= 0x61, (a | 0x20) <= 0x7A else { return false }
+    }
+    return true
 }

@@ -9,20 +9,34 @@ import Synchronization
 /// connections of its thread; size ``Configuration/threadCount`` for that.
 ///
 /// What the server does before the handler sees a request:
+/// - at most ``Configuration/maxConnections`` connections are open (more wait in the kernel's listen
+///   queue), and at most ``Configuration/maxConnectionsPerAddress`` from one client address (more
+///   are closed as soon as they are accepted);
+/// - a request must arrive whole (headers and body) within ``Configuration/requestTimeout`` seconds
+///   of its connection being accepted, or of its first byte on a keep-alive connection, however
+///   steadily it trickles; otherwise the connection is closed;
+/// - a connection silent for ``Configuration/connectionTimeout`` seconds is closed, and while
+///   ``Configuration/busyConnections`` connections are open, one without a request in progress is
+///   closed after ``Configuration/busyIdleTimeout`` seconds;
+/// - a request whose body length is ambiguous (`Content-Length` and `Transfer-Encoding` together,
+///   either repeated, or a transfer coding other than `chunked`) gets 400 and its connection is
+///   closed, so nothing in front of the server can be made to read a different request;
 /// - bodies over ``Configuration/maxBodyBytes`` get 413: at once when `Content-Length` says so (the
 ///   body is not read), otherwise once a chunked upload crosses the limit (the excess is read and
 ///   discarded, not buffered; an upload running more than the limit again past it is cut off);
+/// - a body that does not fit in what is left of ``Configuration/bodyBudgetBytes`` (shared by all
+///   requests) gets 503 and its connection is closed: at once when `Content-Length` announces it,
+///   otherwise when the chunked body ends, nothing more of it being kept;
 /// - more than ``Configuration/maxHeaderCount`` header fields get 431;
 /// - a header block larger than ``Configuration/headerMemoryLimit`` is answered by libmicrohttpd
 ///   itself with **431 Request Header Fields Too Large** (its own small HTML body) and the
 ///   connection is closed;
-/// - a connection idle for ``Configuration/connectionTimeout`` seconds, including one that sends
-///   its request too slowly, is closed;
 /// - with ``CORSPolicy/reflectAnyOrigin``, CORS preflights are answered 204 (see `CORS`).
 ///
-/// The 413 and 431 bodies come from the `errorRenderer`, so the application can use its own
-/// error format. `HEAD` requests reach the handler as `.head`; libmicrohttpd sends the headers of
-/// the handler's response without its body.
+/// The 400, 413, 431 and 503 bodies come from the `errorRenderer`, so the application can use its
+/// own error format. `HEAD` requests reach the handler as `.head`; libmicrohttpd sends the headers of
+/// the handler's response without its body. After a burst of large bodies, or of connections, the
+/// server gives the freed memory back to the system (``Configuration/memoryTrimInterval``).
 ///
 /// ```swift
 /// var router = Router()
@@ -33,6 +47,10 @@ import Synchronization
 /// …
 /// server.shutdown(gracePeriod: .seconds(10))
 /// ```
+///
+/// To learn the port (of port 0, say) before the handler exists, bind first with
+/// ``bind(host:port:)`` and pass the ``BoundSocket`` to the server once it can answer; until then
+/// connection attempts are refused.
 ///
 /// Related libmicrohttpd documentation: https://www.gnu.org/software/libmicrohttpd/manual/libmicrohttpd.html
 public final class HTTPServer: Sendable {
@@ -45,59 +63,10 @@ public final class HTTPServer: Sendable {
         case reflectAnyOrigin
     }
 
-    /// Listening address, thread pool and limits.
-    public struct Configuration: Sendable {
-        /// The address to listen on: an IPv4 or IPv6 literal, or a name such as `localhost`.
-        public var host: String
-        /// The TCP port; 0 picks a free one (read it back from ``HTTPServer/port``).
-        public var port: UInt16
-        /// Worker threads in libmicrohttpd's pool; each runs handlers for its share of connections.
-        public var threadCount: Int
-        /// Largest request body accepted; larger ones get 413.
-        public var maxBodyBytes: Int
-        /// Most request header fields accepted; more get 431.
-        public var maxHeaderCount: Int
-        /// libmicrohttpd's per-connection memory pool (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`), which
-        /// bounds the request line plus header block; larger ones get 431 from libmicrohttpd.
-        public var headerMemoryLimit: Int
-        /// Seconds a connection may stay idle (or trickle its request) before it is closed; 0 disables.
-        public var connectionTimeout: Int
-        /// Most simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`); further ones are closed on accept.
-        public var maxConnections: Int
-        /// CORS behaviour.
-        public var cors: CORSPolicy
-
-        /// `max(2, active processor count)`.
-        public static var defaultThreadCount: Int {
-            max(2, ProcessInfo.processInfo.activeProcessorCount)
-        }
-
-        public init(
-            host: String = "127.0.0.1",
-            port: UInt16 = 0,
-            threadCount: Int = Configuration.defaultThreadCount,
-            maxBodyBytes: Int = 1_048_576,
-            maxHeaderCount: Int = 64,
-            headerMemoryLimit: Int = 32 * 1024,
-            connectionTimeout: Int = 30,
-            maxConnections: Int = 1024,
-            cors: CORSPolicy = .disabled
-        ) {
-            self.host = host
-            self.port = port
-            self.threadCount = threadCount
-            self.maxBodyBytes = maxBodyBytes
-            self.maxHeaderCount = maxHeaderCount
-            self.headerMemoryLimit = headerMemoryLimit
-            self.connectionTimeout = connectionTimeout
-            self.maxConnections = maxConnections
-            self.cors = cors
-        }
-    }
-
     /// The configuration the server was created with.
     public let configuration: Configuration
     private let context: ServerContext
+    private let boundSocket: BoundSocket?
     private let lifecycle = Mutex<Lifecycle>(.idle)
 
     private enum Lifecycle {
@@ -107,23 +76,27 @@ public final class HTTPServer: Sendable {
         case stopped(port: UInt16)
     }
 
-    /// Creates a server; nothing is bound until ``start()``.
+    /// Creates a server; nothing is bound until ``start()``, unless `socket` was bound already.
     ///
     /// - Parameters:
     ///   - configuration: address, threads and limits.
+    ///   - socket: an address bound with ``bind(host:port:)``, to serve on instead of binding
+    ///     `configuration.host` and `configuration.port`.
     ///   - handler: called for every request that passes the limits (and is not a CORS preflight).
-    ///   - errorRenderer: builds the response for errors the server produces itself (413, 431);
+    ///   - errorRenderer: builds the response for errors the server produces itself (400, 413, 431, 503);
     ///     `nil` uses ``HTTPStatusError/defaultResponse``.
     ///   - log: called once per request, after the response went out, on a worker thread.
     ///   - diagnostics: receives libmicrohttpd's own error messages (which otherwise go nowhere).
     public init(
         configuration: Configuration,
+        socket: BoundSocket? = nil,
         handler: @escaping HTTPHandler,
         errorRenderer: (@Sendable (HTTPStatusError) -> HTTPResponse)? = nil,
         log: (@Sendable (RequestLogEntry) -> Void)? = nil,
         diagnostics: (@Sendable (String) -> Void)? = nil
     ) {
         self.configuration = configuration
+        self.boundSocket = socket
         self.context = ServerContext(
             configuration: configuration,
             handler: handler,
@@ -142,28 +115,39 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Binds the socket and starts serving.
+    /// Binds the socket (unless the server was given one), listens, and starts serving.
     ///
     /// - Throws: ``HTTPServerError`` when the address cannot be parsed or bound (its description
     ///   reads like `127.0.0.1:9099: address already in use`), when libmicrohttpd refuses to
-    ///   start, or when the server was already started.
+    ///   start, or when the server (or another one on the same ``BoundSocket``) was already started.
     public func start() throws {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             guard case .idle = state else {
-                throw HTTPServerError(
-                    code: .alreadyStarted,
-                    address: ListenSocket.format(host: configuration.host, port: configuration.port),
-                    reason: "server already started")
+                throw HTTPServerError(code: .alreadyStarted, address: address, reason: "server already started")
             }
-            state = .running(try Daemon.start(context: context))
+            let socket: ListenSocket
+            if let boundSocket {
+                guard let taken = boundSocket.take() else {
+                    throw HTTPServerError(code: .alreadyStarted, address: address, reason: "socket already used by another server")
+                }
+                socket = taken
+            } else {
+                socket = try ListenSocket.bind(host: configuration.host, port: configuration.port)
+            }
+            state = .running(try Daemon.start(context: context, socket: socket))
         }
     }
 
-    /// The bound port (useful with port 0); 0 before ``start()``.
+    /// `host:port` for error messages.
+    private var address: String {
+        boundSocket?.address ?? ListenSocket.format(host: configuration.host, port: configuration.port)
+    }
+
+    /// The bound port (useful with port 0); before ``start()``, the port of the ``BoundSocket`` or 0.
     public var port: UInt16 {
         lifecycle.withLock { state in
             switch state {
-            case .idle: 0
+            case .idle: boundSocket?.port ?? 0
             case .running(let daemon): daemon.port
             case .stopping(let port), .stopped(let port): port
             }
@@ -202,4 +186,10 @@ public final class HTTPServer: Sendable {
 
     /// Per-request state objects alive right now (0 when idle: nothing leaks).
     var liveRequestStates: Int { context.liveRequestStates.load(ordering: .acquiring) }
+
+    /// Connections open right now.
+    var openConnections: Int { context.tracker.count }
+
+    /// Bytes of request bodies reserved in the body budget right now.
+    var reservedBodyBytes: Int { context.bodyBudget.reservedBytes }
 }

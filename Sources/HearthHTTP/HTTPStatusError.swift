@@ -1,5 +1,6 @@
-/// An error the HTTP layer itself answers with: 413 (body too large), 431 (too many header
-/// fields), and 404/405 from `Router.handler(errorRenderer:)`.
+/// An error the HTTP layer itself answers with: 400 (ambiguous body framing), 413 (body too large),
+/// 431 (too many header fields), 503 (no room for the body), and 404/405 from
+/// `Router.handler(errorRenderer:)`.
 ///
 /// The server hands it to the caller's error renderer so the body can use the application's own
 /// error format; ``defaultResponse`` is the renderer used when none is given.
@@ -23,6 +24,12 @@ public struct HTTPStatusError: Error, Sendable, Equatable, CustomStringConvertib
     public static let payloadTooLarge = HTTPStatusError(status: 413, reason: "Request body is too large")
     /// The request has more header fields than the configured limit.
     public static let tooManyHeaders = HTTPStatusError(status: 431, reason: "Too many request header fields")
+    /// The request's body length is ambiguous (`Content-Length` with `Transfer-Encoding`, a repeated
+    /// one, or a transfer coding other than `chunked`), as in request smuggling; the connection is closed.
+    public static let ambiguousFraming = HTTPStatusError(status: 400, reason: "Request body length is ambiguous")
+    /// Request bodies already fill the server's memory budget for them; the connection is closed.
+    public static let bodyBudgetExhausted = HTTPStatusError(
+        status: 503, reason: "Server is busy receiving other requests; try again", headers: ["Retry-After": "1"])
     /// No route matches the path.
     public static let notFound = HTTPStatusError(status: 404, reason: "Not found")
 

@@ -43,6 +43,20 @@ enum Help {
 
         Without --dev, API keys (HEARTH_API_KEYS, comma-separated) and Google OAuth client IDs
         (HEARTH_GOOGLE_CLIENT_IDS) must be configured.
+
+        HTTP limits (environment, or the "http" object of --config; see docs/CONFIGURATION.md):
+          HEARTH_HTTP_MAX_CONNECTIONS              open connections (1024)
+          HEARTH_HTTP_MAX_CONNECTIONS_PER_ADDRESS  open connections per client address, 0 = off (64)
+          HEARTH_HTTP_REQUEST_TIMEOUT              seconds to send a whole request, 0 = off (20)
+          HEARTH_HTTP_IDLE_TIMEOUT                 seconds a silent connection stays open, 0 = off (30)
+          HEARTH_HTTP_BUSY_CONNECTIONS             open connections at which idle ones are closed early (3/4 of max)
+          HEARTH_HTTP_BUSY_IDLE_TIMEOUT            seconds an idle connection stays open when busy, 0 = off (2)
+          HEARTH_HTTP_MAX_BODY_BYTES               largest request body (1048576)
+          HEARTH_HTTP_MAX_HEADER_FIELDS            most request header fields (64)
+          HEARTH_HTTP_MAX_HEADER_BYTES             largest request line and header block (32768)
+          HEARTH_HTTP_BODY_BUDGET_BYTES            request bodies held in memory at once (67108864)
+          HEARTH_HTTP_SMALL_BODY_BYTES             first bytes of each body not counted in the budget (16384)
+          HEARTH_HTTP_MEMORY_TRIM_INTERVAL         least seconds between returning memory after bursts, 0 = never (5)
         """
 
     static let keys = """

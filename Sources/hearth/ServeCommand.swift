@@ -4,7 +4,6 @@ import HearthCore
 import HearthHTTP
 import HearthSQLite
 import HearthServer
-import Synchronization
 
 /// `hearth serve`: opens the store, listens, prints where to go, and stops cleanly on SIGINT/SIGTERM
 /// (in-flight requests finish, then the store closes).
@@ -49,28 +48,13 @@ enum ServeCommand {
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
         let store = try openStore(settings, log: logLine)
 
-        let server = Mutex<IdentityServer?>(nil)
-        let http = HTTPServer(
-            configuration: HTTPServer.Configuration(
-                host: settings.host, port: settings.port, threadCount: threads, cors: .reflectAnyOrigin),
-            handler: { request in
-                guard let server = server.withLock({ $0 }) else {
-                    return HTTPResponse.text("starting", status: 503)
-                }
-                return server.handle(request)
-            },
-            errorRenderer: IdentityServer.render,
-            log: { entry in logLine(entry.logLine) })
-        do {
-            try http.start()
-        } catch {
-            store.close()
-            throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
-        }
+        // Bind first, to know the port the public URL needs; the socket listens only once the
+        // server can answer, so no client is ever told "not ready".
+        let socket = try taking(settings, store) { try HTTPServer.bind(host: settings.host, port: settings.port) }
 
         let displayHost = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
         let hostForURL = displayHost.contains(":") ? "[\(displayHost)]" : displayHost
-        let publicURL = (settings.publicURL ?? "http://\(hostForURL):\(http.port)").trimmingSuffix("/")
+        let publicURL = (settings.publicURL ?? "http://\(hostForURL):\(socket.port)").trimmingSuffix("/")
         let issuer = settings.firebaseIssuer ? "https://securetoken.google.com/\(projectID)" : "\(publicURL)/\(projectID)"
         var clientIDs = Set(settings.googleClientIDs)
         if settings.development { clientIDs.insert(Settings.developmentClientID) }
@@ -95,18 +79,23 @@ enum ServeCommand {
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 securityEvents: { logLine($0.logLine) })
         } catch {
-            http.shutdown(gracePeriod: .seconds(1))
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
         }
-        server.withLock {
-            $0 = IdentityServer(
-                platform: platform,
-                options: ServerOptions(
-                    publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                    trustedProxies: trustedProxies),
-                log: logLine)
-        }
+        let server = IdentityServer(
+            platform: platform,
+            options: ServerOptions(
+                publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
+                trustedProxies: trustedProxies),
+            log: logLine)
+        let http = HTTPServer(
+            configuration: settings.httpLimits.applied(
+                to: HTTPServer.Configuration(host: settings.host, port: socket.port, threadCount: threads, cors: .reflectAnyOrigin)),
+            socket: socket,
+            handler: server.handle,
+            errorRenderer: IdentityServer.render,
+            log: { entry in logLine(entry.logLine) })
+        try taking(settings, store) { try http.start() }
         printBanner(settings: settings, publicURL: publicURL, project: project, sealer: store.sealer)
 
         var received: Int32 = 0
@@ -116,6 +105,17 @@ enum ServeCommand {
         store.close()
         logLine("event=stopped")
         exit(0)
+    }
+
+    /// Runs a step of taking the listening address (bind, then listen); if it fails, closes the store
+    /// and says which address could not be used.
+    private static func taking<T>(_ settings: Settings, _ store: SQLiteStore, _ step: () throws -> T) throws -> T {
+        do {
+            return try step()
+        } catch {
+            store.close()
+            throw StartupError("cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
     }
 
     /// The SMS sender: a configured webhook or Twilio-compatible API, else in development the log sender

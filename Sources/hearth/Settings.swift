@@ -43,6 +43,7 @@ struct Settings {
         var lockoutSeconds: Int64
         var maximumPerDay: Int
     }
+    var httpLimits = HTTPLimits()
 
     /// How SMS codes are delivered: the development log (only with `--dev`), a webhook, or a
     /// Twilio-compatible API.
@@ -116,12 +117,13 @@ struct Settings {
         var encryptionKeyFile: String?
         var encryptionKeyPreviousFile: String?
         var outbound: OutboundSettings?
+        var http: HTTPLimits?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "rateLimits",
-        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound",
+        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http",
     ]
 
     /// The options of every command that opens the store.
@@ -197,6 +199,10 @@ struct Settings {
             }
             outbound = fileOutbound
         }
+        if let http = file.http {
+            try http.validate(fileObject: object["http"] as Any, path: path)
+            httpLimits = http
+        }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
     }
@@ -266,6 +272,7 @@ struct Settings {
         previousEncryptionKeys = try EncryptionKeySource(
             environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
             ?? previousEncryptionKeys
+        try httpLimits.apply(environment: environment)
     }
 
     private mutating func apply(options: ParsedOptions) throws {

@@ -179,6 +179,68 @@ struct LifecycleTests {
         #expect(try get(port: first.port, "/")?.text == "first")
     }
 
+    @Test("a bound socket has its port but refuses connections until the server starts on it")
+    func bindBeforeServing() throws {
+        let socket = try HTTPServer.bind(host: "127.0.0.1", port: 0)
+        #expect(socket.port != 0)
+        #expect {
+            try RawConnection(port: socket.port)
+        } throws: { error in
+            (error as? RawConnection.ConnectError)?.errno == ECONNREFUSED
+        }
+        let server = HTTPServer(configuration: .init(), socket: socket, handler: { _ in .text("ready") })
+        #expect(server.port == socket.port)
+        try server.start()
+        defer { server.shutdown() }
+        #expect(try get(port: socket.port, "/")?.text == "ready")
+
+        // Now the port is busy: binding it fails as starting on a busy port does.
+        do {
+            _ = try HTTPServer.bind(host: "127.0.0.1", port: socket.port)
+            Issue.record("bound a busy port")
+        } catch {
+            #expect(error.code == .addressInUse)
+            #expect(error.description == "127.0.0.1:\(socket.port): address already in use")
+        }
+
+        let second = HTTPServer(configuration: .init(), socket: socket, handler: { _ in .text("second") })
+        #expect {
+            try second.start()
+        } throws: { error in
+            (error as? HTTPServerError)?.code == .alreadyStarted
+        }
+    }
+
+    @Test("two sockets bound to one port before either listens: the second server to start gets the usual error")
+    func bothBoundBeforeListening() throws {
+        let first = try HTTPServer.bind(host: "127.0.0.1", port: 0)
+        // SO_REUSEADDR lets a second socket bind a port nobody listens on yet; listening is what fails.
+        let second = try HTTPServer.bind(host: "127.0.0.1", port: first.port)
+        let winner = HTTPServer(configuration: .init(), socket: first, handler: { _ in .text("first") })
+        try winner.start()
+        defer { winner.shutdown() }
+        let loser = HTTPServer(configuration: .init(), socket: second, handler: { _ in .text("second") })
+        do {
+            try loser.start()
+            Issue.record("two servers listen on one port")
+        } catch let error as HTTPServerError {
+            #expect(error.code == .addressInUse)
+            #expect(error.description == "127.0.0.1:\(first.port): address already in use")
+        }
+        #expect(try get(port: first.port, "/")?.text == "first")
+    }
+
+    @Test("a bound socket no server started on frees its port when dropped")
+    func unusedBoundSocketCloses() throws {
+        var socket: HTTPServer.BoundSocket? = try HTTPServer.bind(host: "127.0.0.1", port: 0)
+        let port = try #require(socket?.port)
+        socket = nil
+        let server = HTTPServer(configuration: .init(port: port), handler: { _ in .text("ok") })
+        try server.start()
+        defer { server.shutdown() }
+        #expect(try get(port: port, "/")?.status == 200)
+    }
+
     @Test("a bad address is a clear error")
     func badAddress() throws {
         for host in ["999.1.1.1", "not an address", "203.0.113.7"] {

@@ -15,8 +15,10 @@ func hearthURILog(
 ) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
     let context = ServerContext.from(cls)
-    let state = RequestState(target: String(cString: uri), remoteAddress: remoteAddress(of: connection))
+    let state = RequestState(
+        target: String(cString: uri), remoteAddress: remoteAddress(of: connection), connection: trackedConnection(of: connection))
     context.liveRequestStates.add(1, ordering: .relaxed)
+    state.connection?.requestStarted(now: state.startNanoseconds, requestTimeout: context.tracker.requestTimeout)
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -41,7 +43,8 @@ func hearthDiagnostic(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<C
 }
 
 /// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over (response sent, or the connection failed,
-/// timed out or was closed by shutdown). Releases the per-request state and writes the log entry.
+/// timed out or was closed by shutdown). Releases the per-request state and its body budget, and
+/// writes the log entry.
 func hearthRequestCompleted(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ termination: MHD_RequestTerminationCode
@@ -51,6 +54,8 @@ func hearthRequestCompleted(
     let context = ServerContext.from(cls)
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     context.liveRequestStates.subtract(1, ordering: .relaxed)
+    state.body.release(to: context.bodyBudget)
+    state.connection?.requestEnded(now: monotonicNanoseconds())
     if state.countedInFlight {
         context.inFlight.subtract(1, ordering: .releasing)
     }
@@ -74,7 +79,8 @@ func hearthRequestCompleted(
 
 /// The `MHD_AccessHandlerCallback`. libmicrohttpd calls it once when the headers are complete,
 /// once per chunk of body, and once more when the request is complete; we answer on the first
-/// call only to reject early (413 from `Content-Length`, 431), otherwise on the last.
+/// call only to reject early (431, 400 for ambiguous framing, 413 from `Content-Length`, 503 when
+/// the body budget has no room for it), otherwise on the last.
 func hearthAccess(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
@@ -87,7 +93,9 @@ func hearthAccess(
         state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     } else {
         // Not expected (the URI-log callback always runs first), but stay correct without it.
-        state = RequestState(target: url.map { String(cString: $0) } ?? "/", remoteAddress: remoteAddress(of: connection))
+        state = RequestState(
+            target: url.map { String(cString: $0) } ?? "/", remoteAddress: remoteAddress(of: connection),
+            connection: trackedConnection(of: connection))
         context.liveRequestStates.add(1, ordering: .relaxed)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
@@ -107,16 +115,20 @@ func hearthAccess(
             return queue(context.errorRenderer(.tooManyHeaders), on: connection, state: state, context: context,
                          origin: corsOrigin(connection, context))
         }
+        if RequestFraming(connection: connection).isAmbiguous {
+            return queue(context.errorRenderer(.ambiguousFraming), on: connection, state: state, context: context,
+                         origin: corsOrigin(connection, context), closeConnection: true)
+        }
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
             let length = parseContentLength(declared)
             if length > configuration.maxBodyBytes {
                 return queue(context.errorRenderer(.payloadTooLarge), on: connection, state: state, context: context,
                              origin: corsOrigin(connection, context))
             }
-            if length > 0 {
-                // Reserve only a little up front: a declared length is a promise, not bytes received,
-                // and 1024 idle connections each promising 1 MiB must not cost 1 GiB.
-                state.body.reserveCapacity(min(length, 64 * 1024))
+            // The declared length is reserved now, so a body that cannot fit is refused before any of it is read.
+            if length > 0 && !state.body.expect(length, budget: context.bodyBudget) {
+                return queue(context.errorRenderer(.bodyBudgetExhausted), on: connection, state: state, context: context,
+                             origin: corsOrigin(connection, context), closeConnection: true)
             }
         }
         return .YES
@@ -126,13 +138,14 @@ func hearthAccess(
     if pending > 0 {
         uploadDataSize.pointee = 0
         state.bodyBytesReceived += pending
-        if !state.bodyTooLarge {
-            if state.body.count + pending > configuration.maxBodyBytes {
-                // A chunked upload went over the limit: stop keeping bytes and answer 413 at the end.
-                state.bodyTooLarge = true
-                state.body = []
-            } else if let uploadData {
-                state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: pending))
+        if state.bodyRejection == nil, let uploadData {
+            // A chunked upload that goes over the limit, or finds no room in the budget: stop keeping
+            // bytes and answer at the end.
+            if state.body.bytes.count + pending > configuration.maxBodyBytes {
+                reject(state, .payloadTooLarge, context)
+            } else if !state.body.append(UnsafeRawBufferPointer(start: uploadData, count: pending),
+                                         maxBytes: configuration.maxBodyBytes, budget: context.bodyBudget) {
+                reject(state, .bodyBudgetExhausted, context)
             }
         } else if state.bodyBytesReceived - configuration.maxBodyBytes > Daemon.overflowDrainAllowance(configuration) {
             // Still sending far past the limit: drop the connection instead of reading on.
@@ -141,22 +154,21 @@ func hearthAccess(
         return .YES
     }
 
-    if state.bodyTooLarge {
-        return queue(context.errorRenderer(.payloadTooLarge), on: connection, state: state, context: context,
-                     origin: corsOrigin(connection, context))
+    if let rejection = state.bodyRejection {
+        return queue(context.errorRenderer(rejection), on: connection, state: state, context: context,
+                     origin: corsOrigin(connection, context), closeConnection: rejection == .bodyBudgetExhausted)
     }
 
     // From here until the completion callback the request counts as in flight: shutdown waits for
     // the handler and for its response to go out. (Bodies still uploading are not waited for.)
     markInFlight(state, context)
-    var request = HTTPRequest(
+    let request = HTTPRequest(
         method: state.method ?? .get,
         path: PercentDecoding.decodePath(state.rawPath),
         rawQuery: String(state.rawQuery),
         headers: receivedHeaders(connection),
-        body: [],
+        body: state.body.take(),
         remoteAddress: state.remoteAddress)
-    swap(&request.body, &state.body)
 
     let origin = configuration.cors == .reflectAnyOrigin ? request.headers["Origin"] : nil
     if let origin, request.method == .options, request.headers.contains(name: "Access-Control-Request-Method") {
@@ -167,10 +179,19 @@ func hearthAccess(
     return queue(response, on: connection, state: state, context: context, origin: origin)
 }
 
+/// Stops keeping the body (its memory and budget go back now); `error` is answered when it ends.
+private func reject(_ state: RequestState, _ error: HTTPStatusError, _ context: ServerContext) {
+    state.bodyRejection = error
+    state.body.release(to: context.bodyBudget)
+}
+
+/// The request has been received (or is answered early): it is now in flight, and its deadline no
+/// longer applies.
 private func markInFlight(_ state: RequestState, _ context: ServerContext) {
     guard !state.countedInFlight else { return }
     state.countedInFlight = true
     context.inFlight.add(1, ordering: .acquiringAndReleasing)
+    state.connection?.requestReceived()
 }
 
 /// The `Origin` header to reflect, when CORS is on and the request has one.
@@ -180,16 +201,18 @@ private func corsOrigin(_ connection: OpaquePointer, _ context: ServerContext) -
     return String(cString: origin)
 }
 
-/// Hands a response to libmicrohttpd. `origin` (when CORS is on) adds the reflection headers.
+/// Hands a response to libmicrohttpd. `origin` (when CORS is on) adds the reflection headers;
+/// `closeConnection` ends the connection after the response.
 private func queue(
-    _ original: HTTPResponse, on connection: OpaquePointer, state: RequestState, context: ServerContext, origin: String?
+    _ original: HTTPResponse, on connection: OpaquePointer, state: RequestState, context: ServerContext, origin: String?,
+    closeConnection: Bool = false
 ) -> MHD_Result {
     markInFlight(state, context)
     var response = original
     if let origin {
         CORS.decorate(&response, origin: origin)
     }
-    if context.draining.load(ordering: .relaxed) {
+    if closeConnection || context.draining.load(ordering: .relaxed) {
         response.headers["Connection"] = "close"
     }
     let status = (100...999).contains(response.status) ? response.status : 500

@@ -12,16 +12,21 @@ final class Daemon: @unchecked Sendable {
     let listenDescriptor: Int32
     let port: UInt16
     private let retainedContext: Unmanaged<ServerContext>
+    private let watchdog: Watchdog
     private let quiesced = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     /// Whether `MHD_quiesce_daemon` handed the listen socket back to us, so we must close it.
     private let ownsListenDescriptor = Atomic<Bool>(false)
 
-    private init(pointer: OpaquePointer, listenDescriptor: Int32, port: UInt16, retainedContext: Unmanaged<ServerContext>) {
+    private init(
+        pointer: OpaquePointer, listenDescriptor: Int32, port: UInt16, retainedContext: Unmanaged<ServerContext>,
+        watchdog: Watchdog
+    ) {
         self.pointer = pointer
         self.listenDescriptor = listenDescriptor
         self.port = port
         self.retainedContext = retainedContext
+        self.watchdog = watchdog
     }
 
     deinit {
@@ -34,16 +39,22 @@ final class Daemon: @unchecked Sendable {
         max(configuration.maxBodyBytes, 64 * 1024)
     }
 
-    /// Binds the listen socket and starts libmicrohttpd on it.
-    static func start(context: ServerContext) throws(HTTPServerError) -> Daemon {
+    /// Starts listening on the bound `socket` and starts libmicrohttpd on it. The daemon owns the
+    /// socket from then on; if starting fails, the socket is closed.
+    static func start(context: ServerContext, socket: ListenSocket) throws(HTTPServerError) -> Daemon {
         let configuration = context.configuration
-        let shownAddress = ListenSocket.format(host: configuration.host, port: configuration.port)
-        let socket = try ListenSocket.open(host: configuration.host, port: configuration.port)
+        do {
+            try socket.listen()
+        } catch {
+            close(socket.descriptor)
+            throw error
+        }
         let retained = Unmanaged.passRetained(context)
         let cls = retained.toOpaque()
 
         let logger: MHD_LogCallback = hearthDiagnostic
         let completed: MHD_RequestCompletedCallback = hearthRequestCompleted
+        let connectionNotify: MHD_NotifyConnectionCallback = hearthConnectionNotify
         let uriLog: hearth_mhd_uri_log_callback = hearthURILog
         let unescape: hearth_mhd_unescape_callback = hearthNoUnescape
 
@@ -53,9 +64,12 @@ final class Daemon: @unchecked Sendable {
             MHD_OptionItem(option: .EXTERNAL_LOGGER, value: unsafeBitCast(logger, to: Int.self), ptr_value: cls),
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: max(1, configuration.maxConnections), ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: max(0, configuration.maxConnectionsPerAddress),
+                           ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: max(0, configuration.connectionTimeout), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: max(4096, configuration.headerMemoryLimit), ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: cls),
+            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotify, to: Int.self), ptr_value: cls),
             MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(uriLog, to: Int.self), ptr_value: cls),
             MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescape, to: Int.self), ptr_value: cls),
         ]
@@ -76,10 +90,13 @@ final class Daemon: @unchecked Sendable {
             retained.release()
             close(socket.descriptor)
             let detail = context.lastDiagnostic.withLock { $0 } ?? "unknown error"
-            throw HTTPServerError(code: .daemonStartFailed, address: shownAddress,
+            throw HTTPServerError(code: .daemonStartFailed, address: socket.shownAddress,
                                   reason: "libmicrohttpd could not start: " + lowercasedFirst(detail))
         }
-        return Daemon(pointer: started, listenDescriptor: socket.descriptor, port: socket.port, retainedContext: retained)
+        let watchdog = Watchdog(tracker: context.tracker, budget: context.bodyBudget, configuration: configuration)
+        watchdog.start()
+        return Daemon(pointer: started, listenDescriptor: socket.descriptor, port: socket.port, retainedContext: retained,
+                      watchdog: watchdog)
     }
 
     /// Stops accepting connections: the daemon stops polling the listen socket
@@ -99,6 +116,7 @@ final class Daemon: @unchecked Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         stopAccepting()
+        watchdog.stop()
         MHD_stop_daemon(pointer)
         if ownsListenDescriptor.load(ordering: .acquiring) {
             close(listenDescriptor)

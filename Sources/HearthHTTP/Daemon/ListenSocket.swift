@@ -3,12 +3,19 @@ import Glibc
 /// Creates, binds and listens on the server socket ourselves, so that a failure reports the real
 /// `errno` (libmicrohttpd only answers NULL). The descriptor is then handed to the daemon with
 /// `MHD_OPTION_LISTEN_SOCKET`.
+///
+/// Binding and listening are separate steps: between them the port is taken and known, but
+/// connection attempts are refused (there is no listen queue), which lets a server learn its port
+/// before it is ready to answer.
 struct ListenSocket {
     let descriptor: Int32
     let port: UInt16
     let isIPv6: Bool
+    /// `host:port` as configured, for error messages.
+    let shownAddress: String
 
-    static func open(host: String, port: UInt16) throws(HTTPServerError) -> ListenSocket {
+    /// Creates the socket and binds it, without listening.
+    static func bind(host: String, port: UInt16) throws(HTTPServerError) -> ListenSocket {
         let shownAddress = Self.format(host: host, port: port)
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
@@ -31,12 +38,7 @@ struct ListenSocket {
         // SO_REUSEADDR lets a restarted server bind while old connections sit in TIME_WAIT; on Linux it
         // still refuses a second listener on the same address.
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        if bind(fd, info.ai_addr, info.ai_addrlen) != 0 {
-            let code = Glibc.errno
-            close(fd)
-            throw failure(code == EADDRINUSE ? .addressInUse : .bindFailed, shownAddress, code)
-        }
-        if listen(fd, SOMAXCONN) != 0 {
+        if Glibc.bind(fd, info.ai_addr, info.ai_addrlen) != 0 {
             let code = Glibc.errno
             close(fd)
             throw failure(code == EADDRINUSE ? .addressInUse : .bindFailed, shownAddress, code)
@@ -62,7 +64,16 @@ struct ListenSocket {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
             }
         }
-        return ListenSocket(descriptor: fd, port: boundPort, isIPv6: info.ai_family == AF_INET6)
+        return ListenSocket(descriptor: fd, port: boundPort, isIPv6: info.ai_family == AF_INET6, shownAddress: shownAddress)
+    }
+
+    /// Starts listening. Fails with `addressInUse` if another socket began listening on the same
+    /// address since the bind (possible because of `SO_REUSEADDR`). Leaves the descriptor open either way.
+    func listen() throws(HTTPServerError) {
+        if Glibc.listen(descriptor, SOMAXCONN) != 0 {
+            let code = Glibc.errno
+            throw Self.failure(code == EADDRINUSE ? .addressInUse : .bindFailed, shownAddress, code)
+        }
     }
 
     /// `host:port`, with IPv6 literals in brackets.

@@ -23,6 +23,10 @@ final class ServerContext: Sendable {
     let draining = Atomic<Bool>(false)
     /// The most recent libmicrohttpd diagnostic, used to explain a failed start.
     let lastDiagnostic = Mutex<String?>(nil)
+    /// Every open connection, for the request deadline and idle eviction.
+    let tracker: ConnectionTracker
+    /// Memory for request bodies, shared by all connections.
+    let bodyBudget: BodyBudget
 
     init(
         configuration: HTTPServer.Configuration,
@@ -36,6 +40,8 @@ final class ServerContext: Sendable {
         self.errorRenderer = errorRenderer
         self.log = log
         self.diagnostics = diagnostics
+        self.tracker = ConnectionTracker(configuration: configuration)
+        self.bodyBudget = BodyBudget(limit: configuration.bodyBudgetBytes, smallBodyBytes: configuration.smallBodyBytes)
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer) -> ServerContext {
@@ -54,21 +60,25 @@ final class RequestState {
     /// The request target as sent (`/path?query`), before any decoding.
     let target: String
     let remoteAddress: String?
+    /// The connection the request arrived on, as the watchdog tracks it.
+    let connection: TrackedConnection?
 
     var method: HTTPMethod?
     var sawHeaders = false
     var countedInFlight = false
-    var body: [UInt8] = []
+    var body = BodyBuffer()
     var bodyBytesReceived = 0
-    var bodyTooLarge = false
+    /// Why the body is being discarded (too large, or no room in the body budget); answered once it ends.
+    var bodyRejection: HTTPStatusError?
     /// Status of the response we queued; 0 if none.
     var status = 0
     var responseBytes = 0
 
-    init(target: String, remoteAddress: String?) {
+    init(target: String, remoteAddress: String?, connection: TrackedConnection?) {
         self.startNanoseconds = monotonicNanoseconds()
         self.target = target
         self.remoteAddress = remoteAddress
+        self.connection = connection
     }
 
     /// The raw path part of the target (before `?`).

@@ -99,6 +99,9 @@ class ServiceProcess: @unchecked Sendable {
     /// Everything the process printed so far.
     var lines: [String] { output.value }
 
+    /// The running process's id (for reading its `/proc` entries), nil when not running.
+    var processIdentifier: Int32? { process.map(\.processIdentifier) }
+
     /// Sends SIGTERM and waits; returns the exit status.
     @discardableResult
     func stop() -> Int32 {

@@ -24,8 +24,20 @@ final class RawConnection {
     private var buffer: [UInt8] = []
     private var isClosed = false
 
-    init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws {
+    /// Connects to `host:port`; with `sourceHost` (another loopback address such as `127.0.0.2`)
+    /// the connection comes from that address, so tests can act as several clients.
+    init(port: UInt16, host: String = "127.0.0.1", sourceHost: String? = nil, receiveTimeoutSeconds: Int = 10) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let sourceHost {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            source.sin_addr.s_addr = inet_addr(sourceHost)
+            _ = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -119,6 +131,24 @@ final class RawConnection {
             default: return .closed
             }
         }
+    }
+
+    /// Sends `pieces` one at a time, pausing `intervalMilliseconds` after each, until the server
+    /// closes the connection. Returns true if it did before all were sent.
+    func trickle(_ pieces: [String], intervalMilliseconds: Int) -> Bool {
+        for piece in pieces {
+            if peerClosed() || !send(piece) { return true }
+            usleep(useconds_t(intervalMilliseconds * 1000))
+        }
+        return peerClosed()
+    }
+
+    /// Whether the server has closed the connection (without waiting).
+    func peerClosed() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
     }
 
     private func headerEnd() -> Int? {
