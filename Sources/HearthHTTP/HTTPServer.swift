@@ -31,7 +31,8 @@ import Synchronization
 /// - a header block larger than ``Configuration/headerMemoryLimit`` is answered by libmicrohttpd
 ///   itself with **431 Request Header Fields Too Large** (its own small HTML body) and the
 ///   connection is closed;
-/// - with ``CORSPolicy/reflectAnyOrigin``, CORS preflights are answered 204 (see `CORS`).
+/// - with a ``CORSPolicy`` other than `.disabled`, CORS preflights are answered before the handler
+///   (204, or 403 for an origin the policy refuses), and a request from a refused origin gets 403 (see `CORS`).
 ///
 /// The 400, 413, 431 and 503 bodies come from the `errorRenderer`, so the application can use its
 /// own error format. `HEAD` requests reach the handler as `.head`; libmicrohttpd sends the headers of
@@ -54,15 +55,6 @@ import Synchronization
 ///
 /// Related libmicrohttpd documentation: https://www.gnu.org/software/libmicrohttpd/manual/libmicrohttpd.html
 public final class HTTPServer: Sendable {
-    /// Whether and how the server answers cross-origin requests.
-    public enum CORSPolicy: Sendable {
-        /// No CORS headers; `OPTIONS` goes to the handler like any method.
-        case disabled
-        /// Preflights are answered 204 before routing, and every response to a request with
-        /// `Origin` reflects that origin (`Access-Control-Allow-Origin: <origin>`, `Vary: Origin`).
-        case reflectAnyOrigin
-    }
-
     /// The configuration the server was created with.
     public let configuration: Configuration
     private let context: ServerContext

@@ -54,16 +54,24 @@ public final class IdentityServer: Sendable {
         DevPlaygroundRoutes.callbackURI(publicURL: publicURL)
     }
 
-    /// Renders errors the HTTP layer produces itself (oversize bodies, too many headers) in the wire envelope.
+    /// Renders errors the HTTP layer produces itself (oversize bodies, too many headers, a refused
+    /// origin, an exhausted body budget) in the wire envelope, keeping their headers (`Allow`,
+    /// `Retry-After`).
     public static func render(_ error: HTTPStatusError) -> HTTPResponse {
         let code: ErrorCode = switch error.status {
         case 413: .payloadTooLarge
         case 431: .headersTooLarge
         case 404: .notFound
         case 405: .methodNotAllowed
+        case 403: .permissionDenied
+        case 503: .unavailable
         case 400: .invalidArgument
         default: .internalError
         }
-        return Responses.error(WireError(code, error.reason, httpStatus: error.status))
+        var response = Responses.error(WireError(code, error.reason, httpStatus: error.status))
+        for (name, value) in error.headers where !response.headers.contains(name: name) {
+            response.headers.add(name: name, value: value)
+        }
+        return response
     }
 }

@@ -43,6 +43,9 @@ enum ServeCommand {
         } catch {
             throw UsageError("trusted proxies: '\(error.entry)' is not an IP address or CIDR block")
         }
+        if let origin = settings.trustedOrigins.first(where: { !CrossOriginRules.isOrigin($0) }) {
+            throw UsageError("trusted origins: '\(origin)' is not an http(s) origin like https://app.example.com")
+        }
         let mfaPolicy = settings.mfaPolicy
         let logLine: @Sendable (String) -> Void = { line in printLine(line) }
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
@@ -90,7 +93,11 @@ enum ServeCommand {
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(
-                to: HTTPServer.Configuration(host: settings.host, port: socket.port, threadCount: threads, cors: .reflectAnyOrigin)),
+                to: HTTPServer.Configuration(
+                    host: settings.host, port: socket.port, threadCount: threads,
+                    cors: CrossOriginRules(
+                        publicURL: publicURL, development: settings.development, trustedOrigins: settings.trustedOrigins
+                    ).policy)),
             socket: socket,
             handler: server.handle,
             errorRenderer: IdentityServer.render,

@@ -28,6 +28,9 @@ struct Settings {
     var previousEncryptionKeys: EncryptionKeySource?
     /// Proxies whose `X-Forwarded-For` names the client (addresses or CIDR blocks).
     var trustedProxies: [String] = []
+    /// Web origins besides loopback ones (in `--dev`) and Hearth's own that may call the development
+    /// helpers and the dev IdP cross-origin, and are granted Private Network Access.
+    var trustedOrigins: [String] = []
     /// Overrides of the in-memory rate limits; the rest keep their defaults (relaxed 100× with `--dev`).
     var rateLimitOverrides: [String: RateSettings] = [:]
 
@@ -113,6 +116,7 @@ struct Settings {
         var mfa: MFASettings?
         var sms: SMSSettings?
         var trustedProxies: [String]?
+        var trustedOrigins: [String]?
         var rateLimits: [String: RateSettings]?
         var encryptionKeyFile: String?
         var encryptionKeyPreviousFile: String?
@@ -122,7 +126,7 @@ struct Settings {
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
-        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "rateLimits",
+        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "trustedOrigins", "rateLimits",
         "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http",
     ]
 
@@ -180,6 +184,7 @@ struct Settings {
         }
         if let fileSMS = file.sms { sms = fileSMS }
         trustedProxies = file.trustedProxies ?? trustedProxies
+        trustedOrigins = file.trustedOrigins ?? trustedOrigins
         if let rates = file.rateLimits {
             let names = Set(RateLimiter.Bucket.allCases.map(\.rawValue))
             for (name, rate) in rates {
@@ -267,6 +272,7 @@ struct Settings {
         sms.twilioAuthToken = nonEmpty("HEARTH_TWILIO_AUTH_TOKEN") ?? sms.twilioAuthToken
         sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
         if let value = nonEmpty("HEARTH_TRUSTED_PROXIES") { trustedProxies = Self.list(value) }
+        if let value = nonEmpty("HEARTH_TRUSTED_ORIGINS") { trustedOrigins = Self.list(value) }
         encryptionKey = try EncryptionKeySource(
             environment: environment, value: "HEARTH_ENCRYPTION_KEY", file: "HEARTH_ENCRYPTION_KEY_FILE") ?? encryptionKey
         previousEncryptionKeys = try EncryptionKeySource(

@@ -65,6 +65,48 @@ struct WireBehaviourTests {
         #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example")
     }
 
+    @Test("--dev: a foreign web page cannot wipe accounts, read SMS codes or drive the dev IdP; loopback pages can")
+    func foreignOrigins() throws {
+        let server = HearthProcess()
+        try server.start()
+        let client = FirebaseIOSClient(server: server)
+        let session = try SignedIn(client.verifyAssertion(
+            idToken: try DevGoogle(server: server).signIn(email: "kept@example.com").idToken, accessToken: nil))
+        let evil = ("Origin", "https://evil.example")
+        let wipePath = "/emulator/v1/projects/demo-hearth/accounts"
+        let preflight = try server.request(
+            "OPTIONS", wipePath,
+            headers: [evil, ("Access-Control-Request-Method", "DELETE"), ("Access-Control-Request-Private-Network", "true")])
+        #expect(preflight.status == 403)
+        #expect(preflight.header("Access-Control-Allow-Origin") == nil)
+        #expect(preflight.header("Access-Control-Allow-Private-Network") == nil)
+        let wipe = try server.request("DELETE", wipePath, headers: [evil])
+        #expect(wipe.status == 403)
+        #expect((wipe.json["error"] as? [String: Any])?["status"] as? String == "PERMISSION_DENIED", "\(wipe.text)")
+        #expect(try client.getAccountInfo(idToken: session.idToken).status == 200, "nothing was wiped")
+        let codes = try server.request("GET", "/emulator/v1/projects/demo-hearth/verificationCodes", headers: [evil])
+        #expect(codes.status == 403)
+        let chooser = try server.request(
+            "POST", "/dev/google/o/oauth2/v2/auth",
+            headers: [evil, ("Content-Type", "application/x-www-form-urlencoded")], body: Data("action=add".utf8))
+        #expect(chooser.status == 403)
+
+        // A page on the developer's own machine is trusted.
+        let local = try server.request(
+            "OPTIONS", wipePath,
+            headers: [("Origin", "http://localhost:3000"), ("Access-Control-Request-Method", "DELETE"),
+                      ("Access-Control-Request-Private-Network", "true")])
+        #expect(local.status == 204)
+        #expect(local.header("Access-Control-Allow-Private-Network") == "true")
+        // The client endpoints stay open to any origin, as Firebase's, without a private-network grant.
+        let lookup = try server.request(
+            "OPTIONS", "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k",
+            headers: [evil, ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Private-Network", "true")])
+        #expect(lookup.status == 204)
+        #expect(lookup.header("Access-Control-Allow-Origin") == "https://evil.example")
+        #expect(lookup.header("Access-Control-Allow-Private-Network") == nil)
+    }
+
     @Test("request logs carry no query strings, tokens or bodies")
     func logsHaveNoSecrets() throws {
         let server = HearthProcess()

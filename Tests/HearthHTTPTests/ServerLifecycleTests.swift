@@ -42,6 +42,43 @@ struct CORSTests {
         }
     }
 
+    @Test("a per-request policy: refused origins get 403 before the handler, preflight or not; PNA only when granted")
+    func perRequestPolicy() throws {
+        let handlerCalls = Atomic<Int>(0)
+        let policy = CORSPolicy { path, origin in
+            if path.hasPrefix("/private/") { return origin == "http://localhost:3000" ? .allow(privateNetwork: true) : .refuse }
+            if path.hasPrefix("/quiet/") { return .omit }
+            return .allow(privateNetwork: false)
+        }
+        try withServer(.init(cors: policy), handler: { _ in
+            handlerCalls.add(1, ordering: .relaxed)
+            return .text("handler")
+        }) { server in
+            let refusedPreflight = try exchange(port: server.port,
+                "OPTIONS /private/wipe HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\nAccess-Control-Request-Method: DELETE\r\n\r\n")
+            #expect(refusedPreflight?.status == 403)
+            #expect(refusedPreflight?.headers["Access-Control-Allow-Origin"] == nil)
+            let refused = try exchange(port: server.port,
+                "DELETE /private/wipe HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\n\r\n")
+            #expect(refused?.status == 403)
+            #expect(handlerCalls.load(ordering: .relaxed) == 0, "a refused origin never reaches the handler")
+            let trusted = try exchange(port: server.port,
+                "OPTIONS /private/wipe HTTP/1.1\r\nHost: x\r\nOrigin: http://localhost:3000\r\nAccess-Control-Request-Method: DELETE\r\nAccess-Control-Request-Private-Network: true\r\n\r\n")
+            #expect(trusted?.status == 204)
+            #expect(trusted?.headers["Access-Control-Allow-Private-Network"] == "true")
+            let open = try exchange(port: server.port,
+                "OPTIONS /api HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Private-Network: true\r\n\r\n")
+            #expect(open?.status == 204)
+            #expect(open?.headers["Access-Control-Allow-Origin"] == "https://app.example")
+            #expect(open?.headers["Access-Control-Allow-Private-Network"] == nil, "no private-network grant unless the policy says so")
+            let quiet = try get(port: server.port, "/quiet/x", headers: ["Origin: https://app.example"])
+            #expect(quiet?.status == 200)
+            #expect(quiet?.headers["Access-Control-Allow-Origin"] == nil)
+            let sameOrigin = try get(port: server.port, "/private/page")
+            #expect(sameOrigin?.status == 200, "requests without Origin are not cross-origin")
+        }
+    }
+
     @Test("ordinary responses to a request with Origin reflect it and add Vary")
     func simpleRequests() throws {
         try withServer(.init(cors: .reflectAnyOrigin), handler: { request in

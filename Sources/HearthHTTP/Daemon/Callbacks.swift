@@ -113,22 +113,22 @@ func hearthAccess(
         let headerCount = Int(MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil))
         if headerCount > configuration.maxHeaderCount {
             return queue(context.errorRenderer(.tooManyHeaders), on: connection, state: state, context: context,
-                         origin: corsOrigin(connection, context))
+                         origin: corsOrigin(connection, state, context))
         }
         if RequestFraming(connection: connection).isAmbiguous {
             return queue(context.errorRenderer(.ambiguousFraming), on: connection, state: state, context: context,
-                         origin: corsOrigin(connection, context), closeConnection: true)
+                         origin: corsOrigin(connection, state, context), closeConnection: true)
         }
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
             let length = parseContentLength(declared)
             if length > configuration.maxBodyBytes {
                 return queue(context.errorRenderer(.payloadTooLarge), on: connection, state: state, context: context,
-                             origin: corsOrigin(connection, context))
+                             origin: corsOrigin(connection, state, context))
             }
             // The declared length is reserved now, so a body that cannot fit is refused before any of it is read.
             if length > 0 && !state.body.expect(length, budget: context.bodyBudget) {
                 return queue(context.errorRenderer(.bodyBudgetExhausted), on: connection, state: state, context: context,
-                             origin: corsOrigin(connection, context), closeConnection: true)
+                             origin: corsOrigin(connection, state, context), closeConnection: true)
             }
         }
         return .YES
@@ -156,7 +156,7 @@ func hearthAccess(
 
     if let rejection = state.bodyRejection {
         return queue(context.errorRenderer(rejection), on: connection, state: state, context: context,
-                     origin: corsOrigin(connection, context), closeConnection: rejection == .bodyBudgetExhausted)
+                     origin: corsOrigin(connection, state, context), closeConnection: rejection == .bodyBudgetExhausted)
     }
 
     // From here until the completion callback the request counts as in flight: shutdown waits for
@@ -170,13 +170,24 @@ func hearthAccess(
         body: state.body.take(),
         remoteAddress: state.remoteAddress)
 
-    let origin = configuration.cors == .reflectAnyOrigin ? request.headers["Origin"] : nil
-    if let origin, request.method == .options, request.headers.contains(name: "Access-Control-Request-Method") {
-        return queue(CORS.preflightResponse(origin: origin, request: request), on: connection, state: state,
-                     context: context, origin: nil)
+    guard let origin = request.headers["Origin"], let decide = configuration.cors.access else {
+        return queue(context.handler(request), on: connection, state: state, context: context, origin: nil)
     }
-    let response = context.handler(request)
-    return queue(response, on: connection, state: state, context: context, origin: origin)
+    let access = decide(request.path, origin)
+    let isPreflight = request.method == .options && request.headers.contains(name: "Access-Control-Request-Method")
+    switch access {
+    case .allow(let privateNetwork) where isPreflight:
+        return queue(CORS.preflightResponse(origin: origin, request: request, privateNetwork: privateNetwork),
+                     on: connection, state: state, context: context, origin: nil)
+    case .refuse:
+        return queue(context.errorRenderer(CORS.refused), on: connection, state: state, context: context, origin: nil)
+    case .omit where isPreflight:
+        return queue(context.errorRenderer(CORS.refused), on: connection, state: state, context: context, origin: nil)
+    case .allow:
+        return queue(context.handler(request), on: connection, state: state, context: context, origin: origin)
+    case .omit:
+        return queue(context.handler(request), on: connection, state: state, context: context, origin: nil)
+    }
 }
 
 /// Stops keeping the body (its memory and budget go back now); `error` is answered when it ends.
@@ -194,11 +205,13 @@ private func markInFlight(_ state: RequestState, _ context: ServerContext) {
     state.connection?.requestReceived()
 }
 
-/// The `Origin` header to reflect, when CORS is on and the request has one.
-private func corsOrigin(_ connection: OpaquePointer, _ context: ServerContext) -> String? {
-    guard context.configuration.cors == .reflectAnyOrigin,
-          let origin = MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") else { return nil }
-    return String(cString: origin)
+/// The `Origin` header to reflect on an error the server answers itself, when the policy allows it.
+private func corsOrigin(_ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> String? {
+    guard let decide = context.configuration.cors.access,
+          let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") else { return nil }
+    let origin = String(cString: value)
+    guard case .allow = decide(PercentDecoding.decodePath(state.rawPath), origin) else { return nil }
+    return origin
 }
 
 /// Hands a response to libmicrohttpd. `origin` (when CORS is on) adds the reflection headers;
