@@ -164,7 +164,7 @@ struct MFATests {
         let start = try client.v2("mfaEnrollment:start", ["idToken": session.idToken, "phoneEnrollmentInfo": ["phoneNumber": "+15555550100"]])
         let sessionInfo = try #require((start.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String)
         let code = try #require(try client.code(for: sessionInfo))
-        #expect(server.lines.contains { $0.contains(code) }, "the dev sender logs the code, like the Firebase emulator")
+        #expect(server.waitForLine { $0.contains(code) }, "the dev sender logs the code, like the Firebase emulator")
         let finalize = try client.v2("mfaEnrollment:finalize", [
             "idToken": session.idToken, "displayName": "Work phone",
             "phoneVerificationInfo": ["sessionInfo": sessionInfo, "code": code],

@@ -53,7 +53,7 @@ struct SecondFactorAttackTests {
             "totpVerificationInfo": ["verificationCode": right],
         ])
         #expect(locked.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true, "\(locked.text)")
-        #expect(server.lines.contains { $0.contains("event=lockout key=mfa-failure:factor:\(session.localID):") })
+        #expect(server.waitForLine { $0.contains("event=lockout key=mfa-failure:factor:\(session.localID):") })
         #expect(!server.lines.contains { $0.contains(right) }, "no code reaches the log")
     }
 
@@ -79,7 +79,7 @@ struct SecondFactorAttackTests {
         #expect(sent == 10, "the default per-account allowance is 10 SMS an hour")
         #expect(refused == 190)
         #expect(try client.codes().count == 10)
-        #expect(server.lines.contains { $0.contains("event=quota_exhausted key=sms:account:\(session.localID)") })
+        #expect(server.waitForLine { $0.contains("event=quota_exhausted key=sms:account:\(session.localID)") })
     }
 
     @Test("a client that keeps failing refreshes is slowed down; other clients are not")

@@ -99,6 +99,18 @@ class ServiceProcess: @unchecked Sendable {
     /// Everything the process printed so far.
     var lines: [String] { output.value }
 
+    /// Whether a line matching `predicate` arrives within `timeout` seconds (output is read
+    /// asynchronously, so a line the server already wrote may not be here yet): a bound against
+    /// hangs, not a timing assertion.
+    func waitForLine(timeout: TimeInterval = 30, _ predicate: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if lines.contains(where: predicate) { return true }
+            usleep(10_000)
+        }
+        return lines.contains(where: predicate)
+    }
+
     /// The running process's id (for reading its `/proc` entries), nil when not running.
     var processIdentifier: Int32? { process.map(\.processIdentifier) }
 
