@@ -17,10 +17,12 @@ public final class IdentityPlatform: Sendable {
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes and attempt limits of second-factor codes and pending sign-ins.
+    ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
-        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits()
+        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
+        sessionPolicy: SessionPolicy = SessionPolicy()
     ) throws {
         self.project = project
         self.store = store
@@ -38,7 +40,7 @@ public final class IdentityPlatform: Sendable {
         } else {
             devIdentityProvider = nil
         }
-        tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
+        tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time, policy: sessionPolicy)
         let google = GoogleCredentialVerifier(
             issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew)
         mfa = MFAService(project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits)

@@ -94,7 +94,19 @@ class SQLiteStoreReader: StoreReader {
                     tokenHash: try row.requiredText(0), localID: try row.requiredText(1),
                     signInProvider: try row.requiredText(2), authTime: try row.requiredInt64(3),
                     secondFactor: row.text(4), secondFactorIdentifier: row.text(5), sessionClaims: row.text(6),
-                    createdAtMillis: try row.requiredInt64(7))
+                    createdAtMillis: try row.requiredInt64(7), sessionID: try row.requiredText(8),
+                    sessionStartedAtMillis: try row.requiredInt64(9), rotatedAtMillis: row.int64(10),
+                    sealedSuccessor: row.blob(11), revokedAtMillis: row.int64(12))
+            }
+        }
+    }
+
+    // MARK: Sessions (refresh-token rotation)
+
+    final func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String] {
+        try run("liveSessionIDs") {
+            try connection.queryAll(SQL.liveSessionIDs, [.text(localID), .integer(Int64(max(0, count)))]) {
+                try $0.requiredText(0)
             }
         }
     }
@@ -317,7 +329,9 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                     .text(record.tokenHash), .text(record.localID), .text(record.signInProvider),
                     .integer(record.authTime), SQLiteValue(record.secondFactor),
                     SQLiteValue(record.secondFactorIdentifier), SQLiteValue(record.sessionClaims),
-                    .integer(record.createdAtMillis),
+                    .integer(record.createdAtMillis), .text(record.sessionID), .integer(record.sessionStartedAtMillis),
+                    SQLiteValue(record.rotatedAtMillis), SQLiteValue(record.sealedSuccessor),
+                    SQLiteValue(record.revokedAtMillis),
                 ]
             ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil }
             guard inserted > 0 else {
@@ -514,6 +528,38 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
             }
         }
     }
+
+    // MARK: Sessions (refresh-token rotation)
+
+    func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws {
+        try run("markRefreshTokenRotated") {
+            let values: [SQLiteValue] = [.integer(millis), .blob(sealedSuccessor), .text(hash)]
+            guard try execute(SQL.markRefreshTokenRotated, values) > 0 else { throw StoreError(.notFound) }
+        }
+    }
+
+    @discardableResult
+    func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Int {
+        try run("revokeSession") { try execute(SQL.revokeSession, [.integer(millis), .text(sessionID)]) }
+    }
+
+    func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
+        -> RefreshTokenPurgeStep
+    {
+        precondition(limit >= 1, "purgeRefreshTokens needs a limit of at least 1")
+        return try run("purgeRefreshTokens") {
+            try connection.savepoint {
+                let start = SQLiteValue.text(cursor ?? "")
+                let page = try connection.queryAll(SQL.refreshTokenPage, [start, .integer(Int64(limit))]) {
+                    try $0.requiredText(0)
+                }
+                guard let last = page.last else { return RefreshTokenPurgeStep(deleted: 0, next: nil) }
+                let deleted = try execute(
+                    SQL.purgeRefreshTokens, [start, .text(last), .integer(rotatedBefore), .integer(revokedBefore)])
+                return RefreshTokenPurgeStep(deleted: deleted, next: page.count == limit ? last : nil)
+            }
+        }
+    }
 }
 
 /// Every statement the store runs. Values only ever reach SQLite as bound `?` parameters.
@@ -571,15 +617,19 @@ enum SQL {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    private static let refreshTokenColumns = [
+        "token_hash", "local_id", "sign_in_provider", "auth_time", "second_factor", "second_factor_identifier",
+        "session_claims", "created_at_millis", "session_id", "session_started_at_millis", "rotated_at_millis",
+        "sealed_successor", "revoked_at_millis",
+    ]
     static let refreshTokenByHash = """
-        SELECT token_hash, local_id, sign_in_provider, auth_time, second_factor, second_factor_identifier,
-            session_claims, created_at_millis
-        FROM refresh_tokens WHERE token_hash = ?
+        SELECT \(refreshTokenColumns.joined(separator: ", ")) FROM refresh_tokens WHERE token_hash = ?
         """
+    /// Inserts only if the account exists (no foreign key: tokens outlive their account).
     static let insertRefreshToken = """
-        INSERT INTO refresh_tokens (token_hash, local_id, sign_in_provider, auth_time, second_factor,
-            second_factor_identifier, session_claims, created_at_millis)
-        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
+        INSERT INTO refresh_tokens (\(refreshTokenColumns.joined(separator: ", ")))
+        SELECT \((1...refreshTokenColumns.count).map { "?\($0)" }.joined(separator: ", "))
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
         """
     static let refreshTokenExists = "SELECT 1 FROM refresh_tokens WHERE token_hash = ?"
     static let deleteRefreshTokensOfAccount = "DELETE FROM refresh_tokens WHERE local_id = ?"
@@ -587,6 +637,30 @@ enum SQL {
         DELETE FROM refresh_tokens
         WHERE created_at_millis < ?
             AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_tokens.local_id)
+        """
+
+    /// A live session's current token is neither rotated nor revoked (the `refresh_tokens_live` index).
+    static let liveSessionIDs = """
+        SELECT session_id FROM refresh_tokens
+        WHERE local_id = ? AND rotated_at_millis IS NULL AND revoked_at_millis IS NULL
+        ORDER BY created_at_millis DESC, token_hash DESC LIMIT -1 OFFSET ?
+        """
+    static let markRefreshTokenRotated = """
+        UPDATE refresh_tokens SET rotated_at_millis = ?, sealed_successor = ?
+        WHERE token_hash = ? AND rotated_at_millis IS NULL AND revoked_at_millis IS NULL
+        """
+    static let revokeSession = """
+        UPDATE refresh_tokens SET revoked_at_millis = ? WHERE session_id = ? AND revoked_at_millis IS NULL
+        """
+    static let refreshTokenPage = "SELECT token_hash FROM refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?"
+    /// The tokens of one page (hashes after ?1 up to ?2) that nobody can use: see `purgeRefreshTokens`.
+    static let purgeRefreshTokens = """
+        DELETE FROM refresh_tokens WHERE token_hash IN (
+            SELECT t.token_hash FROM refresh_tokens AS t LEFT JOIN accounts AS a ON a.local_id = t.local_id
+            WHERE t.token_hash > ?1 AND t.token_hash <= ?2
+                AND (t.rotated_at_millis < ?3 OR t.revoked_at_millis < ?4
+                    OR (a.local_id IS NULL AND t.created_at_millis < ?4)
+                    OR (t.session_started_at_millis < a.valid_since_millis AND a.valid_since_millis < ?4)))
         """
 
     static let signingKeys = """
@@ -708,5 +782,8 @@ enum SQL {
         ("deleteVerificationSession", deleteVerificationSession),
         ("verificationSessionCount", verificationSessionCount),
         ("deleteExpiredVerificationSessions", deleteExpiredVerificationSessions),
+        ("liveSessionIDs", liveSessionIDs), ("markRefreshTokenRotated", markRefreshTokenRotated),
+        ("revokeSession", revokeSession), ("refreshTokenPage", refreshTokenPage),
+        ("purgeRefreshTokens", purgeRefreshTokens),
     ] + cascadeLookups
 }

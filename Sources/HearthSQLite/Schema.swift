@@ -15,6 +15,9 @@ enum Schema {
         migrator.register(2, "MFA enrolments, pending MFA sign-ins, verification sessions") { db in
             try db.executeScript(version2)
         }
+        migrator.register(3, "refresh-token sessions: rotation, reuse detection, revocation") { db in
+            try db.executeScript(version3)
+        }
         return migrator
     }
 
@@ -155,5 +158,39 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX verification_sessions_phone_created ON verification_sessions(phone_number, created_at_millis);
         CREATE INDEX verification_sessions_expires_at ON verification_sessions(expires_at);
+        """
+
+    /// Refresh-token rotation. The tokens of one sign-in form a session (`session_id`, the hash of its
+    /// first token); a rotated token stays, with its successor sealed under it, to recognise reuse; a
+    /// session can be revoked. The table is rebuilt rather than altered so the new columns can be NOT
+    /// NULL: each older token starts its own session, at its creation.
+    static let version3 = """
+        CREATE TABLE refresh_tokens_v3 (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            local_id TEXT NOT NULL,
+            sign_in_provider TEXT NOT NULL,
+            auth_time INTEGER NOT NULL,
+            second_factor TEXT,
+            second_factor_identifier TEXT,
+            session_claims TEXT,
+            created_at_millis INTEGER NOT NULL,
+            session_id TEXT NOT NULL,
+            session_started_at_millis INTEGER NOT NULL,
+            rotated_at_millis INTEGER,
+            sealed_successor BLOB,
+            revoked_at_millis INTEGER
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO refresh_tokens_v3
+            SELECT token_hash, local_id, sign_in_provider, auth_time, second_factor, second_factor_identifier,
+                session_claims, created_at_millis, token_hash, created_at_millis, NULL, NULL, NULL
+            FROM refresh_tokens;
+        DROP TABLE refresh_tokens;
+        ALTER TABLE refresh_tokens_v3 RENAME TO refresh_tokens;
+        CREATE INDEX refresh_tokens_local_id ON refresh_tokens(local_id);
+        CREATE INDEX refresh_tokens_created_at ON refresh_tokens(created_at_millis);
+        CREATE INDEX refresh_tokens_session_id ON refresh_tokens(session_id);
+        -- Each live session's current token, per account, by issue time: the per-account session cap.
+        CREATE INDEX refresh_tokens_live ON refresh_tokens(local_id, created_at_millis)
+            WHERE rotated_at_millis IS NULL AND revoked_at_millis IS NULL;
         """
 }

@@ -32,6 +32,11 @@ enum Help {
 
         Without --dev, API keys (HEARTH_API_KEYS, comma-separated) and Google OAuth client IDs
         (HEARTH_GOOGLE_CLIENT_IDS) must be configured.
+
+        Sessions: each refresh returns a new refresh token; reusing a replaced one after a grace window
+        revokes the session (HEARTH_ROTATE_REFRESH_TOKENS=0 turns rotation off,
+        HEARTH_REFRESH_REUSE_GRACE_SECONDS, default 60); at most HEARTH_MAX_SESSIONS_PER_ACCOUNT (100)
+        live sessions per user, the least recently used revoked first. More in docs/CONFIGURATION.md.
         """
 
     static let keys = """

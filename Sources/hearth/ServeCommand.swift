@@ -84,7 +84,8 @@ enum ServeCommand {
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits)
+                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
+                sessionPolicy: settings.sessionPolicy)
         } catch {
             http.shutdown(gracePeriod: .seconds(1))
             store.close()
@@ -97,12 +98,16 @@ enum ServeCommand {
                     publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes),
                 log: logLine)
         }
+        let purger = SessionPurger(
+            store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule, log: logLine)
+        purger.start()
         printBanner(settings: settings, publicURL: publicURL, project: project)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM")")
         http.shutdown(gracePeriod: .seconds(10))
+        purger.stop()
         store.close()
         logLine("event=stopped")
         exit(0)

@@ -283,5 +283,61 @@ public final class InMemoryStore: HearthStore {
             state.devGrants = state.devGrants.filter { $0.value.expiresAt >= seconds }
             return before - state.devGrants.count
         }
+
+        // MARK: Sessions (refresh-token rotation)
+
+        func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String] {
+            let live = state.refreshTokens.values.filter {
+                $0.localID == localID && $0.rotatedAtMillis == nil && $0.revokedAtMillis == nil
+            }
+            let newestFirst = live.sorted { a, b in
+                a.createdAtMillis != b.createdAtMillis
+                    ? a.createdAtMillis > b.createdAtMillis : b.tokenHash.utf8.lexicographicallyPrecedes(a.tokenHash.utf8)
+            }
+            return newestFirst.dropFirst(max(0, count)).map(\.sessionID)
+        }
+
+        func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws {
+            guard let record = state.refreshTokens[hash], record.rotatedAtMillis == nil, record.revokedAtMillis == nil
+            else { throw StoreError(.notFound) }
+            state.refreshTokens[hash]?.rotatedAtMillis = millis
+            state.refreshTokens[hash]?.sealedSuccessor = sealedSuccessor
+        }
+
+        func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Int {
+            let hashes = state.refreshTokens.values
+                .filter { $0.sessionID == sessionID && $0.revokedAtMillis == nil }.map(\.tokenHash)
+            for hash in hashes { state.refreshTokens[hash]?.revokedAtMillis = millis }
+            return hashes.count
+        }
+
+        func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
+            -> RefreshTokenPurgeStep
+        {
+            precondition(limit >= 1, "purgeRefreshTokens needs a limit of at least 1")
+            let start = (cursor ?? "").utf8
+            // Byte order of the UTF-8, as SQLite's BINARY collation compares.
+            let page = state.refreshTokens.keys
+                .filter { start.lexicographicallyPrecedes($0.utf8) }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                .prefix(limit)
+            var deleted = 0
+            for hash in page {
+                guard let record = state.refreshTokens[hash] else { continue }
+                let account = state.accounts[record.localID]
+                let spent =
+                    record.rotatedAtMillis.map { $0 < rotatedBefore } == true
+                    || record.revokedAtMillis.map { $0 < revokedBefore } == true
+                    || (account == nil && record.createdAtMillis < revokedBefore)
+                    || account.map {
+                        record.sessionStartedAtMillis < $0.validSinceMillis && $0.validSinceMillis < revokedBefore
+                    } == true
+                if spent {
+                    state.refreshTokens.removeValue(forKey: hash)
+                    deleted += 1
+                }
+            }
+            return RefreshTokenPurgeStep(deleted: deleted, next: page.count == limit ? page.last : nil)
+        }
     }
 }

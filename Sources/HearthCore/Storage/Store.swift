@@ -36,6 +36,13 @@ public protocol StoreReader {
     func verificationSession(hash: String) throws -> VerificationSession?
     /// How many verification sessions were created for `phoneNumber` at or after `millis` (SMS throttling).
     func verificationSessionCount(phoneNumber: String, since millis: Int64) throws -> Int
+
+    // MARK: Sessions (refresh-token rotation)
+
+    /// The ids of `localID`'s live sessions (those with a current token: neither rotated nor revoked),
+    /// most recently used first (by the current token's `createdAtMillis`, then by its hash, both
+    /// descending), without the first `count`: the sessions beyond a cap of `count`.
+    func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String]
 }
 
 /// Changes available inside `write`.
@@ -51,7 +58,8 @@ public protocol StoreWriter: StoreReader {
     /// it existed.
     ///
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
-    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` purges them.
+    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` and
+    /// `purgeRefreshTokens` purge them.
     /// Its verification sessions stay too, so that the SMS they sent still count against their numbers
     /// (`verificationSessionCount`) and deleting and re-creating accounts cannot get round the
     /// throttle; only `deleteExpiredMFAState` purges them.
@@ -107,6 +115,34 @@ public protocol StoreWriter: StoreReader {
     /// verification sessions created at or after `keepSinceMillis` (kept to throttle SMS), whether or not
     /// their account still exists. Returns how many.
     @discardableResult func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int
+
+    // MARK: Sessions (refresh-token rotation)
+
+    /// Marks the token `hash` rotated at `millis`, keeping its sealed successor. Throws `.notFound` unless
+    /// the token exists and is current (neither rotated nor revoked), so a token is rotated at most once.
+    func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws
+    /// Revokes every token of the session that is not revoked yet. Returns how many.
+    @discardableResult func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Int
+    /// One bounded step of the purge: looks at the first `limit` refresh tokens (at least 1) whose hash
+    /// sorts after `cursor` (byte order; `nil` starts at the beginning) and deletes those nobody can use:
+    /// rotated before `rotatedBefore`; revoked before `revokedBefore`; created before `revokedBefore` for
+    /// an account that no longer exists; or of a session that started before its account's
+    /// `validSinceMillis` when that is before `revokedBefore`.
+    func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
+        -> RefreshTokenPurgeStep
+}
+
+/// What one `purgeRefreshTokens` step did, and where the next one starts.
+public struct RefreshTokenPurgeStep: Sendable, Equatable {
+    /// How many tokens were deleted.
+    public var deleted: Int
+    /// The last hash looked at, when `limit` tokens were looked at; `nil` when the step reached the end.
+    public var next: String?
+
+    public init(deleted: Int, next: String?) {
+        self.deleted = deleted
+        self.next = next
+    }
 }
 
 /// Why a store operation failed. Stable codes; the description never contains stored data.
