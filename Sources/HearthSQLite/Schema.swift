@@ -160,37 +160,46 @@ enum Schema {
         CREATE INDEX verification_sessions_expires_at ON verification_sessions(expires_at);
         """
 
-    /// Refresh-token rotation. The tokens of one sign-in form a session (`session_id`, the hash of its
-    /// first token); a rotated token stays, with its successor sealed under it, to recognise reuse; a
-    /// session can be revoked. The table is rebuilt rather than altered so the new columns can be NOT
-    /// NULL: each older token starts its own session, at its creation.
+    /// Refresh-token sessions. A sign-in starts a session (`refresh_sessions`: what its ID tokens carry,
+    /// when it started, whether it was revoked); each refresh rotates the session's token, keeping the
+    /// replaced one (with its successor sealed under it) to recognise reuse. A token row has only its
+    /// primary key, so a rotation writes as few pages as possible; the session indexes change only at
+    /// sign-in and revocation. Each older token becomes a session of its own, started when it was made.
+    ///
+    /// Sessions have no foreign key, like the tokens before them: they outlive their account so that a
+    /// refresh is answered `USER_NOT_FOUND`, until the purge. A token whose session is gone is dead.
     static let version3 = """
-        CREATE TABLE refresh_tokens_v3 (
-            token_hash TEXT PRIMARY KEY NOT NULL,
+        CREATE TABLE refresh_sessions (
+            session_id TEXT PRIMARY KEY NOT NULL,
             local_id TEXT NOT NULL,
             sign_in_provider TEXT NOT NULL,
             auth_time INTEGER NOT NULL,
             second_factor TEXT,
             second_factor_identifier TEXT,
             session_claims TEXT,
-            created_at_millis INTEGER NOT NULL,
-            session_id TEXT NOT NULL,
-            session_started_at_millis INTEGER NOT NULL,
-            rotated_at_millis INTEGER,
-            sealed_successor BLOB,
+            started_at_millis INTEGER NOT NULL,
             revoked_at_millis INTEGER
         ) STRICT, WITHOUT ROWID;
-        INSERT INTO refresh_tokens_v3
+        CREATE INDEX refresh_sessions_local_id ON refresh_sessions(local_id);
+        CREATE INDEX refresh_sessions_started_at ON refresh_sessions(started_at_millis);
+        -- The live sessions of each account, by start: the per-account session cap.
+        CREATE INDEX refresh_sessions_live ON refresh_sessions(local_id, started_at_millis)
+            WHERE revoked_at_millis IS NULL;
+
+        CREATE TABLE refresh_tokens_v3 (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            session_id TEXT NOT NULL,
+            created_at_millis INTEGER NOT NULL,
+            rotated_at_millis INTEGER,
+            sealed_successor BLOB
+        ) STRICT, WITHOUT ROWID;
+
+        INSERT INTO refresh_sessions
             SELECT token_hash, local_id, sign_in_provider, auth_time, second_factor, second_factor_identifier,
-                session_claims, created_at_millis, token_hash, created_at_millis, NULL, NULL, NULL
+                session_claims, created_at_millis, NULL
             FROM refresh_tokens;
+        INSERT INTO refresh_tokens_v3 SELECT token_hash, token_hash, created_at_millis, NULL, NULL FROM refresh_tokens;
         DROP TABLE refresh_tokens;
         ALTER TABLE refresh_tokens_v3 RENAME TO refresh_tokens;
-        CREATE INDEX refresh_tokens_local_id ON refresh_tokens(local_id);
-        CREATE INDEX refresh_tokens_created_at ON refresh_tokens(created_at_millis);
-        CREATE INDEX refresh_tokens_session_id ON refresh_tokens(session_id);
-        -- Each live session's current token, per account, by issue time: the per-account session cap.
-        CREATE INDEX refresh_tokens_live ON refresh_tokens(local_id, created_at_millis)
-            WHERE rotated_at_millis IS NULL AND revoked_at_millis IS NULL;
         """
 }

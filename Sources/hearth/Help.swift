@@ -36,7 +36,7 @@ enum Help {
         Sessions: each refresh returns a new refresh token; reusing a replaced one after a grace window
         revokes the session (HEARTH_ROTATE_REFRESH_TOKENS=0 turns rotation off,
         HEARTH_REFRESH_REUSE_GRACE_SECONDS, default 60); at most HEARTH_MAX_SESSIONS_PER_ACCOUNT (100)
-        live sessions per user, the least recently used revoked first. More in docs/CONFIGURATION.md.
+        live sessions per user, the oldest revoked first. More in docs/CONFIGURATION.md.
         """
 
     static let keys = """

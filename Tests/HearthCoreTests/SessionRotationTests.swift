@@ -117,7 +117,7 @@ struct SessionRotationTests {
         #expect(try record(test, token)?.rotatedAtMillis == nil)
     }
 
-    @Test("one Google token replayed 150 times leaves 100 live sessions; the least recently used are revoked")
+    @Test("one Google token replayed 150 times leaves 100 live sessions; the oldest are revoked")
     func capAgainstReplay() throws {
         let test = try TestPlatform()
         let idToken = try test.google.idToken(subject: "replay-1", email: "replay@example.com")
@@ -171,7 +171,9 @@ struct SessionRotationTests {
         let deleted = try test.signIn(subject: "purge-deleted")
         _ = try test.accounts.delete(DeleteAccountRequest(idToken: deleted.idToken))
 
+        // The first pass revokes the deleted account's session: its retention starts now.
         #expect(try purger.purgePass() == 0)
+        #expect(wireErrorCode { _ = try refresh(test, deleted.refreshToken) } == .userNotFound)
         test.time.advance(by: 501)
         #expect(try purger.purgePass() == 3)
         for token in [reused, reusedNext, try #require(deleted.refreshToken)] {
@@ -211,7 +213,7 @@ struct SessionRotationTests {
         let purger = SessionPurger(store: test.store, time: test.time, policy: policy, log: lines.add)
         purger.start()
         purger.start()
-        #expect(lines.waitForLine(timeout: 60) == "event=purge refresh_tokens_deleted=2")
+        #expect(lines.waitForLine(timeout: 60) == "event=purge sessions_deleted=1 refresh_tokens_deleted=2")
         purger.stop()
         purger.stop()
         #expect(try record(test, first) == nil)

@@ -78,7 +78,7 @@ struct SQLiteStoreTests {
         #expect(
             tables == [
                 "accounts", "dev_accounts", "dev_grants", "identities", "mfa_enrollments", "mfa_pending_sign_ins",
-                "refresh_tokens", "schema_migrations", "signing_keys", "verification_sessions",
+                "refresh_sessions", "refresh_tokens", "schema_migrations", "signing_keys", "verification_sessions",
             ])
     }
 
@@ -165,6 +165,7 @@ struct SQLiteStoreTests {
         }
         #expect(try foreignKeys("verification_sessions") == [])
         #expect(try foreignKeys("refresh_tokens") == [])
+        #expect(try foreignKeys("refresh_sessions") == [])
         for table in ["identities", "mfa_enrollments", "mfa_pending_sign_ins"] {
             #expect(try foreignKeys(table) == ["accounts.local_id CASCADE"], "\(table)")
         }

@@ -70,9 +70,9 @@ struct SessionConformanceTests {
                 for hash in ["a1", "a2", "a3"] { try writer.insertRefreshToken(token(hash, session: "a")) }
                 try writer.insertRefreshToken(token("b1", session: "b"))
             }
-            #expect(try store.write { try $0.revokeSession("a", atMillis: 50) } == 3)
-            #expect(try store.write { try $0.revokeSession("a", atMillis: 60) } == 0)
-            #expect(try store.write { try $0.revokeSession("ghost", atMillis: 60) } == 0)
+            #expect(try store.write { try $0.revokeSession("a", atMillis: 50) })
+            #expect(try store.write { try $0.revokeSession("a", atMillis: 60) } == false)
+            #expect(try store.write { try $0.revokeSession("ghost", atMillis: 60) } == false)
             try store.read { reader throws in
                 for hash in ["a1", "a2", "a3"] { #expect(try reader.refreshToken(hash: hash)?.revokedAtMillis == 50) }
                 #expect(try reader.refreshToken(hash: "b1")?.revokedAtMillis == nil)
@@ -80,25 +80,25 @@ struct SessionConformanceTests {
         }
     }
 
-    @Test("liveSessionIDs: sessions with a current token, most recently used first, beyond the newest n", arguments: StoreKind.allCases)
+    @Test("liveSessionIDs: sessions not revoked, newest sign-in first, beyond the newest n", arguments: StoreKind.allCases)
     func liveSessions(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("uid-1"))
                 try writer.insertAccount(bareAccount("uid-2"))
                 try writer.insertRefreshToken(token("old", session: "s-old", createdAt: 100))
-                // A session signed in early but rotated late counts by its current token.
+                // A session counts from its start, however recently it was rotated.
                 try writer.insertRefreshToken(token("early-1", session: "s-early", createdAt: 50, rotatedAt: 300))
                 try writer.insertRefreshToken(token("early-2", session: "s-early", createdAt: 300))
                 try writer.insertRefreshToken(token("mid", session: "s-mid", createdAt: 200))
-                // Ties on time go by hash, descending.
+                // Ties on time go by id, descending.
                 try writer.insertRefreshToken(token("tie-a", session: "s-tie-a", createdAt: 200))
                 try writer.insertRefreshToken(token("revoked", session: "s-revoked", createdAt: 400, revokedAt: 401))
                 try writer.insertRefreshToken(token("other", localID: "uid-2", session: "s-other", createdAt: 500))
             }
             try store.read { reader throws in
-                #expect(try reader.liveSessionIDs(localID: "uid-1", skippingNewest: 0) == ["s-early", "s-tie-a", "s-mid", "s-old"])
-                #expect(try reader.liveSessionIDs(localID: "uid-1", skippingNewest: 2) == ["s-mid", "s-old"])
+                #expect(try reader.liveSessionIDs(localID: "uid-1", skippingNewest: 0) == ["s-tie-a", "s-mid", "s-old", "s-early"])
+                #expect(try reader.liveSessionIDs(localID: "uid-1", skippingNewest: 2) == ["s-old", "s-early"])
                 #expect(try reader.liveSessionIDs(localID: "uid-1", skippingNewest: 4) == [])
                 #expect(try reader.liveSessionIDs(localID: "uid-2", skippingNewest: 0) == ["s-other"])
                 #expect(try reader.liveSessionIDs(localID: "ghost", skippingNewest: 0) == [])
@@ -106,49 +106,92 @@ struct SessionConformanceTests {
         }
     }
 
+    @Test("a token joins its session: the session's fields win over the record's", arguments: StoreKind.allCases)
+    func tokensJoinTheirSession(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            try store.write { writer throws in
+                try writer.insertAccount(bareAccount("uid-1"))
+                try writer.insertAccount(bareAccount("uid-2"))
+                try writer.insertRefreshToken(refreshToken("first", localID: "uid-1"))
+                var second = refreshToken("second", localID: "uid-2", full: false)
+                second.sessionID = "first"
+                try writer.insertRefreshToken(second)
+            }
+            let first = try #require(try store.read { try $0.refreshToken(hash: "first") })
+            let second = try #require(try store.read { try $0.refreshToken(hash: "second") })
+            #expect(second.sessionID == "first")
+            #expect(second.localID == "uid-1" && second.signInProvider == first.signInProvider)
+            #expect(second.sessionClaims == first.sessionClaims && second.sessionStartedAtMillis == first.sessionStartedAtMillis)
+            #expect(second.createdAtMillis == 8, "the token's own fields are its own")
+            // Deleting the session's account's sessions ends both tokens.
+            #expect(try store.write { try $0.deleteRefreshTokens(localID: "uid-1") } == 1)
+            #expect(try store.read { try $0.refreshToken(hash: "second") } == nil)
+        }
+    }
+
     // MARK: Purge
 
-    @Test("purgeRefreshTokens deletes spent tokens only, keeping those at the boundaries", arguments: StoreKind.allCases)
-    func purgeConditions(kind: StoreKind) throws {
+    @Test("purgeSessions revokes sessions of deleted or revoked accounts and deletes old revoked ones", arguments: StoreKind.allCases)
+    func purgeSessionConditions(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("live"))
-                var revokedEarly = bareAccount("revoked-early")
-                revokedEarly.validSinceMillis = 400
-                try writer.insertAccount(revokedEarly)
-                var revokedAtEdge = bareAccount("revoked-edge")
-                revokedAtEdge.validSinceMillis = 500
-                try writer.insertAccount(revokedAtEdge)
+                var revokedAccount = bareAccount("revoked-account")
+                revokedAccount.validSinceMillis = 400
+                try writer.insertAccount(revokedAccount)
                 try writer.insertAccount(bareAccount("gone"))
                 let tokens = [
-                    token("live-current", localID: "live", createdAt: 10),
-                    token("rotated-old", localID: "live", createdAt: 10, rotatedAt: 99),
-                    token("rotated-edge", localID: "live", createdAt: 10, rotatedAt: 100),
-                    token("session-revoked-old", localID: "live", createdAt: 10, revokedAt: 499),
-                    token("session-revoked-edge", localID: "live", createdAt: 10, revokedAt: 500),
-                    token("valid-since-old", localID: "revoked-early", createdAt: 10),
-                    token("valid-since-after", localID: "revoked-early", createdAt: 450),
-                    token("valid-since-edge", localID: "revoked-edge", createdAt: 10),
-                    token("orphan-old", localID: "gone", createdAt: 499),
-                    token("orphan-edge", localID: "gone", createdAt: 500),
+                    token("live", localID: "live", createdAt: 10),
+                    token("revoked-old", localID: "live", createdAt: 10, revokedAt: 499),
+                    token("revoked-edge", localID: "live", createdAt: 10, revokedAt: 500),
+                    token("before-valid-since", localID: "revoked-account", createdAt: 399),
+                    token("at-valid-since", localID: "revoked-account", createdAt: 400),
+                    token("orphan", localID: "gone", createdAt: 10),
                 ]
                 for record in tokens { try writer.insertRefreshToken(record) }
                 try writer.deleteAccount(localID: "gone")
             }
+            let step = try store.write { try $0.purgeSessions(after: nil, limit: 100, revokedBefore: 500, atMillis: 900) }
+            #expect(step == RefreshTokenPurgeStep(deleted: 1, next: nil))
+            try store.read { reader throws in
+                #expect(try reader.refreshToken(hash: "revoked-old") == nil)
+                let revoked = try ["revoked-edge", "before-valid-since", "orphan"].map { try reader.refreshToken(hash: $0)?.revokedAtMillis }
+                #expect(revoked == [500, 900, 900])
+                #expect(try reader.refreshToken(hash: "live")?.revokedAtMillis == nil)
+                #expect(try reader.refreshToken(hash: "at-valid-since")?.revokedAtMillis == nil)
+            }
+            // Revoked at 900: deleted once that is past the retention.
+            #expect(try store.write { try $0.purgeSessions(after: nil, limit: 100, revokedBefore: 901, atMillis: 1_000) }.deleted == 3)
+        }
+    }
+
+    @Test("purgeRefreshTokens deletes rotated tokens past the period and tokens of revoked or deleted sessions", arguments: StoreKind.allCases)
+    func purgeTokenConditions(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            try store.write { writer throws in
+                try writer.insertAccount(bareAccount("uid-1"))
+                let tokens = [
+                    token("current", session: "live", createdAt: 10),
+                    token("rotated-old", session: "live", createdAt: 5, rotatedAt: 99),
+                    token("rotated-edge", session: "live", createdAt: 5, rotatedAt: 100),
+                    token("revoked-old", session: "revoked-old", revokedAt: 499),
+                    token("revoked-edge", session: "revoked-edge", revokedAt: 500),
+                    token("two-a", session: "two"),
+                    token("two-b", session: "two"),
+                ]
+                for record in tokens { try writer.insertRefreshToken(record) }
+                try writer.insertAccount(bareAccount("uid-2"))
+                try writer.insertRefreshToken(token("other", localID: "uid-2", session: "other"))
+                #expect(try writer.deleteRefreshTokens(localID: "uid-2") == 1)
+            }
             let step = try store.write {
                 try $0.purgeRefreshTokens(after: nil, limit: 100, rotatedBefore: 100, revokedBefore: 500)
             }
-            #expect(step == RefreshTokenPurgeStep(deleted: 4, next: nil))
-            try store.read { reader throws in
-                for gone in ["rotated-old", "session-revoked-old", "valid-since-old", "orphan-old"] {
-                    #expect(try reader.refreshToken(hash: gone) == nil, "\(gone)")
-                }
-                for kept in [
-                    "live-current", "rotated-edge", "session-revoked-edge", "valid-since-after", "valid-since-edge",
-                    "orphan-edge",
-                ] {
-                    #expect(try reader.refreshToken(hash: kept) != nil, "\(kept)")
-                }
+            #expect(step == RefreshTokenPurgeStep(deleted: 3, next: nil))
+            try store.write { writer throws in
+                // The tokens of a session that is gone are dead too, however they got there.
+                #expect(try writer.deleteRefreshTokens(localID: "uid-1") == 4)
+                #expect(try writer.purgeRefreshTokens(after: nil, limit: 100, rotatedBefore: 0, revokedBefore: 0).deleted == 5)
             }
         }
     }
@@ -171,6 +214,13 @@ struct SessionConformanceTests {
             #expect(try step(after: "c1") == RefreshTokenPurgeStep(deleted: 1, next: nil))
             #expect(try step(after: nil) == RefreshTokenPurgeStep(deleted: 0, next: nil))
             for hash in hashes { #expect(try store.read { try $0.refreshToken(hash: hash) } == nil) }
+            // Sessions are walked the same way (each token above started its own).
+            func sessionStep(after cursor: String?) throws -> RefreshTokenPurgeStep {
+                try store.write { try $0.purgeSessions(after: cursor, limit: 3, revokedBefore: 10, atMillis: 20) }
+            }
+            #expect(try sessionStep(after: nil) == RefreshTokenPurgeStep(deleted: 3, next: "a2"))
+            #expect(try sessionStep(after: "a2") == RefreshTokenPurgeStep(deleted: 3, next: "c1"))
+            #expect(try sessionStep(after: "c1") == RefreshTokenPurgeStep(deleted: 1, next: nil))
         }
     }
 
@@ -191,6 +241,7 @@ struct SessionConformanceTests {
                     try writer.markRefreshTokenRotated(hash: "current", atMillis: 5, sealedSuccessor: [1])
                     try writer.revokeSession("s", atMillis: 6)
                     _ = try writer.purgeRefreshTokens(after: nil, limit: 10, rotatedBefore: 100, revokedBefore: 100)
+                    _ = try writer.purgeSessions(after: nil, limit: 10, revokedBefore: 100, atMillis: 100)
                     throw Abort()
                 }
             }
@@ -264,7 +315,7 @@ struct SessionConformanceTests {
         }
     }
 
-    @Test("a sign-in beyond the cap revokes the least recently used sessions in its own transaction", arguments: StoreKind.allCases)
+    @Test("a sign-in beyond the cap revokes the oldest sessions in its own transaction", arguments: StoreKind.allCases)
     func cap(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             let sessions = try SessionHarness(store: store, policy: SessionPolicy(maximumSessionsPerAccount: 2))
@@ -272,12 +323,12 @@ struct SessionConformanceTests {
             sessions.time.advance(by: 1)
             let second = try sessions.signIn()
             sessions.time.advance(by: 1)
-            // Using the first session makes the second the least recently used.
+            // Using the first session does not make it younger.
             let firstNow = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)).refreshToken
             sessions.time.advance(by: 1)
             let third = try sessions.signIn()
-            #expect(wireCode { _ = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: second)) } == .tokenExpired)
-            for token in [firstNow, third] {
+            #expect(wireCode { _ = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: firstNow)) } == .tokenExpired)
+            for token in [second, third] {
                 #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).userId == SessionHarness.localID)
             }
             #expect(try store.read { try $0.liveSessionIDs(localID: SessionHarness.localID, skippingNewest: 0) }.count == 2)

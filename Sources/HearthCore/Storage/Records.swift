@@ -189,7 +189,8 @@ public struct VerificationSession: Sendable, Equatable {
 ///
 /// The tokens of one sign-in form a session (a token family): each refresh exchanges the session's
 /// current token for a new one (rotation) and keeps the old one, marked rotated, so that presenting it
-/// again can be recognised as reuse. Every token of a session carries the same session fields.
+/// again can be recognised as reuse. The session fields (the account, what ID tokens carry, when it
+/// started, whether it is revoked) belong to the session and are the same for all its tokens.
 public struct RefreshTokenRecord: Sendable, Equatable {
     /// Lower-case hex SHA-256 of the token string.
     public var tokenHash: String
@@ -215,7 +216,8 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     /// The successor, encrypted under this token (`SuccessorSeal`), so that a client retrying a lost
     /// refresh response within the grace window gets the same successor. Set with `rotatedAtMillis`.
     public var sealedSuccessor: [UInt8]?
-    /// When the session was revoked (reuse detected, or the account's session cap); `nil` while live.
+    /// When the session was revoked (reuse detected, the account's session cap, or the purge for a
+    /// deleted account or `validSince`); `nil` while live.
     public var revokedAtMillis: Int64?
 
     /// `sessionID` defaults to `tokenHash` and `sessionStartedAtMillis` to `createdAtMillis`: the

@@ -20,6 +20,7 @@ public protocol StoreReader {
     /// Number of accounts, for status output.
     func accountCount() throws -> Int
 
+    /// The token with its session's fields; `nil` also when its session is gone (deleted or purged).
     func refreshToken(hash: String) throws -> RefreshTokenRecord?
 
     /// Every signing key, oldest first (by `createdAt`; keys created in the same second in insertion order).
@@ -39,9 +40,8 @@ public protocol StoreReader {
 
     // MARK: Sessions (refresh-token rotation)
 
-    /// The ids of `localID`'s live sessions (those with a current token: neither rotated nor revoked),
-    /// most recently used first (by the current token's `createdAtMillis`, then by its hash, both
-    /// descending), without the first `count`: the sessions beyond a cap of `count`.
+    /// The ids of `localID`'s sessions that are not revoked, newest first (by `sessionStartedAtMillis`,
+    /// then by id, both descending), without the first `count`: the sessions beyond a cap of `count`.
     func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String]
 }
 
@@ -68,11 +68,15 @@ public protocol StoreWriter: StoreReader {
     /// and verification sessions stay, as for `deleteAccount`. Returns how many.
     @discardableResult func deleteAllAccounts() throws -> Int
 
-    /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
+    /// Stores a token of the session `record.sessionID`. When that session does not exist yet, the record's
+    /// session fields (`localID`, provider, `authTime`, second factor, claims, `sessionStartedAtMillis`,
+    /// `revokedAtMillis`) start it; otherwise they are ignored. Throws `.duplicateToken` if the hash exists,
+    /// `.notFound` if the account `record.localID` does not (a taken hash wins if both).
     func insertRefreshToken(_ record: RefreshTokenRecord) throws
-    /// Deletes every refresh token of an account. Returns how many.
+    /// Deletes every session of an account, and so every refresh token of it. Returns how many sessions.
     @discardableResult func deleteRefreshTokens(localID: String) throws -> Int
-    /// Deletes refresh tokens created before `millis` whose account no longer exists. Returns how many.
+    /// Deletes the sessions (and so their tokens) started before `millis` whose account no longer exists.
+    /// Returns how many sessions.
     @discardableResult func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int
 
     /// Throws `.duplicateKeyID` if the key id exists.
@@ -119,24 +123,30 @@ public protocol StoreWriter: StoreReader {
     // MARK: Sessions (refresh-token rotation)
 
     /// Marks the token `hash` rotated at `millis`, keeping its sealed successor. Throws `.notFound` unless
-    /// the token exists and is current (neither rotated nor revoked), so a token is rotated at most once.
+    /// the token is current (not rotated, and its session exists and is not revoked), so a token is
+    /// rotated at most once.
     func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws
-    /// Revokes every token of the session that is not revoked yet. Returns how many.
-    @discardableResult func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Int
-    /// One bounded step of the purge: looks at the first `limit` refresh tokens (at least 1) whose hash
-    /// sorts after `cursor` (byte order; `nil` starts at the beginning) and deletes those nobody can use:
-    /// rotated before `rotatedBefore`; revoked before `revokedBefore`; created before `revokedBefore` for
-    /// an account that no longer exists; or of a session that started before its account's
-    /// `validSinceMillis` when that is before `revokedBefore`.
+    /// Revokes the session (every token of it) at `millis`. Returns whether it was live.
+    @discardableResult func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Bool
+    /// One bounded step of the token purge: looks at the first `limit` refresh tokens (at least 1) whose
+    /// hash sorts after `cursor` (byte order; `nil` starts at the beginning) and deletes those nobody can
+    /// use: rotated before `rotatedBefore`, of a session that is gone, or of a session revoked before
+    /// `revokedBefore`.
     func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
+        -> RefreshTokenPurgeStep
+    /// One bounded step of the session purge, over the first `limit` sessions (at least 1) whose id sorts
+    /// after `cursor`: revokes at `millis` the live ones whose account no longer exists or started before
+    /// its `validSinceMillis` (so that their retention starts), and deletes those revoked before
+    /// `revokedBefore` (their tokens die with them).
+    func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
         -> RefreshTokenPurgeStep
 }
 
-/// What one `purgeRefreshTokens` step did, and where the next one starts.
+/// What one `purgeRefreshTokens` or `purgeSessions` step did, and where the next one starts.
 public struct RefreshTokenPurgeStep: Sendable, Equatable {
-    /// How many tokens were deleted.
+    /// How many tokens (or sessions) were deleted.
     public var deleted: Int
-    /// The last hash looked at, when `limit` tokens were looked at; `nil` when the step reached the end.
+    /// The last key looked at, when `limit` were looked at; `nil` when the step reached the end.
     public var next: String?
 
     public init(deleted: Int, next: String?) {

@@ -6,7 +6,7 @@ public struct SessionPolicy: Sendable, Equatable {
     /// How long after a rotation the old token still works, answered with the successor it was rotated
     /// to (a client retrying a lost response). Presenting it later revokes the whole session. 0: never.
     public var reuseGracePeriod: Int64
-    /// Live sessions an account may have; a new sign-in beyond it revokes the least recently used ones.
+    /// Live sessions an account may have; a new sign-in beyond it revokes the oldest ones.
     public var maximumSessionsPerAccount: Int
     /// How long a rotated token is kept, so that its reuse is recognised (and revokes the session).
     public var reuseDetectionPeriod: Int64

@@ -2,20 +2,21 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Deletes, in the background, the refresh tokens nobody can use any more (rotated past the
-/// reuse-detection period; revoked, of deleted accounts, or revoked by `validSince` past the retention:
-/// see `StoreWriter.purgeRefreshTokens`) and expired dev IdP grants.
+/// Deletes, in the background, the sessions and refresh tokens nobody can use any more, and expired dev
+/// IdP grants: sessions of deleted accounts or revoked by `validSince` are revoked when first seen;
+/// revoked sessions are deleted after the retention, and with them their tokens; rotated tokens after
+/// the reuse-detection period (see `StoreWriter.purgeSessions` and `purgeRefreshTokens`).
 ///
-/// A pass walks every refresh token in hash order, `batchSize` tokens per write transaction with a
-/// short pause between transactions, so the store's writer is never held for long and other writes go
-/// first; then the purger waits `interval` before the next pass. `hearth serve` starts it and stops it
+/// A pass walks every session, then every refresh token, in key order, `batchSize` per write
+/// transaction with a short pause between transactions, so the store's writer is never held for long
+/// and other writes go first; then the purger waits `interval` before the next pass. `hearth serve` starts it and stops it
 /// before closing the store.
 public final class SessionPurger: Sendable {
     /// When and how much the purger works.
     public struct Schedule: Sendable, Equatable {
         /// Seconds between the end of one pass and the start of the next.
         public var interval: Int64
-        /// Refresh tokens looked at per write transaction.
+        /// Sessions or refresh tokens looked at per write transaction.
         public var batchSize: Int
         /// Milliseconds between the transactions of one pass.
         public var pause: Int
@@ -89,27 +90,44 @@ public final class SessionPurger: Sendable {
         finished.wait()
     }
 
-    /// One pass over every refresh token; returns how many it deleted. Between transactions it waits
-    /// `pause` (when `pausing`) and ends early if `stop()` was called.
+    /// One pass over every session, then every refresh token; returns how many tokens it deleted.
+    /// Between transactions it waits `pause` (when `pausing`) and ends early if `stop()` was called.
     private func pass(pausing: Bool) throws -> Int {
         let now = time.nowMillis
         _ = try store.write { try $0.deleteExpiredDevGrants(before: now / 1000) }
         let rotatedBefore = now - policy.reuseDetectionMillis
         let revokedBefore = now - policy.revokedRetentionMillis
+        let batch = schedule.batchSize
+        guard
+            let sessions = try sweep(pausing: pausing, { cursor, writer in
+                try writer.purgeSessions(after: cursor, limit: batch, revokedBefore: revokedBefore, atMillis: now)
+            }),
+            let tokens = try sweep(pausing: pausing, { cursor, writer in
+                try writer.purgeRefreshTokens(
+                    after: cursor, limit: batch, rotatedBefore: rotatedBefore, revokedBefore: revokedBefore)
+            })
+        else { return 0 }
+        if sessions > 0 || tokens > 0 {
+            log("event=purge sessions_deleted=\(sessions) refresh_tokens_deleted=\(tokens)")
+        }
+        return tokens
+    }
+
+    /// Runs `step` in one write transaction after another until it reaches the end; returns how many it
+    /// deleted, or nil if `stop()` was called during a pause.
+    private func sweep(
+        pausing: Bool, _ step: @escaping (String?, any StoreWriter) throws -> RefreshTokenPurgeStep
+    ) throws -> Int? {
         var cursor: String?
         var deleted = 0
         repeat {
-            let step = try store.write { writer in
-                try writer.purgeRefreshTokens(
-                    after: cursor, limit: schedule.batchSize, rotatedBefore: rotatedBefore, revokedBefore: revokedBefore)
-            }
-            deleted += step.deleted
-            cursor = step.next
+            let done = try store.write { writer in try step(cursor, writer) }
+            deleted += done.deleted
+            cursor = done.next
             if cursor != nil, pausing, wake.wait(timeout: .now() + .milliseconds(schedule.pause)) == .success {
-                break
+                return nil
             }
         } while cursor != nil
-        if deleted > 0 { log("event=purge refresh_tokens_deleted=\(deleted)") }
         return deleted
     }
 }

@@ -31,7 +31,7 @@ public final class TokenService: Sendable {
     }
 
     /// A refresh token for a new session, stored (by hash) through `writer`. If the account then has
-    /// more live sessions than the policy allows, the least recently used ones are revoked in the same
+    /// more live sessions than the policy allows, the oldest ones (by sign-in) are revoked in the same
     /// transaction. The ID token is minted separately, after the transaction commits, so signing never
     /// holds the store's write lock.
     public func newRefreshToken(for account: Account, session: Session, writer: any StoreWriter) throws -> String {
