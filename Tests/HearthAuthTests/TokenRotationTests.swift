@@ -9,73 +9,76 @@ import Testing
 /// token the last refresh returned, store it, and carry on after a lost response.
 @Suite("Refresh-token rotation")
 struct TokenRotationTests {
-    /// Signs in through `server` (its scripted endpoints); the session's first refresh token is `refresh-1`.
-    private func signIn(_ server: RotatingSecureToken, store: any SessionStore, clock: ManualClock) async throws -> Auth {
-        let auth = Auth(
-            options: Fixture.options, sessionStore: store, transport: server, clock: { clock.now })
-        server.scripted.enqueue("verifyAssertion", json: Fixture.signInResponse(refreshToken: "refresh-1"))
-        server.scripted.enqueue("getAccountInfo", json: Fixture.userRecord())
-        _ = try await auth.signIn(with: Fixture.googleCredential)
-        return auth
-    }
-
-    private func storedRefreshToken(_ store: any SessionStore) throws -> String? {
-        let data = try store.load(key: StoredSession.storeKey(apiKey: Fixture.apiKey, name: Auth.defaultName))
-        return try data.map { try JSONDecoder().decode(StoredSession.self, from: $0).refreshToken }
-    }
-
     @Test("20 concurrent callers share each refresh; every rotated token is presented next, stored and restored")
     func rotatesAcrossRefreshes() async throws {
-        let server = RotatingSecureToken(first: "refresh-1")
-        let store = InMemorySessionStore()
-        let clock = ManualClock()
-        let auth = try await signIn(server, store: store, clock: clock)
-        let user = try #require(auth.currentUser)
+        let test = try await RotationHarness()
         for round in 1...4 {
-            clock.advance(by: 3600)  // expired: the next getIDToken refreshes
+            test.clock.advance(by: 3600)  // expired: the next getIDToken refreshes
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<20 { group.addTask { try await user.getIDToken() } }
+                for _ in 0..<20 { group.addTask { try await test.user.getIDToken() } }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(tokens.count == 1)
-            #expect(server.presented == (0..<round).map { "refresh-\($0 + 1)" })
-            #expect(user.refreshToken == "refresh-\(round + 1)")
-            #expect(try storedRefreshToken(store) == "refresh-\(round + 1)")
+            #expect(test.server.presented == (0..<round).map { "refresh-\($0 + 1)" })
+            #expect(test.user.refreshToken == "refresh-\(round + 1)")
+            #expect(try test.storedRefreshToken() == "refresh-\(round + 1)")
         }
-        #expect(server.reuses.isEmpty)
+        #expect(test.server.reuses.isEmpty)
 
         // A later launch restores the newest token and goes on from it.
-        let relaunched = Auth(options: Fixture.options, sessionStore: store, transport: server, clock: { clock.now })
+        let relaunched = Auth(
+            options: Fixture.options, sessionStore: test.store, transport: test.server, clock: { test.clock.now })
         let restored = try #require(relaunched.currentUser)
         #expect(restored.refreshToken == "refresh-5")
         _ = try await restored.getIDToken(forcingRefresh: true)
-        #expect(server.presented.last == "refresh-5")
-        #expect(server.reuses.isEmpty)
+        #expect(test.server.presented.last == "refresh-5")
+        #expect(test.server.reuses.isEmpty)
     }
 
     @Test("after a lost response the retry presents the same token, gets the same successor, and carries on")
     func retryAfterLostResponse() async throws {
-        let server = RotatingSecureToken(first: "refresh-1")
-        let store = InMemorySessionStore()
-        let clock = ManualClock()
-        let auth = try await signIn(server, store: store, clock: clock)
-        let user = try #require(auth.currentUser)
-        clock.advance(by: 3600)
+        let test = try await RotationHarness()
+        let user = test.user
+        test.clock.advance(by: 3600)
 
-        server.loseNextResponse()
+        test.server.loseNextResponse()
         #expect(await authError { _ = try await user.getIDToken() }?.code == .networkError)
-        #expect(auth.currentUser === user)
+        #expect(test.auth.currentUser === user)
         #expect(user.refreshToken == "refresh-1")
-        #expect(try storedRefreshToken(store) == "refresh-1")
+        #expect(try test.storedRefreshToken() == "refresh-1")
 
         _ = try await user.getIDToken()
-        #expect(server.presented == ["refresh-1", "refresh-1"])
+        #expect(test.server.presented == ["refresh-1", "refresh-1"])
         #expect(user.refreshToken == "refresh-2")
-        #expect(try storedRefreshToken(store) == "refresh-2")
+        #expect(try test.storedRefreshToken() == "refresh-2")
         _ = try await user.getIDToken(forcingRefresh: true)
-        #expect(server.presented.last == "refresh-2")
+        #expect(test.server.presented.last == "refresh-2")
         #expect(user.refreshToken == "refresh-3")
-        #expect(server.reuses.isEmpty)
+        #expect(test.server.reuses.isEmpty)
+    }
+}
+
+/// A user signed in through a `RotatingSecureToken` server, with a session store and a manual clock.
+struct RotationHarness {
+    let server = RotatingSecureToken(first: "refresh-1")
+    let store = InMemorySessionStore()
+    let clock = ManualClock()
+    let auth: Auth
+    let user: User
+
+    /// Signs in through the server's scripted endpoints; the session's first refresh token is `refresh-1`.
+    init() async throws {
+        let clock = self.clock
+        auth = Auth(options: Fixture.options, sessionStore: store, transport: server, clock: { clock.now })
+        server.scripted.enqueue("verifyAssertion", json: Fixture.signInResponse(refreshToken: "refresh-1"))
+        server.scripted.enqueue("getAccountInfo", json: Fixture.userRecord())
+        user = try await auth.signIn(with: Fixture.googleCredential).user
+    }
+
+    /// The refresh token the session store holds.
+    func storedRefreshToken() throws -> String? {
+        let data = try store.load(key: StoredSession.storeKey(apiKey: Fixture.apiKey, name: Auth.defaultName))
+        return try data.map { try JSONDecoder().decode(StoredSession.self, from: $0).refreshToken }
     }
 }
 

@@ -287,7 +287,7 @@ struct SessionConformanceTests {
             }
             #expect(refused == Array(repeating: .tokenExpired, count: 19))
             let successor = try #require(issued.first)
-            #expect(wireCode { _ = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: successor)) } == .tokenExpired)
+            #expect(try sessions.refusal(successor) == .tokenExpired)
         }
     }
 
@@ -299,8 +299,8 @@ struct SessionConformanceTests {
         let first = try sessions.signIn()
         let second = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)).refreshToken
         sessions.time.advance(by: 61)
-        #expect(wireCode { _ = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)) } == .tokenExpired)
-        #expect(wireCode { _ = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: second)) } == .tokenExpired)
+        #expect(try sessions.refusal(first) == .tokenExpired)
+        #expect(try sessions.refusal(second) == .tokenExpired)
         let reopened: any HearthStore
         if kind.isPersistent {
             store.close()
@@ -327,7 +327,7 @@ struct SessionConformanceTests {
             let firstNow = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)).refreshToken
             sessions.time.advance(by: 1)
             let third = try sessions.signIn()
-            #expect(wireCode { _ = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: firstNow)) } == .tokenExpired)
+            #expect(try sessions.refusal(firstNow) == .tokenExpired)
             for token in [second, third] {
                 #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).userId == SessionHarness.localID)
             }
@@ -367,6 +367,16 @@ struct SessionHarness {
     }
 
     var tokens: TokenService { platform.tokens }
+
+    /// The wire code refreshing `token` is refused with, or nil if it works.
+    func refusal(_ token: String) throws -> ErrorCode? {
+        do {
+            _ = try tokens.refresh(RefreshTokenRequest(refreshToken: token))
+            return nil
+        } catch let error as WireError {
+            return error.code
+        }
+    }
 
     /// A new session's refresh token.
     func signIn() throws -> String {
@@ -411,16 +421,4 @@ final class Collected<T: Sendable>: Sendable {
     private let items = Mutex<[T]>([])
     func add(_ item: T) { items.withLock { $0.append(item) } }
     var all: [T] { items.withLock { $0 } }
-}
-
-/// The wire code `body` threw, or nil if it returned.
-func wireCode(_ body: () throws -> Void) -> ErrorCode? {
-    do {
-        try body()
-        return nil
-    } catch let error as WireError {
-        return error.code
-    } catch {
-        return ErrorCode(rawValue: "NOT_A_WIRE_ERROR \(error)")
-    }
 }

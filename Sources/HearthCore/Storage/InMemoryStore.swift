@@ -357,48 +357,44 @@ public final class InMemoryStore: HearthStore {
         func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
             -> RefreshTokenPurgeStep
         {
-            let page = Self.page(of: state.refreshTokens.keys, after: cursor, limit: limit)
-            var deleted = 0
-            for hash in page {
-                guard let token = state.refreshTokens[hash] else { continue }
+            purgeStep(state.refreshTokens.keys, after: cursor, limit: limit) { hash in
+                guard let token = state.refreshTokens[hash] else { return false }
                 let session = state.refreshSessions[token.sessionID]
-                let spent =
-                    token.rotatedAtMillis.map { $0 < rotatedBefore } == true || session == nil
-                    || session?.revokedAtMillis.map { $0 < revokedBefore } == true
-                if spent {
-                    state.refreshTokens.removeValue(forKey: hash)
-                    deleted += 1
-                }
+                guard
+                    token.rotatedAtMillis.map({ $0 < rotatedBefore }) == true || session == nil
+                        || session?.revokedAtMillis.map({ $0 < revokedBefore }) == true
+                else { return false }
+                state.refreshTokens.removeValue(forKey: hash)
+                return true
             }
-            return RefreshTokenPurgeStep(deleted: deleted, next: page.count == limit ? page.last : nil)
         }
 
         func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
             -> RefreshTokenPurgeStep
         {
-            let page = Self.page(of: state.refreshSessions.keys, after: cursor, limit: limit)
-            var deleted = 0
-            for id in page {
-                guard let session = state.refreshSessions[id] else { continue }
-                let account = state.accounts[session.localID]
+            purgeStep(state.refreshSessions.keys, after: cursor, limit: limit) { id in
+                guard let session = state.refreshSessions[id] else { return false }
                 if session.revokedAtMillis == nil,
-                    account.map({ session.startedAtMillis < $0.validSinceMillis }) ?? true
+                    state.accounts[session.localID].map({ session.startedAtMillis < $0.validSinceMillis }) ?? true
                 {
                     state.refreshSessions[id]?.revokedAtMillis = millis
                 }
-                if let revoked = state.refreshSessions[id]?.revokedAtMillis, revoked < revokedBefore {
-                    state.refreshSessions.removeValue(forKey: id)
-                    deleted += 1
-                }
+                guard let revoked = state.refreshSessions[id]?.revokedAtMillis, revoked < revokedBefore else { return false }
+                state.refreshSessions.removeValue(forKey: id)
+                return true
             }
-            return RefreshTokenPurgeStep(deleted: deleted, next: page.count == limit ? page.last : nil)
         }
 
-        /// The first `limit` keys after `cursor`, in byte order of their UTF-8 (as SQLite's BINARY collation).
-        private static func page(of keys: some Collection<String>, after cursor: String?, limit: Int) -> [String] {
+        /// One purge step over the first `limit` of `keys` after `cursor` (in byte order of their UTF-8, as
+        /// SQLite's BINARY collation): `purge` each, which says whether it deleted it.
+        private func purgeStep(
+            _ keys: some Collection<String>, after cursor: String?, limit: Int, _ purge: (String) -> Bool
+        ) -> RefreshTokenPurgeStep {
             precondition(limit >= 1, "a purge step needs a limit of at least 1")
             let start = cursor ?? ""
-            return Array(keys.filter { precedes(start, $0) }.sorted(by: precedes).prefix(limit))
+            let page = Array(keys.filter { Self.precedes(start, $0) }.sorted(by: Self.precedes).prefix(limit))
+            let deleted = page.filter(purge).count
+            return RefreshTokenPurgeStep(deleted: deleted, next: page.count == limit ? page.last : nil)
         }
 
         private static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
