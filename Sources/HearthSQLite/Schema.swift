@@ -180,11 +180,9 @@ enum Schema {
             started_at_millis INTEGER NOT NULL,
             revoked_at_millis INTEGER
         ) STRICT, WITHOUT ROWID;
-        CREATE INDEX refresh_sessions_local_id ON refresh_sessions(local_id);
+        -- An account's sessions; its live ones (revoked_at_millis NULL) by start: the per-account session cap.
+        CREATE INDEX refresh_sessions_account ON refresh_sessions(local_id, revoked_at_millis, started_at_millis);
         CREATE INDEX refresh_sessions_started_at ON refresh_sessions(started_at_millis);
-        -- The live sessions of each account, by start: the per-account session cap.
-        CREATE INDEX refresh_sessions_live ON refresh_sessions(local_id, started_at_millis)
-            WHERE revoked_at_millis IS NULL;
 
         CREATE TABLE refresh_tokens_v3 (
             token_hash TEXT PRIMARY KEY NOT NULL,

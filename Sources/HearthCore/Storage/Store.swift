@@ -58,8 +58,8 @@ public protocol StoreWriter: StoreReader {
     /// it existed.
     ///
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
-    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` and
-    /// `purgeRefreshTokens` purge them.
+    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` and the purge
+    /// (`purgeSessions`, which revokes them when it first finds them) end them.
     /// Its verification sessions stay too, so that the SMS they sent still count against their numbers
     /// (`verificationSessionCount`) and deleting and re-creating accounts cannot get round the
     /// throttle; only `deleteExpiredMFAState` purges them.
