@@ -55,6 +55,22 @@ struct SessionRotationTests {
         #expect(try refresh(test, lost).refreshToken != lost)
     }
 
+    @Test("within the grace window a rotated token only ever yields its real successor")
+    func graceNeedsARealSuccessor() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "sealed-1")
+        // A rotated token whose sealed successor opens to a token the store does not have.
+        let token = "a-rotated-token-with-a-sealed-successor-nobody-has"
+        try test.store.write { writer in
+            try writer.insertRefreshToken(
+                RefreshTokenRecord(
+                    tokenHash: Fixture.sha256Hex(token), localID: try #require(signIn.localId),
+                    signInProvider: "google.com", authTime: test.time.nowSeconds, createdAtMillis: test.time.nowMillis,
+                    rotatedAtMillis: test.time.nowMillis, sealedSuccessor: Array(repeating: 7, count: 32)))
+        }
+        #expect(wireErrorCode { _ = try refresh(test, token) } == .tokenExpired)
+    }
+
     @Test("a stolen token presented after its owner refreshed, past the grace window, revokes the whole session")
     func reuseAfterGrace() throws {
         let test = try TestPlatform()

@@ -168,7 +168,7 @@ public final class TokenService: Sendable {
         if let rotatedAt = record.rotatedAtMillis {
             if now - rotatedAt < policy.reuseGraceMillis,
                 let successor = SuccessorSeal.open(record.sealedSuccessor, under: presented),
-                try writer.refreshToken(hash: Identifiers.hash(successor))?.revokedAtMillis == nil
+                try writer.refreshToken(hash: Identifiers.hash(successor)) != nil
             {
                 try writer.recordRefresh(localID: record.localID, atMillis: now)
                 return .issued(refreshToken: successor)
