@@ -22,12 +22,14 @@ public final class IdentityPlatform: Sendable {
     ///   - rateLimits: the in-memory token buckets (see `RateLimiter`).
     ///   - securityEvents: receives lockouts and exhausted quotas (for the log), once committed.
     ///   - outboundLimits: bounds on the calls Google verification makes to identity providers.
+    ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
+        sessionPolicy: SessionPolicy = SessionPolicy(),
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         self.project = project
@@ -47,7 +49,7 @@ public final class IdentityPlatform: Sendable {
         } else {
             devIdentityProvider = nil
         }
-        tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time)
+        tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time, policy: sessionPolicy)
         let google = GoogleCredentialVerifier(
             issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew,
             limits: outboundLimits)

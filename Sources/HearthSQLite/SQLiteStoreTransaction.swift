@@ -99,7 +99,19 @@ class SQLiteStoreReader: StoreReader {
                     tokenHash: try row.requiredText(0), localID: try row.requiredText(1),
                     signInProvider: try row.requiredText(2), authTime: try row.requiredInt64(3),
                     secondFactor: row.text(4), secondFactorIdentifier: row.text(5), sessionClaims: row.text(6),
-                    createdAtMillis: try row.requiredInt64(7))
+                    createdAtMillis: try row.requiredInt64(7), sessionID: try row.requiredText(8),
+                    sessionStartedAtMillis: try row.requiredInt64(9), rotatedAtMillis: row.int64(10),
+                    sealedSuccessor: row.blob(11), revokedAtMillis: row.int64(12))
+            }
+        }
+    }
+
+    // MARK: Sessions (refresh-token rotation)
+
+    final func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String] {
+        try run("liveSessionIDs") {
+            try connection.queryAll(SQL.liveSessionIDs, [.text(localID), .integer(Int64(max(0, count)))]) {
+                try $0.requiredText(0)
             }
         }
     }
@@ -335,31 +347,39 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
 
     func insertRefreshToken(_ record: RefreshTokenRecord) throws {
         try run("insertRefreshToken") {
-            // One statement that inserts only if the account exists (tokens have no foreign key).
-            let inserted = try execute(
-                SQL.insertRefreshToken,
-                [
-                    .text(record.tokenHash), .text(record.localID), .text(record.signInProvider),
-                    .integer(record.authTime), SQLiteValue(record.secondFactor),
-                    SQLiteValue(record.secondFactorIdentifier), SQLiteValue(record.sessionClaims),
-                    .integer(record.createdAtMillis),
-                ]
-            ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil }
-            guard inserted > 0 else {
-                // A taken hash wins over a missing account, whichever is checked first.
-                throw StoreError(try exists(SQL.refreshTokenExists, record.tokenHash) ? .duplicateToken : .notFound)
+            try connection.savepoint {
+                // Each statement writes only if the account exists (no foreign keys: see Schema.version3).
+                try execute(
+                    SQL.insertSessionUnlessExists,
+                    [
+                        .text(record.sessionID), .text(record.localID), .text(record.signInProvider),
+                        .integer(record.authTime), SQLiteValue(record.secondFactor),
+                        SQLiteValue(record.secondFactorIdentifier), SQLiteValue(record.sessionClaims),
+                        .integer(record.sessionStartedAtMillis), SQLiteValue(record.revokedAtMillis),
+                    ])
+                let inserted = try execute(
+                    SQL.insertRefreshToken,
+                    [
+                        .text(record.tokenHash), .text(record.sessionID), .integer(record.createdAtMillis),
+                        SQLiteValue(record.rotatedAtMillis), SQLiteValue(record.sealedSuccessor), .text(record.localID),
+                    ]
+                ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil }
+                guard inserted > 0 else {
+                    // A taken hash wins over a missing account, whichever is checked first.
+                    throw StoreError(try exists(SQL.refreshTokenExists, record.tokenHash) ? .duplicateToken : .notFound)
+                }
             }
         }
     }
 
     @discardableResult
     func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int {
-        try run("deleteOrphanedRefreshTokens") { try execute(SQL.deleteOrphanedRefreshTokens, [.integer(millis)]) }
+        try run("deleteOrphanedRefreshTokens") { try execute(SQL.deleteOrphanedSessions, [.integer(millis)]) }
     }
 
     @discardableResult
     func deleteRefreshTokens(localID: String) throws -> Int {
-        try run("deleteRefreshTokens") { try execute(SQL.deleteRefreshTokensOfAccount, [.text(localID)]) }
+        try run("deleteRefreshTokens") { try execute(SQL.deleteSessionsOfAccount, [.text(localID)]) }
     }
 
     // MARK: Signing keys
@@ -569,6 +589,56 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
             try execute(SQL.deleteExpiredLimitCounters, [.integer(millis), SQLiteValue(max(0, limit))])
         }
     }
+
+    // MARK: Sessions (refresh-token rotation)
+
+    func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws {
+        try run("markRefreshTokenRotated") {
+            let values: [SQLiteValue] = [.integer(millis), .blob(sealedSuccessor), .text(hash)]
+            guard try execute(SQL.markRefreshTokenRotated, values) > 0 else { throw StoreError(.notFound) }
+        }
+    }
+
+    @discardableResult
+    func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Bool {
+        try run("revokeSession") { try execute(SQL.revokeSession, [.integer(millis), .text(sessionID)]) > 0 }
+    }
+
+    func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
+        -> RefreshTokenPurgeStep
+    {
+        try run("purgeRefreshTokens") {
+            try purgePage(SQL.refreshTokenPage, after: cursor, limit: limit) { start, last in
+                try execute(
+                    SQL.purgeRefreshTokens, [start, .text(last), .integer(rotatedBefore), .integer(revokedBefore)])
+            }
+        }
+    }
+
+    func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
+        -> RefreshTokenPurgeStep
+    {
+        try run("purgeSessions") {
+            try purgePage(SQL.sessionPage, after: cursor, limit: limit) { start, last in
+                try execute(SQL.revokeDeadSessions, [start, .text(last), .integer(millis)])
+                return try execute(SQL.purgeSessions, [start, .text(last), .integer(revokedBefore)])
+            }
+        }
+    }
+
+    /// One step of a purge: the first `limit` keys after `cursor` (`pageSQL`), then `delete(start, last)`
+    /// on that range, in one savepoint.
+    private func purgePage(
+        _ pageSQL: String, after cursor: String?, limit: Int, delete: (SQLiteValue, String) throws -> Int
+    ) throws -> RefreshTokenPurgeStep {
+        precondition(limit >= 1, "a purge step needs a limit of at least 1")
+        return try connection.savepoint {
+            let start = SQLiteValue.text(cursor ?? "")
+            let page = try connection.queryAll(pageSQL, [start, .integer(Int64(limit))]) { try $0.requiredText(0) }
+            guard let last = page.last else { return RefreshTokenPurgeStep(deleted: 0, next: nil) }
+            return RefreshTokenPurgeStep(deleted: try delete(start, last), next: page.count == limit ? last : nil)
+        }
+    }
 }
 
 /// Every statement the store runs. Values only ever reach SQLite as bound `?` parameters.
@@ -626,22 +696,69 @@ enum SQL {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// A token with its session's fields, in `RefreshTokenRecord`'s order. A token whose session is gone
+    /// is not found.
     static let refreshTokenByHash = """
-        SELECT token_hash, local_id, sign_in_provider, auth_time, second_factor, second_factor_identifier,
-            session_claims, created_at_millis
-        FROM refresh_tokens WHERE token_hash = ?
+        SELECT t.token_hash, s.local_id, s.sign_in_provider, s.auth_time, s.second_factor, s.second_factor_identifier,
+            s.session_claims, t.created_at_millis, t.session_id, s.started_at_millis, t.rotated_at_millis,
+            t.sealed_successor, s.revoked_at_millis
+        FROM refresh_tokens AS t JOIN refresh_sessions AS s ON s.session_id = t.session_id
+        WHERE t.token_hash = ?
         """
+    /// Starts the session ?1 unless it exists; only for an existing account (no foreign key).
+    static let insertSessionUnlessExists = """
+        INSERT INTO refresh_sessions (session_id, local_id, sign_in_provider, auth_time, second_factor,
+            second_factor_identifier, session_claims, started_at_millis, revoked_at_millis)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
+        ON CONFLICT (session_id) DO NOTHING
+        """
+    /// Inserts only if the account ?6 exists.
     static let insertRefreshToken = """
-        INSERT INTO refresh_tokens (token_hash, local_id, sign_in_provider, auth_time, second_factor,
-            second_factor_identifier, session_claims, created_at_millis)
-        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
+        INSERT INTO refresh_tokens (token_hash, session_id, created_at_millis, rotated_at_millis, sealed_successor)
+        SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?6)
         """
     static let refreshTokenExists = "SELECT 1 FROM refresh_tokens WHERE token_hash = ?"
-    static let deleteRefreshTokensOfAccount = "DELETE FROM refresh_tokens WHERE local_id = ?"
-    static let deleteOrphanedRefreshTokens = """
-        DELETE FROM refresh_tokens
-        WHERE created_at_millis < ?
-            AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_tokens.local_id)
+    /// Ending the sessions ends their tokens (which the purge then deletes).
+    static let deleteSessionsOfAccount = "DELETE FROM refresh_sessions WHERE local_id = ?"
+    static let deleteOrphanedSessions = """
+        DELETE FROM refresh_sessions
+        WHERE started_at_millis < ?
+            AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_sessions.local_id)
+        """
+    static let liveSessionIDs = """
+        SELECT session_id FROM refresh_sessions WHERE local_id = ? AND revoked_at_millis IS NULL
+        ORDER BY started_at_millis DESC, session_id DESC LIMIT -1 OFFSET ?
+        """
+    /// Only a current token: not rotated, of a session that exists and is not revoked.
+    static let markRefreshTokenRotated = """
+        UPDATE refresh_tokens SET rotated_at_millis = ?, sealed_successor = ?
+        WHERE token_hash = ? AND rotated_at_millis IS NULL
+            AND EXISTS (
+                SELECT 1 FROM refresh_sessions AS s
+                WHERE s.session_id = refresh_tokens.session_id AND s.revoked_at_millis IS NULL)
+        """
+    static let revokeSession = """
+        UPDATE refresh_sessions SET revoked_at_millis = ? WHERE session_id = ? AND revoked_at_millis IS NULL
+        """
+    static let refreshTokenPage = "SELECT token_hash FROM refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?"
+    /// The tokens of one page (hashes after ?1 up to ?2) nobody can use: see `StoreWriter.purgeRefreshTokens`.
+    static let purgeRefreshTokens = """
+        DELETE FROM refresh_tokens WHERE token_hash IN (
+            SELECT t.token_hash FROM refresh_tokens AS t LEFT JOIN refresh_sessions AS s ON s.session_id = t.session_id
+            WHERE t.token_hash > ?1 AND t.token_hash <= ?2
+                AND (t.rotated_at_millis < ?3 OR s.session_id IS NULL OR s.revoked_at_millis < ?4))
+        """
+    static let sessionPage = "SELECT session_id FROM refresh_sessions WHERE session_id > ? ORDER BY session_id LIMIT ?"
+    /// Revokes (at ?3) the live sessions of one page whose account is gone or revoked them by `validSince`.
+    static let revokeDeadSessions = """
+        UPDATE refresh_sessions SET revoked_at_millis = ?3
+        WHERE session_id IN (
+            SELECT s.session_id FROM refresh_sessions AS s LEFT JOIN accounts AS a ON a.local_id = s.local_id
+            WHERE s.session_id > ?1 AND s.session_id <= ?2 AND s.revoked_at_millis IS NULL
+                AND (a.local_id IS NULL OR s.started_at_millis < a.valid_since_millis))
+        """
+    static let purgeSessions = """
+        DELETE FROM refresh_sessions WHERE session_id > ?1 AND session_id <= ?2 AND revoked_at_millis < ?3
         """
 
     static let signingKeys = """
@@ -762,13 +879,13 @@ enum SQL {
         ("accountByIdentity", accountByIdentity), ("identitiesOfAccount", identitiesOfAccount),
         ("recordRefresh", recordRefresh), ("deleteAccount", deleteAccount),
         ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshTokenByHash", refreshTokenByHash),
-        ("deleteRefreshTokensOfAccount", deleteRefreshTokensOfAccount), ("retireSigningKey", retireSigningKey),
+        ("deleteSessionsOfAccount", deleteSessionsOfAccount), ("retireSigningKey", retireSigningKey),
         ("deleteSigningKey", deleteSigningKey), ("devAccountBySubject", devAccountBySubject),
         ("devAccountByEmail", devAccountByEmail), ("devGrantByHash", devGrantByHash),
         ("deleteDevGrant", deleteDevGrant), ("deleteDevGrantsOfClient", deleteDevGrantsOfClient),
         ("deleteExpiredDevGrants", deleteExpiredDevGrants), ("accountExists", accountExists),
         ("devAccountExists", devAccountExists), ("refreshTokenExists", refreshTokenExists),
-        ("insertRefreshToken", insertRefreshToken), ("deleteOrphanedRefreshTokens", deleteOrphanedRefreshTokens),
+        ("insertRefreshToken", insertRefreshToken), ("deleteOrphanedSessions", deleteOrphanedSessions),
         ("enrollmentsOfAccount", enrollmentsOfAccount), ("deleteEnrollmentsOfAccount", deleteEnrollmentsOfAccount),
         ("mfaPendingSignInByHash", mfaPendingSignInByHash), ("mfaPendingSignInExists", mfaPendingSignInExists),
         ("updateMFAPendingSignIn", updateMFAPendingSignIn), ("deleteMFAPendingSignIn", deleteMFAPendingSignIn),
@@ -782,5 +899,9 @@ enum SQL {
         ("deleteExpiredVerificationSessions", deleteExpiredVerificationSessions),
         ("limitCounterByKey", limitCounterByKey), ("deleteLimitCounter", deleteLimitCounter),
         ("deleteExpiredLimitCounters", deleteExpiredLimitCounters),
+        ("liveSessionIDs", liveSessionIDs), ("markRefreshTokenRotated", markRefreshTokenRotated),
+        ("revokeSession", revokeSession), ("refreshTokenPage", refreshTokenPage),
+        ("purgeRefreshTokens", purgeRefreshTokens), ("insertSessionUnlessExists", insertSessionUnlessExists),
+        ("sessionPage", sessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
     ] + cascadeLookups
 }

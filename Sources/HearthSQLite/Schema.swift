@@ -15,8 +15,11 @@ enum Schema {
         migrator.register(2, "MFA enrolments, pending MFA sign-ins, verification sessions") { db in
             try db.executeScript(version2)
         }
-        migrator.register(3, "limit counters, verified verification sessions") { db in
+        migrator.register(3, "refresh-token sessions: rotation, reuse detection, revocation") { db in
             try db.executeScript(version3)
+        }
+        migrator.register(4, "limit counters, verified verification sessions") { db in
+            try db.executeScript(version4)
         }
         return migrator
     }
@@ -160,9 +163,50 @@ enum Schema {
         CREATE INDEX verification_sessions_expires_at ON verification_sessions(expires_at);
         """
 
+    /// Refresh-token sessions. A sign-in starts a session (`refresh_sessions`: what its ID tokens carry,
+    /// when it started, whether it was revoked); each refresh rotates the session's token, keeping the
+    /// replaced one (with its successor sealed under it) to recognise reuse. A token row has only its
+    /// primary key, so a rotation writes as few pages as possible; the session indexes change only at
+    /// sign-in and revocation. Each older token becomes a session of its own, started when it was made.
+    ///
+    /// Sessions have no foreign key, like the tokens before them: they outlive their account so that a
+    /// refresh is answered `USER_NOT_FOUND`, until the purge. A token whose session is gone is dead.
+    static let version3 = """
+        CREATE TABLE refresh_sessions (
+            session_id TEXT PRIMARY KEY NOT NULL,
+            local_id TEXT NOT NULL,
+            sign_in_provider TEXT NOT NULL,
+            auth_time INTEGER NOT NULL,
+            second_factor TEXT,
+            second_factor_identifier TEXT,
+            session_claims TEXT,
+            started_at_millis INTEGER NOT NULL,
+            revoked_at_millis INTEGER
+        ) STRICT, WITHOUT ROWID;
+        -- An account's sessions; its live ones (revoked_at_millis NULL) by start: the per-account session cap.
+        CREATE INDEX refresh_sessions_account ON refresh_sessions(local_id, revoked_at_millis, started_at_millis);
+        CREATE INDEX refresh_sessions_started_at ON refresh_sessions(started_at_millis);
+
+        CREATE TABLE refresh_tokens_v3 (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            session_id TEXT NOT NULL,
+            created_at_millis INTEGER NOT NULL,
+            rotated_at_millis INTEGER,
+            sealed_successor BLOB
+        ) STRICT, WITHOUT ROWID;
+
+        INSERT INTO refresh_sessions
+            SELECT token_hash, local_id, sign_in_provider, auth_time, second_factor, second_factor_identifier,
+                session_claims, created_at_millis, NULL
+            FROM refresh_tokens;
+        INSERT INTO refresh_tokens_v3 SELECT token_hash, token_hash, created_at_millis, NULL, NULL FROM refresh_tokens;
+        DROP TABLE refresh_tokens;
+        ALTER TABLE refresh_tokens_v3 RENAME TO refresh_tokens;
+        """
+
     /// Limits that must hold across requests and instances (`LimitCounter`), and when a verification
     /// session's code was accepted (it then no longer holds back the next SMS to its number).
-    static let version3 = """
+    static let version4 = """
         CREATE TABLE limit_counters (
             key TEXT PRIMARY KEY NOT NULL,
             window_start_millis INTEGER NOT NULL,

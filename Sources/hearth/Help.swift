@@ -57,6 +57,11 @@ enum Help {
           HEARTH_HTTP_BODY_BUDGET_BYTES            request bodies held in memory at once (67108864)
           HEARTH_HTTP_SMALL_BODY_BYTES             first bytes of each body not counted in the budget (16384)
           HEARTH_HTTP_MEMORY_TRIM_INTERVAL         least seconds between returning memory after bursts, 0 = never (5)
+
+        Sessions: each refresh returns a new refresh token; reusing a replaced one after a grace window
+        revokes the session (HEARTH_ROTATE_REFRESH_TOKENS=0 turns rotation off,
+        HEARTH_REFRESH_REUSE_GRACE_SECONDS, default 60); at most HEARTH_MAX_SESSIONS_PER_ACCOUNT (100)
+        live sessions per user, the oldest revoked first. More in docs/CONFIGURATION.md.
         """
 
     static let keys = """

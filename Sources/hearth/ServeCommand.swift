@@ -80,7 +80,7 @@ enum ServeCommand {
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
                 devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
-                securityEvents: { logLine($0.logLine) })
+                sessionPolicy: settings.sessionPolicy, securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
@@ -103,12 +103,16 @@ enum ServeCommand {
             errorRenderer: IdentityServer.render,
             log: { entry in logLine(entry.logLine) })
         try taking(settings, store) { try http.start() }
+        let purger = SessionPurger(
+            store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule, log: logLine)
+        purger.start()
         printBanner(settings: settings, publicURL: publicURL, project: project, sealer: store.sealer)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM")")
         http.shutdown(gracePeriod: .seconds(10))
+        purger.stop()
         store.close()
         logLine("event=stopped")
         exit(0)

@@ -88,6 +88,19 @@ struct Settings {
         ]
     }
     var outbound = OutboundSettings()
+    /// `"sessions": {"rotateRefreshTokens": true, "reuseGraceSeconds": 60, "maxPerAccount": 100, …}`
+    /// (docs/CONFIGURATION.md, "Sessions").
+    struct SessionSettings: Decodable {
+        var rotateRefreshTokens: Bool?
+        var reuseGraceSeconds: Int64?
+        var maxPerAccount: Int?
+        var reuseDetectionSeconds: Int64?
+        var revokedRetentionSeconds: Int64?
+        var purgeIntervalSeconds: Int64?
+        var purgeBatchSize: Int?
+    }
+    var sessionPolicy = SessionPolicy()
+    var purgeSchedule = SessionPurger.Schedule()
 
     struct IssuerEntry: Decodable {
         var issuer: String
@@ -122,12 +135,13 @@ struct Settings {
         var encryptionKeyPreviousFile: String?
         var outbound: OutboundSettings?
         var http: HTTPLimits?
+        var sessions: SessionSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "trustedOrigins", "rateLimits",
-        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http",
+        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
     ]
 
     /// The options of every command that opens the store.
@@ -143,6 +157,7 @@ struct Settings {
         }
         try apply(environment: environment)
         try apply(options: options)
+        try checkSessions()
     }
 
     private mutating func apply(file path: String) throws {
@@ -208,6 +223,7 @@ struct Settings {
             try http.validate(fileObject: object["http"] as Any, path: path)
             httpLimits = http
         }
+        if let sessions = file.sessions { apply(sessions: sessions) }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
     }
@@ -248,6 +264,37 @@ struct Settings {
         return rules
     }
 
+    private mutating func apply(sessions: SessionSettings) {
+        sessionPolicy.rotatesRefreshTokens = sessions.rotateRefreshTokens ?? sessionPolicy.rotatesRefreshTokens
+        sessionPolicy.reuseGracePeriod = sessions.reuseGraceSeconds ?? sessionPolicy.reuseGracePeriod
+        sessionPolicy.maximumSessionsPerAccount = sessions.maxPerAccount ?? sessionPolicy.maximumSessionsPerAccount
+        sessionPolicy.reuseDetectionPeriod = sessions.reuseDetectionSeconds ?? sessionPolicy.reuseDetectionPeriod
+        sessionPolicy.revokedRetention = sessions.revokedRetentionSeconds ?? sessionPolicy.revokedRetention
+        purgeSchedule.interval = sessions.purgeIntervalSeconds ?? purgeSchedule.interval
+        purgeSchedule.batchSize = sessions.purgeBatchSize ?? purgeSchedule.batchSize
+    }
+
+    /// The session settings in effect must make sense together, wherever each came from.
+    private func checkSessions() throws {
+        let tenYears: Int64 = 10 * 366 * 86_400
+        let policy = sessionPolicy
+        guard (0...3_600).contains(policy.reuseGracePeriod) else {
+            throw UsageError("sessions.reuseGraceSeconds (HEARTH_REFRESH_REUSE_GRACE_SECONDS) must be between 0 and 3600")
+        }
+        guard (1...100_000).contains(policy.maximumSessionsPerAccount) else {
+            throw UsageError("sessions.maxPerAccount (HEARTH_MAX_SESSIONS_PER_ACCOUNT) must be between 1 and 100000")
+        }
+        guard (policy.reuseGracePeriod...tenYears).contains(policy.reuseDetectionPeriod) else {
+            throw UsageError("sessions.reuseDetectionSeconds must be at least sessions.reuseGraceSeconds and at most 10 years")
+        }
+        guard (0...tenYears).contains(policy.revokedRetention) else {
+            throw UsageError("sessions.revokedRetentionSeconds must be between 0 and 10 years")
+        }
+        guard (1...86_400).contains(purgeSchedule.interval), (1...100_000).contains(purgeSchedule.batchSize) else {
+            throw UsageError("sessions.purgeIntervalSeconds must be between 1 and 86400, sessions.purgeBatchSize between 1 and 100000")
+        }
+    }
+
     private mutating func apply(environment: [String: String]) throws {
         func nonEmpty(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         host = nonEmpty("HEARTH_HOST") ?? host
@@ -279,6 +326,21 @@ struct Settings {
             environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
             ?? previousEncryptionKeys
         try httpLimits.apply(environment: environment)
+        if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
+            sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
+        }
+        if let value = nonEmpty("HEARTH_REFRESH_REUSE_GRACE_SECONDS") {
+            guard let seconds = Int64(value) else {
+                throw UsageError("HEARTH_REFRESH_REUSE_GRACE_SECONDS must be a number of seconds, not '\(value)'")
+            }
+            sessionPolicy.reuseGracePeriod = seconds
+        }
+        if let value = nonEmpty("HEARTH_MAX_SESSIONS_PER_ACCOUNT") {
+            guard let count = Int(value) else {
+                throw UsageError("HEARTH_MAX_SESSIONS_PER_ACCOUNT must be a number, not '\(value)'")
+            }
+            sessionPolicy.maximumSessionsPerAccount = count
+        }
     }
 
     private mutating func apply(options: ParsedOptions) throws {

@@ -19,15 +19,17 @@ struct SessionControlTests {
         #expect(refresh.errorMessage?.hasPrefix("TOKEN_EXPIRED") == true)
 
         let fresh = try SignedIn(client.verifyAssertion(idToken: try google.signIn(email: "rev@example.com").idToken, accessToken: nil))
-        #expect(try client.refresh(fresh.refreshToken).status == 200)
+        let refreshed = try client.refresh(fresh.refreshToken)
+        #expect(refreshed.status == 200)
+        let current = try #require(refreshed.json["refresh_token"] as? String)  // rotated
 
         #expect(try server.runCommand(["users", "disable", session.localID]).status == 0)
-        #expect(try client.refresh(fresh.refreshToken).errorMessage == "USER_DISABLED")
+        #expect(try client.refresh(current).errorMessage == "USER_DISABLED")
         #expect(try client.getAccountInfo(idToken: fresh.idToken).errorMessage == "USER_DISABLED")
         let blocked = try client.verifyAssertion(idToken: try google.signIn(email: "rev@example.com").idToken, accessToken: nil)
         #expect(blocked.errorMessage == "USER_DISABLED")
         #expect(try server.runCommand(["users", "enable", session.localID]).status == 0)
-        #expect(try client.refresh(fresh.refreshToken).status == 200)
+        #expect(try client.refresh(current).status == 200)
         #expect(try server.runCommand(["users", "show", "no-such-user"]).status == 1)
     }
 
@@ -46,8 +48,10 @@ struct SessionControlTests {
         #expect(list.output.contains("current") && list.output.contains("published"))
 
         var newKid = oldKid
+        var refreshToken = session.refreshToken
         for _ in 0..<40 where newKid == oldKid {
-            let refreshed = try client.refresh(session.refreshToken)
+            let refreshed = try client.refresh(refreshToken)
+            refreshToken = refreshed.json["refresh_token"] as? String ?? refreshToken
             newKid = (JWTParts.header(refreshed.json["id_token"] as? String ?? "")["kid"] as? String) ?? oldKid
             if newKid == oldKid { Thread.sleep(forTimeInterval: 0.25) }
         }

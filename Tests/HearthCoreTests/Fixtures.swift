@@ -98,7 +98,10 @@ struct TestPlatform {
     static let projectID = "test-project"
     static let issuer = "http://hearth.test/test-project"
 
-    init(dev: Bool = false, mfa: MFAPolicy = .disabled) throws {
+    init(
+        dev: Bool = false, mfa: MFAPolicy = .disabled, sessions: SessionPolicy = SessionPolicy(),
+        rateLimits: RateLimiter.Rules = RateLimiter.Rules()
+    ) throws {
         google = try FakeGoogle(time: time)
         let project = ProjectConfiguration(
             projectID: Self.projectID, projectNumber: "123", issuer: Self.issuer, apiKeys: .anyNonEmpty,
@@ -110,7 +113,7 @@ struct TestPlatform {
             : nil
         platform = try IdentityPlatform(
             project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
-            smsSender: sms)
+            smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions)
     }
 
     var accounts: AccountService { platform.accounts }

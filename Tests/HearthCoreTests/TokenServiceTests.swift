@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Refresh tokens and ID token checks")
 struct TokenServiceTests {
-    @Test("refresh keeps auth_time and sign_in_provider, issues a fresh iat, stores only a hash")
+    @Test("refresh keeps auth_time and sign_in_provider, issues a fresh iat and refresh token, stores only hashes")
     func refreshKeepsSession() throws {
         let test = try TestPlatform()
         let signIn = try test.signIn(subject: "1", email: "r@example.com")
@@ -16,15 +16,17 @@ struct TokenServiceTests {
         let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken))
         #expect(refreshed.accessToken == refreshed.idToken)
         #expect(refreshed.expiresIn == "3600")
-        #expect(refreshed.refreshToken == refreshToken)
+        #expect(refreshed.refreshToken != refreshToken)
         #expect(refreshed.userId == signIn.localId)
         #expect(refreshed.projectId == "123")
         let claims = try test.claims(of: refreshed.idToken)
         #expect(claims["auth_time"] == authTime)
         #expect(claims["iat"] == .integer(test.time.nowSeconds))
         #expect(claims["firebase"]?["sign_in_provider"] == "google.com")
-        let stored = try test.store.read { try $0.refreshToken(hash: refreshToken) }
-        #expect(stored == nil, "the token itself must not be a key in the store")
+        for token in [refreshToken, refreshed.refreshToken] {
+            #expect(try test.store.read { try $0.refreshToken(hash: token) } == nil, "the token itself must not be a key in the store")
+            #expect(try test.store.read { try $0.refreshToken(hash: Fixture.sha256Hex(token)) } != nil)
+        }
         let account = try #require(try test.store.read { try $0.account(localID: signIn.localId!) })
         #expect(account.lastRefreshAtMillis == test.time.nowMillis)
     }

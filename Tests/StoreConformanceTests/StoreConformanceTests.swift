@@ -375,11 +375,12 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test("deleteOrphanedRefreshTokens removes old tokens of deleted accounts only", arguments: StoreKind.allCases)
+    @Test("deleteOrphanedRefreshTokens removes old sessions of deleted accounts only", arguments: StoreKind.allCases)
     func deleteOrphanedRefreshTokens(kind: StoreKind) throws {
         func token(_ hash: String, _ localID: String, createdAt: Int64) -> RefreshTokenRecord {
             var record = refreshToken(hash, localID: localID)
             record.createdAtMillis = createdAt
+            record.sessionStartedAtMillis = createdAt
             return record
         }
         try withStore(kind) { store throws in

@@ -35,13 +35,35 @@ public final class InMemoryStore: HearthStore {
         var closed = false
         var accounts: [String: Account] = [:]
         var accountOrder: [String] = []
-        var refreshTokens: [String: RefreshTokenRecord] = [:]
+        /// Refresh-token sessions by id, and tokens by hash (as the SQLite store keeps them).
+        var refreshSessions: [String: SessionRow] = [:]
+        var refreshTokens: [String: TokenRow] = [:]
         var signingKeys: [SigningKeyRecord] = []
         var devAccounts: [DevIdPAccount] = []
         var devGrants: [String: DevIdPGrant] = [:]
         var mfaPendingSignIns: [String: MFAPendingSignIn] = [:]
         var verificationSessions: [String: VerificationSession] = [:]
         var limitCounters: [String: LimitCounter] = [:]
+    }
+
+    /// A refresh-token session: what its tokens share.
+    struct SessionRow {
+        var localID: String
+        var signInProvider: String
+        var authTime: Int64
+        var secondFactor: String?
+        var secondFactorIdentifier: String?
+        var sessionClaims: String?
+        var startedAtMillis: Int64
+        var revokedAtMillis: Int64?
+    }
+
+    /// One refresh token of a session.
+    struct TokenRow {
+        var sessionID: String
+        var createdAtMillis: Int64
+        var rotatedAtMillis: Int64?
+        var sealedSuccessor: [UInt8]?
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -67,7 +89,18 @@ public final class InMemoryStore: HearthStore {
 
         func accountCount() throws -> Int { state.accounts.count }
 
-        func refreshToken(hash: String) throws -> RefreshTokenRecord? { state.refreshTokens[hash] }
+        func refreshToken(hash: String) throws -> RefreshTokenRecord? {
+            guard let token = state.refreshTokens[hash], let session = state.refreshSessions[token.sessionID] else {
+                return nil
+            }
+            return RefreshTokenRecord(
+                tokenHash: hash, localID: session.localID, signInProvider: session.signInProvider,
+                authTime: session.authTime, secondFactor: session.secondFactor,
+                secondFactorIdentifier: session.secondFactorIdentifier, sessionClaims: session.sessionClaims,
+                createdAtMillis: token.createdAtMillis, sessionID: token.sessionID,
+                sessionStartedAtMillis: session.startedAtMillis, rotatedAtMillis: token.rotatedAtMillis,
+                sealedSuccessor: token.sealedSuccessor, revokedAtMillis: session.revokedAtMillis)
+        }
 
         func signingKeys() throws -> [SigningKeyRecord] { state.signingKeys }
 
@@ -168,21 +201,32 @@ public final class InMemoryStore: HearthStore {
             guard state.refreshTokens[record.tokenHash] == nil else { throw StoreError(.duplicateToken) }
             // Tokens are issued to existing accounts (they may outlive them: see deleteAccount).
             guard state.accounts[record.localID] != nil else { throw StoreError(.notFound) }
-            state.refreshTokens[record.tokenHash] = record
+            if state.refreshSessions[record.sessionID] == nil {
+                state.refreshSessions[record.sessionID] = SessionRow(
+                    localID: record.localID, signInProvider: record.signInProvider, authTime: record.authTime,
+                    secondFactor: record.secondFactor, secondFactorIdentifier: record.secondFactorIdentifier,
+                    sessionClaims: record.sessionClaims, startedAtMillis: record.sessionStartedAtMillis,
+                    revokedAtMillis: record.revokedAtMillis)
+            }
+            state.refreshTokens[record.tokenHash] = TokenRow(
+                sessionID: record.sessionID, createdAtMillis: record.createdAtMillis,
+                rotatedAtMillis: record.rotatedAtMillis, sealedSuccessor: record.sealedSuccessor)
         }
 
+        // Ending a session ends its tokens (which the purge then deletes), as in the SQLite store.
+
         func deleteRefreshTokens(localID: String) throws -> Int {
-            let before = state.refreshTokens.count
-            state.refreshTokens = state.refreshTokens.filter { $0.value.localID != localID }
-            return before - state.refreshTokens.count
+            removeSessions { $0.localID == localID }
         }
 
         func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int {
-            let before = state.refreshTokens.count
-            state.refreshTokens = state.refreshTokens.filter {
-                state.accounts[$0.value.localID] != nil || $0.value.createdAtMillis >= millis
-            }
-            return before - state.refreshTokens.count
+            removeSessions { state.accounts[$0.localID] == nil && $0.startedAtMillis < millis }
+        }
+
+        private func removeSessions(where condition: (SessionRow) -> Bool) -> Int {
+            let before = state.refreshSessions.count
+            state.refreshSessions = state.refreshSessions.filter { !condition($0.value) }
+            return before - state.refreshSessions.count
         }
 
         // MARK: Signing keys
@@ -307,5 +351,76 @@ public final class InMemoryStore: HearthStore {
             state.devGrants = state.devGrants.filter { $0.value.expiresAt >= seconds }
             return before - state.devGrants.count
         }
+
+        // MARK: Sessions (refresh-token rotation)
+
+        func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String] {
+            let live = state.refreshSessions.filter { $0.value.localID == localID && $0.value.revokedAtMillis == nil }
+            let newestFirst = live.sorted { a, b in
+                a.value.startedAtMillis != b.value.startedAtMillis
+                    ? a.value.startedAtMillis > b.value.startedAtMillis : Self.precedes(b.key, a.key)
+            }
+            return newestFirst.dropFirst(max(0, count)).map(\.key)
+        }
+
+        func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws {
+            guard let token = state.refreshTokens[hash], token.rotatedAtMillis == nil,
+                let session = state.refreshSessions[token.sessionID], session.revokedAtMillis == nil
+            else { throw StoreError(.notFound) }
+            state.refreshTokens[hash]?.rotatedAtMillis = millis
+            state.refreshTokens[hash]?.sealedSuccessor = sealedSuccessor
+        }
+
+        func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Bool {
+            guard state.refreshSessions[sessionID]?.revokedAtMillis == nil, state.refreshSessions[sessionID] != nil
+            else { return false }
+            state.refreshSessions[sessionID]?.revokedAtMillis = millis
+            return true
+        }
+
+        func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
+            -> RefreshTokenPurgeStep
+        {
+            purgeStep(state.refreshTokens.keys, after: cursor, limit: limit) { hash in
+                guard let token = state.refreshTokens[hash] else { return false }
+                let session = state.refreshSessions[token.sessionID]
+                guard
+                    token.rotatedAtMillis.map({ $0 < rotatedBefore }) == true || session == nil
+                        || session?.revokedAtMillis.map({ $0 < revokedBefore }) == true
+                else { return false }
+                state.refreshTokens.removeValue(forKey: hash)
+                return true
+            }
+        }
+
+        func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
+            -> RefreshTokenPurgeStep
+        {
+            purgeStep(state.refreshSessions.keys, after: cursor, limit: limit) { id in
+                guard let session = state.refreshSessions[id] else { return false }
+                if session.revokedAtMillis == nil,
+                    state.accounts[session.localID].map({ session.startedAtMillis < $0.validSinceMillis }) ?? true
+                {
+                    state.refreshSessions[id]?.revokedAtMillis = millis
+                }
+                guard let revoked = state.refreshSessions[id]?.revokedAtMillis, revoked < revokedBefore else { return false }
+                state.refreshSessions.removeValue(forKey: id)
+                return true
+            }
+        }
+
+        /// One purge step over the first `limit` of `keys` after `cursor` (in byte order of their UTF-8, as
+        /// SQLite's BINARY collation): `purge` each, which says whether it deleted it.
+        private func purgeStep(
+            _ keys: some Collection<String>, after cursor: String?, limit: Int, _ purge: (String) -> Bool
+        ) -> RefreshTokenPurgeStep {
+            precondition(limit >= 1, "a purge step needs a limit of at least 1")
+            let start = cursor ?? ""
+            let page = Array(keys.filter { Self.precedes(start, $0) }.sorted(by: Self.precedes).prefix(limit))
+            let deleted = page.filter(purge).count
+            return RefreshTokenPurgeStep(deleted: deleted, next: page.count == limit ? page.last : nil)
+        }
+
+        private static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
     }
 }

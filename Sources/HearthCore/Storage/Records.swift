@@ -190,6 +190,11 @@ public struct VerificationSession: Sendable, Equatable {
 
 /// A refresh token as stored: only the SHA-256 of the token (hex), never the token itself,
 /// plus what the ID tokens minted from it must carry.
+///
+/// The tokens of one sign-in form a session (a token family): each refresh exchanges the session's
+/// current token for a new one (rotation) and keeps the old one, marked rotated, so that presenting it
+/// again can be recognised as reuse. The session fields (the account, what ID tokens carry, when it
+/// started, whether it is revoked) belong to the session and are the same for all its tokens.
 public struct RefreshTokenRecord: Sendable, Equatable {
     /// Lower-case hex SHA-256 of the token string.
     public var tokenHash: String
@@ -202,11 +207,30 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var secondFactorIdentifier: String?
     /// Extra claims fixed at sign-in (JSON object text), merged into every ID token of the session.
     public var sessionClaims: String?
+    /// When this token was issued (at sign-in, or by the rotation that made it).
     public var createdAtMillis: Int64
+    /// The session this token belongs to: the hash of the token its sign-in issued, shared by every
+    /// token rotated from it.
+    public var sessionID: String
+    /// When the session's sign-in happened; kept across rotations and compared with the account's
+    /// `validSinceMillis` (sessions that started before it are revoked).
+    public var sessionStartedAtMillis: Int64
+    /// When this token was exchanged for its successor; `nil` while it is the session's current token.
+    public var rotatedAtMillis: Int64?
+    /// The successor, encrypted under this token (`SuccessorSeal`), so that a client retrying a lost
+    /// refresh response within the grace window gets the same successor. Set with `rotatedAtMillis`.
+    public var sealedSuccessor: [UInt8]?
+    /// When the session was revoked (reuse detected, the account's session cap, or the purge for a
+    /// deleted account or `validSince`); `nil` while live.
+    public var revokedAtMillis: Int64?
 
+    /// `sessionID` defaults to `tokenHash` and `sessionStartedAtMillis` to `createdAtMillis`: the
+    /// token that starts a session.
     public init(
         tokenHash: String, localID: String, signInProvider: String, authTime: Int64, secondFactor: String? = nil,
-        secondFactorIdentifier: String? = nil, sessionClaims: String? = nil, createdAtMillis: Int64
+        secondFactorIdentifier: String? = nil, sessionClaims: String? = nil, createdAtMillis: Int64,
+        sessionID: String? = nil, sessionStartedAtMillis: Int64? = nil, rotatedAtMillis: Int64? = nil,
+        sealedSuccessor: [UInt8]? = nil, revokedAtMillis: Int64? = nil
     ) {
         self.tokenHash = tokenHash
         self.localID = localID
@@ -216,6 +240,22 @@ public struct RefreshTokenRecord: Sendable, Equatable {
         self.secondFactorIdentifier = secondFactorIdentifier
         self.sessionClaims = sessionClaims
         self.createdAtMillis = createdAtMillis
+        self.sessionID = sessionID ?? tokenHash
+        self.sessionStartedAtMillis = sessionStartedAtMillis ?? createdAtMillis
+        self.rotatedAtMillis = rotatedAtMillis
+        self.sealedSuccessor = sealedSuccessor
+        self.revokedAtMillis = revokedAtMillis
+    }
+
+    /// The token that replaces this one when it is rotated: the same session, issued at `millis`.
+    public func successor(hash: String, at millis: Int64) -> RefreshTokenRecord {
+        var next = self
+        next.tokenHash = hash
+        next.createdAtMillis = millis
+        next.rotatedAtMillis = nil
+        next.sealedSuccessor = nil
+        next.revokedAtMillis = nil
+        return next
     }
 }
 

@@ -24,6 +24,7 @@ public protocol StoreReader {
     /// Number of accounts, for status output.
     func accountCount() throws -> Int
 
+    /// The token with its session's fields; `nil` also when its session is gone (deleted or purged).
     func refreshToken(hash: String) throws -> RefreshTokenRecord?
 
     /// Every signing key, oldest first (by `createdAt`; keys created in the same second in insertion order).
@@ -46,6 +47,13 @@ public protocol StoreReader {
 
     /// The counter under `key`, if any (see `LimitCounter`).
     func limitCounter(key: String) throws -> LimitCounter?
+
+
+    // MARK: Sessions (refresh-token rotation)
+
+    /// The ids of `localID`'s sessions that are not revoked, newest first (by `sessionStartedAtMillis`,
+    /// then by id, both descending), without the first `count`: the sessions beyond a cap of `count`.
+    func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String]
 }
 
 /// Changes available inside `write`.
@@ -61,7 +69,8 @@ public protocol StoreWriter: StoreReader {
     /// it existed.
     ///
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
-    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` purges them.
+    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` and the purge
+    /// (`purgeSessions`, which revokes them when it first finds them) end them.
     /// Its verification sessions stay too, so that the SMS they sent still count against their numbers
     /// (`verificationSessions(phoneNumber:createdSince:)`) and deleting and re-creating accounts cannot get round the
     /// throttle; only `deleteExpiredMFAState` purges them.
@@ -70,11 +79,15 @@ public protocol StoreWriter: StoreReader {
     /// and verification sessions stay, as for `deleteAccount`. Returns how many.
     @discardableResult func deleteAllAccounts() throws -> Int
 
-    /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
+    /// Stores a token of the session `record.sessionID`. When that session does not exist yet, the record's
+    /// session fields (`localID`, provider, `authTime`, second factor, claims, `sessionStartedAtMillis`,
+    /// `revokedAtMillis`) start it; otherwise they are ignored. Throws `.duplicateToken` if the hash exists,
+    /// `.notFound` if the account `record.localID` does not (a taken hash wins if both).
     func insertRefreshToken(_ record: RefreshTokenRecord) throws
-    /// Deletes every refresh token of an account. Returns how many.
+    /// Deletes every session of an account, and so every refresh token of it. Returns how many sessions.
     @discardableResult func deleteRefreshTokens(localID: String) throws -> Int
-    /// Deletes refresh tokens created before `millis` whose account no longer exists. Returns how many.
+    /// Deletes the sessions (and so their tokens) started before `millis` whose account no longer exists.
+    /// Returns how many sessions.
     @discardableResult func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int
 
     /// Throws `.duplicateKeyID` if the key id exists.
@@ -126,6 +139,40 @@ public protocol StoreWriter: StoreReader {
     @discardableResult func deleteLimitCounter(key: String) throws -> Bool
     /// Deletes at most `limit` counters whose `expiresAtMillis` is before `millis`. Returns how many.
     @discardableResult func deleteExpiredLimitCounters(before millis: Int64, limit: Int) throws -> Int
+
+    // MARK: Sessions (refresh-token rotation)
+
+    /// Marks the token `hash` rotated at `millis`, keeping its sealed successor. Throws `.notFound` unless
+    /// the token is current (not rotated, and its session exists and is not revoked), so a token is
+    /// rotated at most once.
+    func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws
+    /// Revokes the session (every token of it) at `millis`. Returns whether it was live.
+    @discardableResult func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Bool
+    /// One bounded step of the token purge: looks at the first `limit` refresh tokens (at least 1) whose
+    /// hash sorts after `cursor` (byte order; `nil` starts at the beginning) and deletes those nobody can
+    /// use: rotated before `rotatedBefore`, of a session that is gone, or of a session revoked before
+    /// `revokedBefore`.
+    func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
+        -> RefreshTokenPurgeStep
+    /// One bounded step of the session purge, over the first `limit` sessions (at least 1) whose id sorts
+    /// after `cursor`: revokes at `millis` the live ones whose account no longer exists or started before
+    /// its `validSinceMillis` (so that their retention starts), and deletes those revoked before
+    /// `revokedBefore` (their tokens die with them).
+    func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
+        -> RefreshTokenPurgeStep
+}
+
+/// What one `purgeRefreshTokens` or `purgeSessions` step did, and where the next one starts.
+public struct RefreshTokenPurgeStep: Sendable, Equatable {
+    /// How many tokens (or sessions) were deleted.
+    public var deleted: Int
+    /// The last key looked at, when `limit` were looked at; `nil` when the step reached the end.
+    public var next: String?
+
+    public init(deleted: Int, next: String?) {
+        self.deleted = deleted
+        self.next = next
+    }
 }
 
 /// Why a store operation failed. Stable codes; the description never contains stored data.

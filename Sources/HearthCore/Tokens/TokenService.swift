@@ -7,32 +7,51 @@ import JOSE
 /// ID tokens follow PROTOCOL.md §5.1: RS256 with `kid`, `iss`/`aud` of the project, `auth_time`
 /// fixed for the session, `firebase.identities` and `firebase.sign_in_provider`, custom claims merged
 /// under the reserved names. Refresh tokens are 256-bit random strings; the store keeps their SHA-256.
+///
+/// Sessions follow `SessionPolicy`: each refresh rotates the refresh token; the rotated token, presented
+/// again within the grace window, is answered with the same successor (a retried lost response), and
+/// after it revokes the whole session (reuse of a stolen token). An account keeps at most
+/// `maximumSessionsPerAccount` live sessions.
 public final class TokenService: Sendable {
     private let project: ProjectConfiguration
     private let store: any HearthStore
     private let keys: SigningKeyRing
     private let time: any TimeSource
+    private let policy: SessionPolicy
 
-    public init(project: ProjectConfiguration, store: any HearthStore, keys: SigningKeyRing, time: any TimeSource) {
+    public init(
+        project: ProjectConfiguration, store: any HearthStore, keys: SigningKeyRing, time: any TimeSource,
+        policy: SessionPolicy = SessionPolicy()
+    ) {
         self.project = project
         self.store = store
         self.keys = keys
         self.time = time
+        self.policy = policy
     }
 
-    /// A refresh token for a new session, stored (by hash) through `writer`. The ID token is minted
-    /// separately, after the transaction commits, so signing never holds the store's write lock.
+    /// A refresh token for a new session, stored (by hash) through `writer`. If the account then has
+    /// more live sessions than the policy allows, the oldest ones (by sign-in) are revoked in the same
+    /// transaction. The ID token is minted separately, after the transaction commits, so signing never
+    /// holds the store's write lock.
     public func newRefreshToken(for account: Account, session: Session, writer: any StoreWriter) throws -> String {
         let refreshToken = Identifiers.secret()
+        let now = time.nowMillis
         let sessionClaimsText = session.sessionClaims.map {
             String(decoding: JSONValue.object($0).jsonData(sortedKeys: true), as: UTF8.self)
+        }
+        // Make room first, so the new session is never the one revoked.
+        let beyondCap = try writer.liveSessionIDs(
+            localID: account.localID, skippingNewest: policy.maximumSessionsPerAccount - 1)
+        for sessionID in beyondCap {
+            try writer.revokeSession(sessionID, atMillis: now)
         }
         try writer.insertRefreshToken(
             RefreshTokenRecord(
                 tokenHash: Identifiers.hash(refreshToken), localID: account.localID,
                 signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: session.secondFactor,
                 secondFactorIdentifier: session.secondFactorIdentifier, sessionClaims: sessionClaimsText,
-                createdAtMillis: time.nowMillis))
+                createdAtMillis: now))
         return refreshToken
     }
 
@@ -88,10 +107,13 @@ public final class TokenService: Sendable {
         return identities
     }
 
-    /// Exchanges a refresh token for a new ID token (`securetoken /v1/token`).
+    /// Exchanges a refresh token for a new ID token and, with rotation, a new refresh token
+    /// (`securetoken /v1/token`).
     ///
     /// Refuses with `TOKEN_EXPIRED` once the account's `validSinceMillis` has moved past the session's
-    /// sign-in (revocation), `USER_DISABLED` and `USER_NOT_FOUND` as Firebase does.
+    /// sign-in (revocation) or the session was revoked (reuse detected, or the session cap),
+    /// `USER_DISABLED` and `USER_NOT_FOUND` as Firebase does. Presenting a rotated token after the
+    /// grace window revokes its session, commits that, and answers `TOKEN_EXPIRED`.
     public func refresh(_ request: RefreshTokenRequest) throws -> RefreshTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw WireError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw WireError(.invalidGrantType) }
@@ -99,6 +121,7 @@ public final class TokenService: Sendable {
             throw WireError(.missingRefreshToken)
         }
         let hash = Identifiers.hash(refreshToken)
+        // Checks that need no write first, so refused tokens never wait for the writer.
         let (record, account) = try store.read { reader -> (RefreshTokenRecord?, Account?) in
             guard let record = try reader.refreshToken(hash: hash) else { return (nil, nil) }
             return (record, try reader.account(localID: record.localID))
@@ -106,19 +129,66 @@ public final class TokenService: Sendable {
         guard let record else { throw WireError(.invalidRefreshToken) }
         guard let account else { throw WireError(.userNotFound) }
         guard !account.disabled else { throw WireError(.userDisabled) }
-        guard record.createdAtMillis >= account.validSinceMillis else {
-            throw WireError(.tokenExpired, "The user's credential is no longer valid. The user must sign in again.")
+        guard record.revokedAtMillis == nil, record.sessionStartedAtMillis >= account.validSinceMillis else {
+            throw Self.sessionEnded
+        }
+        let now = time.nowMillis
+        let nextRefreshToken: String
+        switch try store.write({ writer in try exchange(refreshToken, hash: hash, at: now, writer: writer) }) {
+        case .issued(let token): nextRefreshToken = token
+        case .refused(let error): throw error
         }
         let session = Session(
             signInProvider: record.signInProvider, authTime: record.authTime, secondFactor: record.secondFactor,
             secondFactorIdentifier: record.secondFactorIdentifier,
             sessionClaims: record.sessionClaims.flatMap { try? JSONValue(parsing: Data($0.utf8)).objectValue })
+        // Signed after the write, so signing never holds the store's write lock.
         let idToken = try mintIDToken(for: account, session: session)
-        let now = time.nowMillis
-        try store.write { try $0.recordRefresh(localID: account.localID, atMillis: now) }
         return RefreshTokenResponse(
-            idToken: idToken, expiresIn: expiresIn, refreshToken: refreshToken, userId: account.localID,
+            idToken: idToken, expiresIn: expiresIn, refreshToken: nextRefreshToken, userId: account.localID,
             projectId: project.projectNumber)
+    }
+
+    /// What a refresh's write decided. A refusal is thrown only after the write returns, so that what
+    /// the write did (revoking a reused token's session) is committed.
+    private enum Exchange {
+        case issued(refreshToken: String)
+        case refused(WireError)
+    }
+
+    private static let sessionEnded = WireError(
+        .tokenExpired, "The user's credential is no longer valid. The user must sign in again.")
+
+    /// The check-and-rotate of one refresh, in one write transaction: concurrent refreshes of one token
+    /// see each other's rotation, so a session never forks.
+    private func exchange(_ presented: String, hash: String, at now: Int64, writer: any StoreWriter) throws -> Exchange {
+        // Read again: a refresh of the same token may have committed since the read.
+        guard let record = try writer.refreshToken(hash: hash) else { return .refused(WireError(.invalidRefreshToken)) }
+        guard record.revokedAtMillis == nil else { return .refused(Self.sessionEnded) }
+        if let rotatedAt = record.rotatedAtMillis {
+            if now - rotatedAt < policy.reuseGraceMillis,
+                let successor = SuccessorSeal.open(record.sealedSuccessor, under: presented),
+                try writer.refreshToken(hash: Identifiers.hash(successor)) != nil
+            {
+                try writer.recordRefresh(localID: record.localID, atMillis: now)
+                return .issued(refreshToken: successor)
+            }
+            try writer.revokeSession(record.sessionID, atMillis: now)
+            return .refused(Self.sessionEnded)
+        }
+        var next = presented
+        if policy.rotatesRefreshTokens {
+            next = Identifiers.secret()
+            do {
+                try writer.insertRefreshToken(record.successor(hash: Identifiers.hash(next), at: now))
+            } catch let error as StoreError where error.code == .notFound {
+                return .refused(WireError(.userNotFound))  // the account was deleted since the read
+            }
+            try writer.markRefreshTokenRotated(
+                hash: hash, atMillis: now, sealedSuccessor: SuccessorSeal.seal(next, under: presented))
+        }
+        try writer.recordRefresh(localID: record.localID, atMillis: now)
+        return .issued(refreshToken: next)
     }
 
     /// Checks a presented Hearth ID token: signature with a published key (reloading keys once for an
