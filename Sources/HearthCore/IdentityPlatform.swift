@@ -19,7 +19,7 @@ public final class IdentityPlatform: Sendable {
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
-    ///   - rateLimits: the in-memory token buckets (see `RateLimiter`).
+    ///   - rateLimits: the in-memory token buckets (see `RateLimiter`); nil turns them off.
     ///   - securityEvents: receives lockouts and exhausted quotas (for the log), once committed.
     ///   - outboundLimits: bounds on the calls Google verification makes to identity providers.
     ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
@@ -27,7 +27,7 @@ public final class IdentityPlatform: Sendable {
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
-        rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
+        rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
         sessionPolicy: SessionPolicy = SessionPolicy(),
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
@@ -35,7 +35,7 @@ public final class IdentityPlatform: Sendable {
         self.project = project
         self.store = store
         self.time = time
-        rateLimiter = RateLimiter(rules: rateLimits, time: time)
+        rateLimiter = RateLimiter(rules: rateLimits ?? RateLimiter.Rules(), time: time, isEnabled: rateLimits != nil)
         sessionKeys = SigningKeyRing(store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime)
         try sessionKeys.loadOrCreate()
         var issuers = googleIssuers

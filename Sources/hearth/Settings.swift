@@ -33,6 +33,9 @@ struct Settings {
     var trustedOrigins: [String] = []
     /// Overrides of the in-memory rate limits; the rest keep their defaults (relaxed 100× with `--dev`).
     var rateLimitOverrides: [String: RateSettings] = [:]
+    /// `HEARTH_RATE_LIMITS=off` turns the in-memory buckets off (to measure what they cost; the
+    /// database-kept lockouts and quotas stay).
+    var rateLimiting = true
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -253,8 +256,10 @@ struct Settings {
         }
     }
 
-    /// The in-memory rate limits: defaults (100× with `--dev`), then the config file's overrides.
-    var rateLimits: RateLimiter.Rules {
+    /// The in-memory rate limits: defaults (100× with `--dev`), then the config file's overrides; nil
+    /// when turned off.
+    var rateLimits: RateLimiter.Rules? {
+        guard rateLimiting else { return nil }
         var rules = development ? RateLimiter.Rules().relaxed(by: 100) : RateLimiter.Rules()
         for bucket in RateLimiter.Bucket.allCases {
             if let rate = rateLimitOverrides[bucket.rawValue] {
@@ -320,6 +325,7 @@ struct Settings {
         sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
         if let value = nonEmpty("HEARTH_TRUSTED_PROXIES") { trustedProxies = Self.list(value) }
         if let value = nonEmpty("HEARTH_TRUSTED_ORIGINS") { trustedOrigins = Self.list(value) }
+        if let value = nonEmpty("HEARTH_RATE_LIMITS") { rateLimiting = try Self.flag(value, source: "HEARTH_RATE_LIMITS") }
         encryptionKey = try EncryptionKeySource(
             environment: environment, value: "HEARTH_ENCRYPTION_KEY", file: "HEARTH_ENCRYPTION_KEY_FILE") ?? encryptionKey
         previousEncryptionKeys = try EncryptionKeySource(

@@ -83,13 +83,21 @@ public final class RateLimiter: Sendable {
     }
 
     public let rules: Rules
+    /// When false, every request is allowed and nothing is kept (for measuring what limiting costs).
+    public let isEnabled: Bool
     private let time: any TimeSource
     private let shards: [LockedShard]
     private let keysPerShard: Int
 
-    /// - Parameter maximumKeys: keys kept at most, over all buckets.
-    public init(rules: Rules = Rules(), time: any TimeSource = SystemTimeSource(), maximumKeys: Int = 200_000) {
+    /// - Parameters:
+    ///   - maximumKeys: keys kept at most, over all buckets.
+    ///   - isEnabled: false allows everything (benchmarks compare the two).
+    public init(
+        rules: Rules = Rules(), time: any TimeSource = SystemTimeSource(), maximumKeys: Int = 200_000,
+        isEnabled: Bool = true
+    ) {
         self.rules = rules
+        self.isEnabled = isEnabled
         self.time = time
         let shardCount = 32
         shards = (0..<shardCount).map { _ in LockedShard() }
@@ -117,7 +125,7 @@ public final class RateLimiter: Sendable {
     var keyCount: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.buckets.count } } }
 
     private func update(_ bucket: Bucket, key: String?, cost: Double, onlyIfAvailable: Bool) -> Bool {
-        guard let key else { return true }
+        guard isEnabled, let key else { return true }
         let rule = rules[bucket]
         let compositeKey = Key(bucket: bucket, key: key)
         let now = Double(time.nowMillis) / 1000
