@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HearthHTTP
+@_spi(Fuzzing) @testable import HearthHTTP
 
 @Suite("Requests, responses and headers (in-process)")
 struct MessageTests {

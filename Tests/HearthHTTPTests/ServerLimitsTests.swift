@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HearthHTTP
+@_spi(Fuzzing) @testable import HearthHTTP
 
 private let bodyCounter: HTTPHandler = { request in .text("\(request.body.count)") }
 

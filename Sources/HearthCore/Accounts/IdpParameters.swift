@@ -1,12 +1,13 @@
 import Foundation
-import HearthProtocol
+public import HearthProtocol
 
 /// The IdP parameters of a `signInWithIdp` request, merged from the `requestUri` query, then the
 /// `postBody` form, then the `requestUri` fragment; later sources win (PROTOCOL.md §4.1).
-struct IdpParameters {
+/// Visible to the fuzz targets (`Fuzz/`) as SPI only.
+@_spi(Fuzzing) public struct IdpParameters {
     private var values: [String: String] = [:]
 
-    init(_ request: SignInWithIdpRequest) throws {
+    public init(_ request: SignInWithIdpRequest) throws {
         guard let requestURI = request.requestUri, !requestURI.isEmpty else {
             throw WireError(.missingRequestURI, "The requestUri is missing.")
         }
@@ -26,7 +27,7 @@ struct IdpParameters {
         merge(fragment)
     }
 
-    subscript(name: String) -> String? {
+    public subscript(name: String) -> String? {
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
     }
