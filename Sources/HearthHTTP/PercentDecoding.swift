@@ -16,14 +16,15 @@
     }
 
     /// Splits a raw query (`a=1&b=x+y&a=2`) into decoded pairs, in order. Empty pieces are skipped;
-    /// a piece without `=` has an empty value.
+    /// a piece without `=` has an empty value. `&` and `=` are found as bytes, also where a combining
+    /// mark follows them.
     public static func parseQuery(_ raw: String) -> [(String, String)] {
         guard !raw.isEmpty else { return [] }
         var pairs: [(String, String)] = []
         for piece in raw.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let part = Substring(piece)
-            if let equals = part.firstIndex(of: "=") {
-                pairs.append((decodeFormComponent(part[..<equals]), decodeFormComponent(part[part.index(after: equals)...])))
+            if let equals = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                pairs.append((decodeFormComponent(part[..<equals]), decodeFormComponent(part[part.utf8.index(after: equals)...])))
             } else {
                 pairs.append((decodeFormComponent(part), ""))
             }

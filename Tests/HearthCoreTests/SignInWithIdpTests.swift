@@ -75,6 +75,17 @@ struct SignInWithIdpTests {
         #expect(response.federatedId == "https://accounts.google.com/444")
     }
 
+    @Test("the requestUri's query and fragment are found when a combining mark follows '?' or '#' (found by fuzzing)")
+    func delimitersBeforeCombiningMarks() throws {
+        let test = try TestPlatform()
+        let good = try test.google.idToken(subject: "445")
+        let request = SignInWithIdpRequest(
+            requestUri: "http://localhost/callback?\u{33B}=x&providerId=google.com&id_token=bad#\u{33B}=y&id_token=\(good)",
+            returnSecureToken: true)
+        let response = try test.accounts.signInWithIdp(request)
+        #expect(response.federatedId == "https://accounts.google.com/445")
+    }
+
     @Test("input checks", arguments: [
         (SignInWithIdpRequest(requestUri: nil, postBody: "providerId=google.com&id_token=x"), ErrorCode.missingRequestURI),
         (SignInWithIdpRequest(requestUri: "/relative", postBody: "providerId=google.com&id_token=x"), .invalidRequestURI),

@@ -14,14 +14,15 @@ public import HearthProtocol
         guard AccountService.isAbsoluteURL(requestURI) else {
             throw WireError(.invalidRequestURI, "The requestUri must be an absolute URI.")
         }
+        // `#` and `?` are found as bytes, also where a combining mark follows them (RFC 3986 §3).
         var withoutFragment = Substring(requestURI)
         var fragment: Substring = ""
-        if let hash = requestURI.firstIndex(of: "#") {
+        if let hash = requestURI.utf8.firstIndex(of: UInt8(ascii: "#")) {
             withoutFragment = requestURI[..<hash]
-            fragment = requestURI[requestURI.index(after: hash)...]
+            fragment = requestURI[requestURI.utf8.index(after: hash)...]
         }
-        if let question = withoutFragment.firstIndex(of: "?") {
-            merge(withoutFragment[withoutFragment.index(after: question)...])
+        if let question = withoutFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            merge(withoutFragment[withoutFragment.utf8.index(after: question)...])
         }
         merge(request.postBody ?? "")
         merge(fragment)
