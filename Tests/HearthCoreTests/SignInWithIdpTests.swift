@@ -129,6 +129,17 @@ struct SignInWithIdpTests {
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
 
+    @Test("signed times beyond Int64 or at its ends are refused, not a crash (found by fuzz-claims)", arguments: [
+        ["exp": JSONValue.double(1e20)], ["exp": .double(1e300)], ["exp": .integer(.max)], ["iat": .integer(.min)],
+        ["iat": .double(-1e300)],
+    ])
+    func extremeTimes(overrides: [String: JSONValue]) throws {
+        let test = try TestPlatform()
+        let token = try test.google.idToken(subject: "557", overrides: overrides)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token)) } == .invalidIdpResponse)
+        #expect(try test.store.read { try $0.accountCount() } == 0)
+    }
+
     @Test("an expired token within the 5-minute skew is still accepted")
     func skew() throws {
         let test = try TestPlatform()

@@ -154,12 +154,18 @@ public final class GoogleCredentialVerifier: Sendable {
             locale: claims["locale"]?.stringValue, hostedDomain: claims["hd"]?.stringValue, grantedScopes: scopes)
     }
 
+    /// NumericDates Hearth accepts: from 1970 to the end of the year 9999, in seconds.
+    private static let plausibleSeconds: ClosedRange<Int64> = 0...253_402_300_799
+
+    /// A NumericDate in whole seconds; nil when absent, not a number, or outside ``plausibleSeconds`` (`1e20`,
+    /// `Int64.max`, negative times).
     private static func seconds(_ value: JSONValue?) -> Int64? {
-        switch value {
+        let seconds: Int64? = switch value {
         case .integer(let number): number
-        case .double(let number): Int64(number)
+        case .double(let number): Int64(exactly: number.rounded(.down))
         default: nil
         }
+        return seconds.flatMap { plausibleSeconds.contains($0) ? $0 : nil }
     }
 
     private static func invalid(_ detail: String) -> WireError { WireError(.invalidIdpResponse, detail) }
