@@ -293,8 +293,11 @@ public struct IDTokenVerifier: Sendable {
             expiresAt: Date(timeIntervalSince1970: expiresAt), claims: payload)
     }
 
+    /// `interval` in whole seconds for an error reason; a NumericDate may be any JSON number, so this may be beyond
+    /// `Int` (`1e300`), which is written as a `Double`.
     private static func seconds(_ interval: Double) -> String {
-        "\(Int(interval.rounded(.up))) s"
+        let whole = interval.rounded(.up)
+        return Int(exactly: whole).map { "\($0) s" } ?? "\(whole) s"
     }
 
     /// Runs blocking work on a Dispatch thread and resumes the caller with its result.

@@ -103,6 +103,13 @@ struct ClaimsParsingTests {
         #expect(try verifier.verify(Fixtures.token(claims: Fixtures.claims(["firebase": NSNull()]))).signInProvider == nil)
     }
 
+    @Test("times far beyond Int are refused with their codes, not a crash (found by fuzz-claims)")
+    func extremeTimes() {
+        #expect(code(Fixtures.token(claims: Fixtures.claims(["exp": -1e300]))) == .expired)
+        #expect(code(Fixtures.token(claims: Fixtures.claims(["iat": 1e300]))) == .issuedInFuture)
+        #expect(code(Fixtures.token(claims: Fixtures.claims(["auth_time": 1e300]))) == .authTimeInFuture)
+    }
+
     @Test("a payload error names a byte offset, never the payload")
     func errorReason() {
         do {
