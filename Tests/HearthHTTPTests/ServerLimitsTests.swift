@@ -152,6 +152,23 @@ struct ServerLimitsTests {
         #expect(settled, "live states: \(server.liveRequestStates), in flight: \(server.inFlightRequests)")
     }
 
+    @Test("a query too large for libmicrohttpd's memory pool leaves no request state behind (found by fuzz-daemon)")
+    func queryOverflowsMemoryPool() throws {
+        let server = HTTPServer(configuration: .init(headerMemoryLimit: 2048, connectionTimeout: 2), handler: bodyCounter)
+        try server.start()
+        defer { server.shutdown(gracePeriod: .seconds(5)) }
+        for _ in 0..<5 {
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /h?" + String(repeating: "a=1&", count: 300) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = connection.readResponse()
+            #expect(response?.status == 431 || response?.status == 414 || response == nil)
+            connection.close()
+        }
+        #expect(try get(port: server.port, "/")?.status == 200)
+        let settled = eventually { server.liveRequestStates == 0 && server.inFlightRequests == 0 }
+        #expect(settled, "live states: \(server.liveRequestStates), in flight: \(server.inFlightRequests)")
+    }
+
     @Test("the caller's error renderer makes the 413 and 431 bodies")
     func errorRendererUsed() throws {
         let renderer: @Sendable (HTTPStatusError) -> HTTPResponse = { error in

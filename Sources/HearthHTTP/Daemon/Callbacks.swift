@@ -16,8 +16,61 @@ func hearthURILog(
     guard let cls else { return nil }
     let context = ServerContext.from(cls)
     let state = RequestState(target: String(cString: uri), remoteAddress: remoteAddress(of: connection))
+    return track(state, on: connection, context)
+}
+
+/// Counts a new request state, retains it for `con_cls`, and records it on its connection until
+/// the completion callback releases it.
+private func track(_ state: RequestState, on connection: OpaquePointer, _ context: ServerContext) -> UnsafeMutableRawPointer {
     context.liveRequestStates.add(1, ordering: .relaxed)
-    return Unmanaged.passRetained(state).toOpaque()
+    let raw = Unmanaged.passRetained(state).toOpaque()
+    if let connectionState = connectionState(of: connection) {
+        // A request libmicrohttpd never completed before starting the next one on this connection.
+        if let stale = connectionState.pendingRequest {
+            release(stale, context)
+        }
+        connectionState.pendingRequest = raw
+    }
+    return raw
+}
+
+/// Releases a request state taken out of `con_cls`, returning the object for a last look.
+@discardableResult
+private func release(_ raw: UnsafeMutableRawPointer, _ context: ServerContext) -> RequestState {
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    context.liveRequestStates.subtract(1, ordering: .relaxed)
+    if state.countedInFlight {
+        context.inFlight.subtract(1, ordering: .releasing)
+    }
+    return state
+}
+
+private func connectionState(of connection: OpaquePointer) -> ConnectionState? {
+    guard let info = hearth_mhd_connection_info(connection, .CONNECTION_INFO_SOCKET_CONTEXT),
+          let raw = info.pointee.socket_context else { return nil }
+    return Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+}
+
+/// `MHD_OPTION_NOTIFY_CONNECTION`: a connection opened or closed. Its `ConnectionState` lives in
+/// `socket_context` in between; on close it releases a request state that was never completed.
+func hearthConnectionNotify(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let socketContext else { return }
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        socketContext.pointee = Unmanaged.passRetained(ConnectionState()).toOpaque()
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let connectionState = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+        if let pending = connectionState.pendingRequest {
+            release(pending, ServerContext.from(cls))
+        }
+    default:
+        break
+    }
 }
 
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: leave the text as it is. Decoding happens in Swift, with the
@@ -49,11 +102,10 @@ func hearthRequestCompleted(
     guard let cls, let conCls, let raw = conCls.pointee else { return }
     conCls.pointee = nil
     let context = ServerContext.from(cls)
-    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-    context.liveRequestStates.subtract(1, ordering: .relaxed)
-    if state.countedInFlight {
-        context.inFlight.subtract(1, ordering: .releasing)
+    if let connection, let connectionState = connectionState(of: connection), connectionState.pendingRequest == raw {
+        connectionState.pendingRequest = nil
     }
+    let state = release(raw, context)
     guard let log = context.log else { return }
     var status = state.status
     if status == 0, let connection, let info = hearth_mhd_connection_info(connection, .CONNECTION_INFO_HTTP_STATUS) {
@@ -88,8 +140,7 @@ func hearthAccess(
     } else {
         // Not expected (the URI-log callback always runs first), but stay correct without it.
         state = RequestState(target: url.map { String(cString: $0) } ?? "/", remoteAddress: remoteAddress(of: connection))
-        context.liveRequestStates.add(1, ordering: .relaxed)
-        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        conCls.pointee = track(state, on: connection, context)
     }
     let configuration = context.configuration
     guard state.status == 0 else {

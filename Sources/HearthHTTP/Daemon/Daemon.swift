@@ -44,6 +44,7 @@ final class Daemon: @unchecked Sendable {
 
         let logger: MHD_LogCallback = hearthDiagnostic
         let completed: MHD_RequestCompletedCallback = hearthRequestCompleted
+        let connectionNotify: MHD_NotifyConnectionCallback = hearthConnectionNotify
         let uriLog: hearth_mhd_uri_log_callback = hearthURILog
         let unescape: hearth_mhd_unescape_callback = hearthNoUnescape
 
@@ -56,6 +57,7 @@ final class Daemon: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: max(0, configuration.connectionTimeout), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: max(4096, configuration.headerMemoryLimit), ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: cls),
+            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotify, to: Int.self), ptr_value: cls),
             MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(uriLog, to: Int.self), ptr_value: cls),
             MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescape, to: Int.self), ptr_value: cls),
         ]

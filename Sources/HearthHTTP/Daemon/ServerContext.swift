@@ -48,7 +48,9 @@ final class ServerContext: Sendable {
 /// Created by the URI-log callback (the first callback of every request, which also makes
 /// libmicrohttpd promise a `NOTIFY_COMPLETED` call for it), retained into `con_cls`, and released
 /// by the completion callback, whatever way the request ended (done, error, timeout, client gone,
-/// daemon shutdown). Only the worker thread that owns the connection touches it, so it needs no lock.
+/// daemon shutdown). libmicrohttpd 0.9.75 breaks that promise when the query does not fit in its
+/// memory pool; `ConnectionState` releases such a state when its connection closes. Only the worker
+/// thread that owns the connection touches it, so it needs no lock.
 final class RequestState {
     let startNanoseconds: UInt64
     /// The request target as sent (`/path?query`), before any decoding.
@@ -92,6 +94,18 @@ final class RequestState {
 // as an opaque pointer and must never be shared between threads in Swift.
 @available(*, unavailable)
 extension RequestState: Sendable {}
+
+/// Per-connection state, stored in libmicrohttpd's `socket_context` slot from the connection's
+/// start to its close (`MHD_OPTION_NOTIFY_CONNECTION`, which is called for every connection).
+///
+/// It remembers the request state the completion callback has not released yet, so that closing
+/// the connection can release a state libmicrohttpd never completed (see `RequestState`).
+final class ConnectionState {
+    var pendingRequest: UnsafeMutableRawPointer?
+}
+
+@available(*, unavailable)
+extension ConnectionState: Sendable {}
 
 func monotonicNanoseconds() -> UInt64 {
     var now = timespec()
