@@ -5,19 +5,27 @@ import Glibc
 struct Connection {
     private let descriptor: Int32
 
-    /// Connects to `127.0.0.1:port`.
+    /// Connects to `127.0.0.1:port`, on a fresh socket again when a signal (libFuzzer's timer) interrupts `connect`.
     init(port: UInt16) {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        while true {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
+            if connected == 0 {
+                self.descriptor = descriptor
+                break
+            }
+            let failure = errno
+            close(descriptor)
+            require(failure == EINTR, "cannot connect to the server: errno \(failure)")
         }
-        require(connected == 0, "cannot connect to the server: errno \(errno)")
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
