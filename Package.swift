@@ -15,6 +15,10 @@ let package = Package(
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .library(name: "HearthSignIn", targets: ["HearthSignIn"]),
         .library(name: "HearthVerify", targets: ["HearthVerify"]),
+        // For the fuzz targets (Fuzz/Package.swift), which drive the server in-process; not a supported API.
+        .library(name: "HearthHTTP", targets: ["HearthHTTP"]),
+        .library(name: "HearthCore", targets: ["HearthCore"]),
+        .library(name: "HearthServer", targets: ["HearthServer"]),
     ],
     targets: [
         // C libraries from Debian.

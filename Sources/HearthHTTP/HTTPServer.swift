@@ -174,10 +174,10 @@ public final class HTTPServer: Sendable {
     }
 
     /// Requests currently between "headers received" and "response sent".
-    var inFlightRequests: Int { context.inFlight.load(ordering: .acquiring) }
+    @_spi(Fuzzing) public var inFlightRequests: Int { context.inFlight.load(ordering: .acquiring) }
 
     /// Per-request state objects alive right now (0 when idle: nothing leaks).
-    var liveRequestStates: Int { context.liveRequestStates.load(ordering: .acquiring) }
+    @_spi(Fuzzing) public var liveRequestStates: Int { context.liveRequestStates.load(ordering: .acquiring) }
 
     /// Connections open right now.
     var openConnections: Int { context.tracker.count }

@@ -3,27 +3,28 @@
 ///
 /// libmicrohttpd is told to leave URLs untouched (see `HTTPServer`), so all decoding happens here.
 /// Malformed escapes such as `%zz` or a trailing `%` are kept literally; decoded bytes that are not
-/// valid UTF-8 become U+FFFD.
-enum PercentDecoding {
+/// valid UTF-8 become U+FFFD. Visible to the fuzz targets (`Fuzz/`) as SPI only.
+@_spi(Fuzzing) public enum PercentDecoding {
     /// Decodes a path: `%XX` escapes only; `+` stays `+`.
-    static func decodePath<S: StringProtocol>(_ text: S) -> String {
+    public static func decodePath<S: StringProtocol>(_ text: S) -> String {
         decode(text, plusIsSpace: false)
     }
 
     /// Decodes one query key or value: `%XX` escapes, and `+` means a space.
-    static func decodeFormComponent<S: StringProtocol>(_ text: S) -> String {
+    public static func decodeFormComponent<S: StringProtocol>(_ text: S) -> String {
         decode(text, plusIsSpace: true)
     }
 
     /// Splits a raw query (`a=1&b=x+y&a=2`) into decoded pairs, in order. Empty pieces are skipped;
-    /// a piece without `=` has an empty value.
-    static func parseQuery(_ raw: String) -> [(String, String)] {
+    /// a piece without `=` has an empty value. `&` and `=` are found as bytes, also where a combining
+    /// mark follows them.
+    public static func parseQuery(_ raw: String) -> [(String, String)] {
         guard !raw.isEmpty else { return [] }
         var pairs: [(String, String)] = []
         for piece in raw.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let part = Substring(piece)
-            if let equals = part.firstIndex(of: "=") {
-                pairs.append((decodeFormComponent(part[..<equals]), decodeFormComponent(part[part.index(after: equals)...])))
+            if let equals = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                pairs.append((decodeFormComponent(part[..<equals]), decodeFormComponent(part[part.utf8.index(after: equals)...])))
             } else {
                 pairs.append((decodeFormComponent(part), ""))
             }

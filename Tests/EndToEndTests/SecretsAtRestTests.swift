@@ -185,13 +185,17 @@ struct SecretsAtRestTests {
     func encryptedAcrossRestartAndRotation() throws {
         let (keyA, keyB) = (Self.newKey(), Self.newKey())
         let restarts = Restarts()
-        // Three TOTP codes are needed (enrolment, then a sign-in after the restart and one after the rotation);
-        // steps s-1, s and s+1 are all within the ±1 window for the next 30 seconds.
-        let step = TOTP().step(at: Int64(Date().timeIntervalSince1970))
+        // Three TOTP codes are needed (enrolment, then a sign-in after the restart and one after the rotation),
+        // each for a later step than the last, within the server's ±1 window whatever time the steps take.
+        func step(after last: Int64?) -> Int64 {
+            let now = TOTP().step(at: Int64(Date().timeIntervalSince1970))
+            return max((last ?? .min) + 1, now - 1)
+        }
+        let enrolmentStep = step(after: nil)
 
         var server = try restarts.start(["HEARTH_ENCRYPTION_KEY": keyA.base64])
         #expect(server.lines.contains("  Secrets at rest    encrypted (AES-256-GCM, key \(keyA.id))"))
-        let secret = try Self.enrollTOTP(server, email: "totp@example.com", step: step - 1)
+        let secret = try Self.enrollTOTP(server, email: "totp@example.com", step: enrolmentStep)
         let plain = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
         var refreshToken = plain.refreshToken
 
@@ -205,7 +209,8 @@ struct SecretsAtRestTests {
         // Restart with the same key.
         server = try restarts.start(["HEARTH_ENCRYPTION_KEY": keyA.base64])
         refreshToken = try Self.refresh(server, refreshToken)
-        var totpRefreshToken = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: step)
+        let signInStep = step(after: enrolmentStep)
+        var totpRefreshToken = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: signInStep)
         _ = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
 
         // Rotation: the new key with the old one as previous, then re-encrypt, then the new key alone.
@@ -223,7 +228,7 @@ struct SecretsAtRestTests {
         #expect(!server.lines.contains { $0.hasPrefix("event=secrets_not_under_current_key") })
         refreshToken = try Self.refresh(server, refreshToken)
         totpRefreshToken = try Self.refresh(server, totpRefreshToken)
-        _ = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: step + 1)
+        _ = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: step(after: signInStep))
         _ = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
         restarts.stop()
 

@@ -75,6 +75,17 @@ struct SignInWithIdpTests {
         #expect(response.federatedId == "https://accounts.google.com/444")
     }
 
+    @Test("the requestUri's query and fragment are found when a combining mark follows '?' or '#' (found by fuzzing)")
+    func delimitersBeforeCombiningMarks() throws {
+        let test = try TestPlatform()
+        let good = try test.google.idToken(subject: "445")
+        let request = SignInWithIdpRequest(
+            requestUri: "http://localhost/callback?\u{33B}=x&providerId=google.com&id_token=bad#\u{33B}=y&id_token=\(good)",
+            returnSecureToken: true)
+        let response = try test.accounts.signInWithIdp(request)
+        #expect(response.federatedId == "https://accounts.google.com/445")
+    }
+
     @Test("input checks", arguments: [
         (SignInWithIdpRequest(requestUri: nil, postBody: "providerId=google.com&id_token=x"), ErrorCode.missingRequestURI),
         (SignInWithIdpRequest(requestUri: "/relative", postBody: "providerId=google.com&id_token=x"), .invalidRequestURI),
@@ -115,6 +126,17 @@ struct SignInWithIdpTests {
         for token in cases {
             #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token)) } == .invalidIdpResponse)
         }
+        #expect(try test.store.read { try $0.accountCount() } == 0)
+    }
+
+    @Test("signed times beyond Int64 or at its ends are refused, not a crash (found by fuzz-claims)", arguments: [
+        ["exp": JSONValue.double(1e20)], ["exp": .double(1e300)], ["exp": .integer(.max)], ["iat": .integer(.min)],
+        ["iat": .double(-1e300)],
+    ])
+    func extremeTimes(overrides: [String: JSONValue]) throws {
+        let test = try TestPlatform()
+        let token = try test.google.idToken(subject: "557", overrides: overrides)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token)) } == .invalidIdpResponse)
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HearthHTTP
+@_spi(Fuzzing) @testable import HearthHTTP
 
 @Suite("Requests, responses and headers (in-process)")
 struct MessageTests {
@@ -28,6 +28,12 @@ struct MessageTests {
         changed.rawQuery = "only=1"
         #expect(changed.query == ["only": "1"])
         #expect(changed.queryValues("scope") == [])
+    }
+
+    @Test("query pairs split on '&' and '=' bytes, also when a combining mark follows them (found by fuzz-form)")
+    func queryDelimitersBeforeCombiningMarks() {
+        let request = HTTPRequest(method: .get, path: "/", rawQuery: "a=\u{301}1&\u{301}b=2")
+        #expect(request.queryItems.map { "\($0.name)|\($0.value)" } == ["a|\u{301}1", "\u{301}b|2"])
     }
 
     @Test("header names are case-insensitive; order and repeats are kept")

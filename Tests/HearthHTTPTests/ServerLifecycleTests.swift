@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
-@testable import HearthHTTP
+@_spi(Fuzzing) @testable import HearthHTTP
 
 @Suite("CORS")
 struct CORSTests {

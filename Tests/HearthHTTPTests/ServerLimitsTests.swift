@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HearthHTTP
+@_spi(Fuzzing) @testable import HearthHTTP
 
 private let bodyCounter: HTTPHandler = { request in .text("\(request.body.count)") }
 
@@ -145,6 +145,23 @@ struct ServerLimitsTests {
             } else {
                 connection.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n8\r\nabc")
             }
+            connection.close()
+        }
+        #expect(try get(port: server.port, "/")?.status == 200)
+        let settled = eventually { server.liveRequestStates == 0 && server.inFlightRequests == 0 }
+        #expect(settled, "live states: \(server.liveRequestStates), in flight: \(server.inFlightRequests)")
+    }
+
+    @Test("a query too large for libmicrohttpd's memory pool leaves no request state behind (found by fuzz-daemon)")
+    func queryOverflowsMemoryPool() throws {
+        let server = HTTPServer(configuration: .init(headerMemoryLimit: 2048, connectionTimeout: 2), handler: bodyCounter)
+        try server.start()
+        defer { server.shutdown(gracePeriod: .seconds(5)) }
+        for _ in 0..<5 {
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /h?" + String(repeating: "a=1&", count: 300) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = connection.readResponse()
+            #expect(response?.status == 431 || response?.status == 414 || response == nil)
             connection.close()
         }
         #expect(try get(port: server.port, "/")?.status == 200)

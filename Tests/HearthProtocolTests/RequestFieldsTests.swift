@@ -93,4 +93,12 @@ struct FormEncodingTests {
         #expect(pairs.map(\.name) == ["a", "b", "c"])
         #expect(pairs.map(\.value) == ["%zz", "", "%4"])
     }
+
+    @Test("pairs are split on '&' and '=' bytes, also when a combining mark follows them (found by fuzz-form)")
+    func delimitersBeforeCombiningMarks() {
+        // U+0301 or U+05B1 after `&` or `=` makes one Swift Character with it; the form rules still see the delimiter.
+        let pairs = FormEncoding.decode("a=\u{301}1&\u{5B1}access_token=y")
+        #expect(pairs.map(\.name) == ["a", "\u{5B1}access_token"])
+        #expect(pairs.map(\.value) == ["\u{301}1", "y"])
+    }
 }

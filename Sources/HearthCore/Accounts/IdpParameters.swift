@@ -1,32 +1,34 @@
 import Foundation
-import HearthProtocol
+public import HearthProtocol
 
 /// The IdP parameters of a `signInWithIdp` request, merged from the `requestUri` query, then the
 /// `postBody` form, then the `requestUri` fragment; later sources win (PROTOCOL.md §4.1).
-struct IdpParameters {
+/// Visible to the fuzz targets (`Fuzz/`) as SPI only.
+@_spi(Fuzzing) public struct IdpParameters {
     private var values: [String: String] = [:]
 
-    init(_ request: SignInWithIdpRequest) throws {
+    public init(_ request: SignInWithIdpRequest) throws {
         guard let requestURI = request.requestUri, !requestURI.isEmpty else {
             throw WireError(.missingRequestURI, "The requestUri is missing.")
         }
         guard AccountService.isAbsoluteURL(requestURI) else {
             throw WireError(.invalidRequestURI, "The requestUri must be an absolute URI.")
         }
+        // `#` and `?` are found as bytes, also where a combining mark follows them (RFC 3986 §3).
         var withoutFragment = Substring(requestURI)
         var fragment: Substring = ""
-        if let hash = requestURI.firstIndex(of: "#") {
+        if let hash = requestURI.utf8.firstIndex(of: UInt8(ascii: "#")) {
             withoutFragment = requestURI[..<hash]
-            fragment = requestURI[requestURI.index(after: hash)...]
+            fragment = requestURI[requestURI.utf8.index(after: hash)...]
         }
-        if let question = withoutFragment.firstIndex(of: "?") {
-            merge(withoutFragment[withoutFragment.index(after: question)...])
+        if let question = withoutFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            merge(withoutFragment[withoutFragment.utf8.index(after: question)...])
         }
         merge(request.postBody ?? "")
         merge(fragment)
     }
 
-    subscript(name: String) -> String? {
+    public subscript(name: String) -> String? {
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
     }

@@ -17,9 +17,34 @@ func hearthURILog(
     let context = ServerContext.from(cls)
     let state = RequestState(
         target: String(cString: uri), remoteAddress: remoteAddress(of: connection), connection: trackedConnection(of: connection))
-    context.liveRequestStates.add(1, ordering: .relaxed)
     state.connection?.requestStarted(now: state.startNanoseconds, requestTimeout: context.tracker.requestTimeout)
-    return Unmanaged.passRetained(state).toOpaque()
+    return retain(state, context)
+}
+
+/// Counts a new request state, retains it for `con_cls`, and leaves it with its connection until the
+/// completion callback takes it back: libmicrohttpd 0.9.75 never completes a request whose query
+/// does not fit in its memory pool, so the connection releases such a state when the next request
+/// starts or when it closes.
+private func retain(_ state: RequestState, _ context: ServerContext) -> UnsafeMutableRawPointer {
+    context.liveRequestStates.add(1, ordering: .relaxed)
+    let raw = Unmanaged.passRetained(state).toOpaque()
+    if let stale = state.connection?.replacePendingRequest(with: raw) {
+        release(stale, context)
+    }
+    return raw
+}
+
+/// Releases a request state taken out of `con_cls` (or left behind on its connection): its count,
+/// body budget and in-flight mark. Returns it for a last look.
+@discardableResult
+func release(_ raw: UnsafeMutableRawPointer, _ context: ServerContext) -> RequestState {
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    context.liveRequestStates.subtract(1, ordering: .relaxed)
+    state.body.release(to: context.bodyBudget)
+    if state.countedInFlight {
+        context.inFlight.subtract(1, ordering: .releasing)
+    }
+    return state
 }
 
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: leave the text as it is. Decoding happens in Swift, with the
@@ -52,13 +77,11 @@ func hearthRequestCompleted(
     guard let cls, let conCls, let raw = conCls.pointee else { return }
     conCls.pointee = nil
     let context = ServerContext.from(cls)
-    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-    context.liveRequestStates.subtract(1, ordering: .relaxed)
-    state.body.release(to: context.bodyBudget)
-    state.connection?.requestEnded(now: monotonicNanoseconds())
-    if state.countedInFlight {
-        context.inFlight.subtract(1, ordering: .releasing)
+    if let connection, let tracked = trackedConnection(of: connection) {
+        tracked.clearPendingRequest(raw)
     }
+    let state = release(raw, context)
+    state.connection?.requestEnded(now: monotonicNanoseconds())
     guard let log = context.log else { return }
     var status = state.status
     if status == 0, let connection, let info = hearth_mhd_connection_info(connection, .CONNECTION_INFO_HTTP_STATUS) {
@@ -96,8 +119,7 @@ func hearthAccess(
         state = RequestState(
             target: url.map { String(cString: $0) } ?? "/", remoteAddress: remoteAddress(of: connection),
             connection: trackedConnection(of: connection))
-        context.liveRequestStates.add(1, ordering: .relaxed)
-        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        conCls.pointee = retain(state, context)
     }
     let configuration = context.configuration
     guard state.status == 0 else {

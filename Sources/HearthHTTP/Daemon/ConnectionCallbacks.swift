@@ -4,7 +4,8 @@ internal import CMicroHTTPD
 // the `TrackedConnection` for it lives in the connection's `socket_context` slot in between.
 
 /// `MHD_OPTION_NOTIFY_CONNECTION`. On open, registers the connection and its socket with the
-/// tracker; on close (which libmicrohttpd reports before closing the socket) removes it.
+/// tracker; on close (which libmicrohttpd reports before closing the socket) removes it, and
+/// releases a request state libmicrohttpd never completed.
 func hearthConnectionNotify(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ event: MHD_ConnectionNotificationCode
@@ -19,7 +20,11 @@ func hearthConnectionNotify(
     case .CONNECTION_NOTIFY_CLOSED:
         guard let raw = socketContext.pointee else { return }
         socketContext.pointee = nil
-        context.tracker.closed(Unmanaged<TrackedConnection>.fromOpaque(raw).takeRetainedValue())
+        let tracked = Unmanaged<TrackedConnection>.fromOpaque(raw).takeRetainedValue()
+        context.tracker.closed(tracked)
+        if let pending = tracked.replacePendingRequest(with: nil) {
+            release(pending, context)
+        }
     default:
         return
     }

@@ -54,7 +54,9 @@ final class ServerContext: Sendable {
 /// Created by the URI-log callback (the first callback of every request, which also makes
 /// libmicrohttpd promise a `NOTIFY_COMPLETED` call for it), retained into `con_cls`, and released
 /// by the completion callback, whatever way the request ended (done, error, timeout, client gone,
-/// daemon shutdown). Only the worker thread that owns the connection touches it, so it needs no lock.
+/// daemon shutdown). libmicrohttpd 0.9.75 breaks that promise when the query does not fit in its
+/// memory pool; its `TrackedConnection` releases such a state when the connection closes. Only the worker
+/// thread that owns the connection touches it, so it needs no lock.
 final class RequestState {
     let startNanoseconds: UInt64
     /// The request target as sent (`/path?query`), before any decoding.

@@ -11,6 +11,9 @@ final class TrackedConnection: Sendable {
     /// libmicrohttpd reports a connection closed before it closes the descriptor.
     let descriptor: Int32
     private let timing: Mutex<Timing>
+    /// The address of the request state (`con_cls`) not yet completed, as a bit pattern: touched only by
+    /// the worker thread that owns the connection, but kept behind a lock so the type stays `Sendable`.
+    private let pendingRequest = Mutex<UInt>(0)
 
     private struct Timing {
         /// When the connection last had no request in progress (opened, or previous response sent);
@@ -36,6 +39,23 @@ final class TrackedConnection: Sendable {
     init(descriptor: Int32, now: UInt64, requestTimeout: UInt64) {
         self.descriptor = descriptor
         self.timing = Mutex(Timing(idleSince: now, deadline: requestTimeout > 0 ? now + requestTimeout : nil))
+    }
+
+    /// Records `raw` as the request state in progress; returns the one recorded before, which
+    /// libmicrohttpd never completed (nil when there is none).
+    func replacePendingRequest(with raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        let previous = pendingRequest.withLock { pending in
+            defer { pending = raw.map { UInt(bitPattern: $0) } ?? 0 }
+            return pending
+        }
+        return UnsafeMutableRawPointer(bitPattern: previous)
+    }
+
+    /// Forgets `raw` as the request state in progress, when it is the one recorded.
+    func clearPendingRequest(_ raw: UnsafeMutableRawPointer) {
+        pendingRequest.withLock { pending in
+            if pending == UInt(bitPattern: raw) { pending = 0 }
+        }
     }
 
     /// The request line has arrived. A later request on a keep-alive connection is due

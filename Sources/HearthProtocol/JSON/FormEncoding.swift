@@ -2,10 +2,14 @@
 public enum FormEncoding {
     /// Splits `a=1&b=2` into ordered pairs. `+` is a space, `%XX` is a byte; malformed escapes are kept
     /// as written. Empty segments are skipped; a key without `=` gets an empty value.
+    ///
+    /// `&` and `=` are found as bytes (WHATWG URL §5.1), also where a combining mark follows them and makes them
+    /// part of a larger character.
     public static func decode(_ text: some StringProtocol) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            if let equals = pair.firstIndex(of: "=") {
-                return (unescape(pair[..<equals]), unescape(pair[pair.index(after: equals)...]))
+        Substring(text).utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { bytes in
+            let pair = Substring(bytes)
+            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                return (unescape(pair[..<equals]), unescape(pair[pair.utf8.index(after: equals)...]))
             }
             return (unescape(pair), "")
         }

@@ -1,0 +1,80 @@
+import FuzzSupport
+import HearthCore
+import HearthCrypto
+import HearthServer
+
+/// Hearth's real routes as `hearth serve --dev` registers them, over an in-memory store, called in-process.
+///
+/// The store holds the fixed signing keys (`TestKeys`), the clock stands still at `FixedTime`, and one known user
+/// (`Fixture.user`, linked to the dev IdP's `fuzz-google-sub`, with the refresh token `Fixture.refreshToken`) is put
+/// back before every input. So tokens in the seed corpus are valid: dev IdP ID tokens sign in, session ID tokens
+/// reach lookup, update, delete and the MFA routes, and the refresh token refreshes.
+struct Fixture {
+    static let publicURL = "http://hearth.test"
+    static let projectID = "demo-hearth"
+    static let clientID = "hearth-dev.apps.googleusercontent.com"
+    static let user = Account(
+        localID: "fuzz-user", email: "fuzz@example.com", emailVerified: true, displayName: "Fuzz",
+        createdAtMillis: (FixedTime.seconds - 86400) * 1000, validSinceMillis: 0,
+        providers: [LinkedIdentity(providerID: "google.com", rawID: "fuzz-google-sub", email: "fuzz@example.com")])
+    static let refreshToken = "fuzz-refresh-token"
+
+    let server: IdentityServer
+    private let store: InMemoryStore
+
+    init() {
+        store = InMemoryStore()
+        do {
+            try store.write { writer in
+                for key in [TestKeys.session, TestKeys.issuer] {
+                    try writer.insertSigningKey(SigningKeyRecord(
+                        keyID: key.keyID, algorithm: "RS256", privateKeyPEM: key.pem, createdAt: FixedTime.seconds - 86400))
+                }
+            }
+            let project = ProjectConfiguration(
+                projectID: Self.projectID, projectNumber: "1", issuer: "\(Self.publicURL)/\(Self.projectID)",
+                apiKeys: .anyNonEmpty, googleClientIDs: [Self.clientID], mfa: .allFactors)
+            let dev = DevIdPConfiguration(
+                issuer: "\(Self.publicURL)/dev/google",
+                clients: [.development(
+                    clientID: Self.clientID,
+                    extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
+            let sms = DevelopmentSMSSender(log: { _ in }, capacity: 16)
+            let platform = try IdentityPlatform(
+                project: project, store: store, time: FixedTime(), googleIssuers: [], devIdentityProvider: dev,
+                smsSender: sms)
+            server = IdentityServer(
+                platform: platform,
+                options: ServerOptions(publicURL: Self.publicURL, development: true, sentVerificationCodes: { sms.deliveredCodes }))
+        } catch {
+            fatalError("the fuzzing server does not start: \(error)")
+        }
+    }
+
+    /// Puts the known user and its refresh token back as they were (an input may have changed or deleted them).
+    func restoreUser() {
+        do {
+            try store.write { writer in
+                // An input may have given the user's email or Google identity to another account.
+                let user = Self.user
+                let holders = [try writer.account(email: "fuzz@example.com"), try writer.account(providerID: "google.com", rawID: "fuzz-google-sub")]
+                for case let holder? in holders where holder.localID != user.localID {
+                    try writer.deleteAccount(localID: holder.localID)
+                }
+                if try writer.account(localID: user.localID) == nil {
+                    try writer.insertAccount(user)
+                } else {
+                    try writer.updateAccount(user)
+                }
+                let hash = SHA256.hash(Self.refreshToken).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+                if try writer.refreshToken(hash: hash) == nil {
+                    try writer.insertRefreshToken(RefreshTokenRecord(
+                        tokenHash: hash, localID: user.localID, signInProvider: "google.com",
+                        authTime: FixedTime.seconds - 60, createdAtMillis: (FixedTime.seconds - 60) * 1000))
+                }
+            }
+        } catch {
+            fatalError("the known user cannot be restored: \(error)")
+        }
+    }
+}
