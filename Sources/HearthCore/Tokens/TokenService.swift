@@ -6,12 +6,13 @@ import JOSE
 ///
 /// ID tokens follow PROTOCOL.md §5.1: RS256 with `kid`, `iss`/`aud` of the project, `auth_time`
 /// fixed for the session, `firebase.identities` and `firebase.sign_in_provider`, custom claims merged
-/// under the reserved names. Refresh tokens are 256-bit random strings; the store keeps their SHA-256.
+/// under the reserved names. Refresh tokens are `<session id>.<256-bit secret>` (`RefreshTokenText`);
+/// the store keeps their SHA-256.
 ///
-/// Sessions follow `SessionPolicy`: each refresh rotates the refresh token; the rotated token, presented
+/// Sessions follow `SessionPolicy`: each refresh rotates the refresh token; the replaced token, presented
 /// again within the grace window, is answered with the same successor (a retried lost response), and
-/// after it revokes the whole session (reuse of a stolen token). An account keeps at most
-/// `maximumSessionsPerAccount` live sessions.
+/// after it, like any older token of the session, revokes the whole session (reuse of a stolen token).
+/// An account keeps at most `maximumSessionsPerAccount` live sessions.
 public final class TokenService: Sendable {
     private let project: ProjectConfiguration
     private let store: any HearthStore
@@ -35,7 +36,7 @@ public final class TokenService: Sendable {
     /// transaction. The ID token is minted separately, after the transaction commits, so signing never
     /// holds the store's write lock.
     public func newRefreshToken(for account: Account, session: Session, writer: any StoreWriter) throws -> String {
-        let refreshToken = Identifiers.secret()
+        let token = RefreshTokenText(sessionID: RefreshTokenText.newSessionID(), secret: Identifiers.secret())
         let now = time.nowMillis
         let sessionClaimsText = session.sessionClaims.map {
             String(decoding: JSONValue.object($0).jsonData(sortedKeys: true), as: UTF8.self)
@@ -46,13 +47,13 @@ public final class TokenService: Sendable {
         for sessionID in beyondCap {
             try writer.revokeSession(sessionID, atMillis: now)
         }
-        try writer.insertRefreshToken(
-            RefreshTokenRecord(
-                tokenHash: Identifiers.hash(refreshToken), localID: account.localID,
-                signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: session.secondFactor,
+        try writer.insertRefreshSession(
+            RefreshSession(
+                sessionID: token.sessionID!, localID: account.localID, signInProvider: session.signInProvider,
+                authTime: session.authTime, secondFactor: session.secondFactor,
                 secondFactorIdentifier: session.secondFactorIdentifier, sessionClaims: sessionClaimsText,
-                createdAtMillis: now))
-        return refreshToken
+                startedAtMillis: now, currentTokenHash: token.hash))
+        return token.text
     }
 
     /// The `expiresIn` value clients get with every ID token.
@@ -112,83 +113,123 @@ public final class TokenService: Sendable {
     ///
     /// Refuses with `TOKEN_EXPIRED` once the account's `validSinceMillis` has moved past the session's
     /// sign-in (revocation) or the session was revoked (reuse detected, or the session cap),
-    /// `USER_DISABLED` and `USER_NOT_FOUND` as Firebase does. Presenting a rotated token after the
-    /// grace window revokes its session, commits that, and answers `TOKEN_EXPIRED`.
+    /// `USER_DISABLED` and `USER_NOT_FOUND` as Firebase does. Presenting the token the session's last
+    /// rotation replaced is answered with the same successor within the grace window; presenting it later,
+    /// or any older token of the session, revokes the session, commits that, and answers `TOKEN_EXPIRED`.
+    ///
+    /// A refresh writes one row: its session's when it rotates, and the account's `lastRefreshAtMillis`
+    /// only when that is a minute or more old. A refresh that does neither (rotation off) writes nothing.
     public func refresh(_ request: RefreshTokenRequest) throws -> RefreshTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw WireError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw WireError(.invalidGrantType) }
-        guard let refreshToken = request.refreshToken, !refreshToken.isEmpty else {
+        guard let text = request.refreshToken, !text.isEmpty else {
             throw WireError(.missingRefreshToken)
         }
-        let hash = Identifiers.hash(refreshToken)
+        let presented = RefreshTokenText(text)
+        let now = time.nowMillis
         // Checks that need no write first, so refused tokens never wait for the writer.
-        let (record, account) = try store.read { reader -> (RefreshTokenRecord?, Account?) in
-            guard let record = try reader.refreshToken(hash: hash) else { return (nil, nil) }
-            return (record, try reader.account(localID: record.localID))
+        let (found, account) = try store.read { reader -> (RefreshSession?, Account?) in
+            guard let session = try Self.session(of: presented, reader) else { return (nil, nil) }
+            return (session, try reader.account(localID: session.localID))
         }
-        guard let record else { throw WireError(.invalidRefreshToken) }
+        guard let session = found else { throw WireError(.invalidRefreshToken) }
         guard let account else { throw WireError(.userNotFound) }
         guard !account.disabled else { throw WireError(.userDisabled) }
-        guard record.revokedAtMillis == nil, record.sessionStartedAtMillis >= account.validSinceMillis else {
+        guard session.revokedAtMillis == nil, session.startedAtMillis >= account.validSinceMillis else {
             throw Self.sessionEnded
         }
-        let now = time.nowMillis
-        let nextRefreshToken: String
-        switch try store.write({ writer in try exchange(refreshToken, hash: hash, at: now, writer: writer) }) {
-        case .issued(let token): nextRefreshToken = token
-        case .refused(let error): throw error
+        let recordsRefresh = Self.lastRefreshIsDue(account, at: now)
+        let next: String
+        if !policy.rotatesRefreshTokens, !recordsRefresh, presented.matches(session.currentTokenHash) {
+            next = presented.text
+        } else {
+            next = try store.transaction { writer in
+                try exchange(presented, of: session.sessionID, recordingRefresh: recordsRefresh, at: now, writer: writer)
+            }
         }
-        let session = Session(
-            signInProvider: record.signInProvider, authTime: record.authTime, secondFactor: record.secondFactor,
-            secondFactorIdentifier: record.secondFactorIdentifier,
-            sessionClaims: record.sessionClaims.flatMap { try? JSONValue(parsing: Data($0.utf8)).objectValue })
+        let claims = Session(
+            signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: session.secondFactor,
+            secondFactorIdentifier: session.secondFactorIdentifier,
+            sessionClaims: session.sessionClaims.flatMap { try? JSONValue(parsing: Data($0.utf8)).objectValue })
         // Signed after the write, so signing never holds the store's write lock.
-        let idToken = try mintIDToken(for: account, session: session)
+        let idToken = try mintIDToken(for: account, session: claims)
         return RefreshTokenResponse(
-            idToken: idToken, expiresIn: expiresIn, refreshToken: nextRefreshToken, userId: account.localID,
+            idToken: idToken, expiresIn: expiresIn, refreshToken: next, userId: account.localID,
             projectId: project.projectNumber)
     }
 
-    /// What a refresh's write decided. A refusal is thrown only after the write returns, so that what
-    /// the write did (revoking a reused token's session) is committed.
-    private enum Exchange {
-        case issued(refreshToken: String)
-        case refused(WireError)
+    /// How precisely `Account.lastRefreshAtMillis` is kept: a refresh writes it only when it is older.
+    static let lastRefreshPrecisionMillis: Int64 = 60_000
+
+    /// Whether a refresh at `now` must write the account's `lastRefreshAtMillis`: it is unset, a minute or
+    /// more old, or ahead of the clock.
+    static func lastRefreshIsDue(_ account: Account, at now: Int64) -> Bool {
+        guard let last = account.lastRefreshAtMillis, last <= now else { return true }
+        return last <= now - lastRefreshPrecisionMillis
+    }
+
+    /// The session `token` belongs to: by the id it names, or for a legacy token by its hash.
+    private static func session(of token: RefreshTokenText, _ reader: any StoreReader) throws -> RefreshSession? {
+        if let sessionID = token.sessionID { return try reader.refreshSession(id: sessionID) }
+        return try reader.refreshSession(legacyTokenHash: token.hash)
     }
 
     private static let sessionEnded = WireError(
         .tokenExpired, "The user's credential is no longer valid. The user must sign in again.")
 
     /// The check-and-rotate of one refresh, in one write transaction: concurrent refreshes of one token
-    /// see each other's rotation, so a session never forks.
-    private func exchange(_ presented: String, hash: String, at now: Int64, writer: any StoreWriter) throws -> Exchange {
+    /// see each other's rotation, so a session never forks. A refusal commits what the body did (revoking
+    /// a reused token's session).
+    private func exchange(
+        _ presented: RefreshTokenText, of sessionID: String, recordingRefresh: Bool, at now: Int64,
+        writer: any StoreWriter
+    ) throws -> WriteOutcome<String> {
         // Read again: a refresh of the same token may have committed since the read.
-        guard let record = try writer.refreshToken(hash: hash) else { return .refused(WireError(.invalidRefreshToken)) }
-        guard record.revokedAtMillis == nil else { return .refused(Self.sessionEnded) }
-        if let rotatedAt = record.rotatedAtMillis {
-            if now - rotatedAt < policy.reuseGraceMillis,
-                let successor = SuccessorSeal.open(record.sealedSuccessor, under: presented),
-                try writer.refreshToken(hash: Identifiers.hash(successor)) != nil
-            {
-                try writer.recordRefresh(localID: record.localID, atMillis: now)
-                return .issued(refreshToken: successor)
-            }
-            try writer.revokeSession(record.sessionID, atMillis: now)
-            return .refused(Self.sessionEnded)
+        guard let session = try writer.refreshSession(id: sessionID) else {
+            return .commitThenFail(WireError(.invalidRefreshToken))
         }
-        var next = presented
-        if policy.rotatesRefreshTokens {
-            next = Identifiers.secret()
-            do {
-                try writer.insertRefreshToken(record.successor(hash: Identifiers.hash(next), at: now))
-            } catch let error as StoreError where error.code == .notFound {
-                return .refused(WireError(.userNotFound))  // the account was deleted since the read
-            }
-            try writer.markRefreshTokenRotated(
-                hash: hash, atMillis: now, sealedSuccessor: SuccessorSeal.seal(next, under: presented))
+        guard session.revokedAtMillis == nil else { return .commitThenFail(Self.sessionEnded) }
+        let next: String
+        if presented.matches(session.currentTokenHash) {
+            next = policy.rotatesRefreshTokens ? try rotate(session, replacing: presented, at: now, writer: writer) : presented.text
+        } else if let successor = successorWithinGrace(of: presented, in: session, at: now) {
+            next = successor
+        } else {
+            // The replaced token after the grace window, or an older one: reuse.
+            try writer.revokeSession(sessionID, atMillis: now)
+            return .commitThenFail(Self.sessionEnded)
         }
-        try writer.recordRefresh(localID: record.localID, atMillis: now)
-        return .issued(refreshToken: next)
+        if recordingRefresh { try writer.recordRefresh(localID: session.localID, atMillis: now) }
+        return .commit(next)
+    }
+
+    /// Replaces the session's current token `presented` by a new one, which it returns.
+    private func rotate(
+        _ session: RefreshSession, replacing presented: RefreshTokenText, at now: Int64, writer: any StoreWriter
+    ) throws -> String {
+        let secret = Identifiers.secret()
+        let next = RefreshTokenText(sessionID: session.sessionID, secret: secret)
+        do {
+            try writer.rotateRefreshSession(
+                id: session.sessionID, replacing: presented.hash, with: next.hash, atMillis: now,
+                sealedSuccessor: SuccessorSeal.seal(secret, under: presented.text))
+        } catch let error as StoreError where error.code == .notFound {
+            throw WireError(.userNotFound)  // checked current and live above: the account was deleted since the read
+        }
+        return next.text
+    }
+
+    /// The session's current token, if `presented` is the token it replaced and the grace window is still
+    /// open (a client retrying a lost response), and the sealed successor is that current token.
+    private func successorWithinGrace(of presented: RefreshTokenText, in session: RefreshSession, at now: Int64)
+        -> String?
+    {
+        guard let replaced = session.replaced, presented.matches(replaced.tokenHash),
+            now - replaced.replacedAtMillis < policy.reuseGraceMillis,
+            let secret = SuccessorSeal.open(replaced.sealedSuccessor, under: presented.text)
+        else { return nil }
+        let successor = RefreshTokenText(sessionID: session.sessionID, secret: secret)
+        return successor.matches(session.currentTokenHash) ? successor.text : nil
     }
 
     /// Checks a presented Hearth ID token: signature with a published key (reloading keys once for an
