@@ -36,7 +36,8 @@ public final class TokenService: Sendable {
     /// transaction. The ID token is minted separately, after the transaction commits, so signing never
     /// holds the store's write lock.
     public func newRefreshToken(for account: Account, session: Session, writer: any StoreWriter) throws -> String {
-        let token = RefreshTokenText(sessionID: RefreshTokenText.newSessionID(), secret: Identifiers.secret())
+        let sessionID = RefreshTokenText.newSessionID()
+        let token = RefreshTokenText(sessionID: sessionID, secret: Identifiers.secret())
         let now = time.nowMillis
         let sessionClaimsText = session.sessionClaims.map {
             String(decoding: JSONValue.object($0).jsonData(sortedKeys: true), as: UTF8.self)
@@ -44,12 +45,12 @@ public final class TokenService: Sendable {
         // Make room first, so the new session is never the one revoked.
         let beyondCap = try writer.liveSessionIDs(
             localID: account.localID, skippingNewest: policy.maximumSessionsPerAccount - 1)
-        for sessionID in beyondCap {
-            try writer.revokeSession(sessionID, atMillis: now)
+        for oldest in beyondCap {
+            try writer.revokeSession(oldest, atMillis: now)
         }
         try writer.insertRefreshSession(
             RefreshSession(
-                sessionID: token.sessionID!, localID: account.localID, signInProvider: session.signInProvider,
+                sessionID: sessionID, localID: account.localID, signInProvider: session.signInProvider,
                 authTime: session.authTime, secondFactor: session.secondFactor,
                 secondFactorIdentifier: session.secondFactorIdentifier, sessionClaims: sessionClaimsText,
                 startedAtMillis: now, currentTokenHash: token.hash))
@@ -117,8 +118,11 @@ public final class TokenService: Sendable {
     /// rotation replaced is answered with the same successor within the grace window; presenting it later,
     /// or any older token of the session, revokes the session, commits that, and answers `TOKEN_EXPIRED`.
     ///
-    /// A refresh writes one row: its session's when it rotates, and the account's `lastRefreshAtMillis`
-    /// only when that is a minute or more old. A refresh that does neither (rotation off) writes nothing.
+    /// A rotation rewrites the session's row; the account's `lastRefreshAtMillis` is written only when it
+    /// is a minute or more old. With rotation, every refresh writes, so its checks run in that one write
+    /// transaction (a refused token holds the writer for a primary-key lookup; the per-client bucket of
+    /// refresh failures bounds how many). Without rotation, the checks run in a read, and most refreshes
+    /// write nothing.
     public func refresh(_ request: RefreshTokenRequest) throws -> RefreshTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw WireError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw WireError(.invalidGrantType) }
@@ -127,35 +131,34 @@ public final class TokenService: Sendable {
         }
         let presented = RefreshTokenText(text)
         let now = time.nowMillis
-        // Checks that need no write first, so refused tokens never wait for the writer.
-        let (found, account) = try store.read { reader -> (RefreshSession?, Account?) in
-            guard let session = try Self.session(of: presented, reader) else { return (nil, nil) }
-            return (session, try reader.account(localID: session.localID))
-        }
-        guard let session = found else { throw WireError(.invalidRefreshToken) }
-        guard let account else { throw WireError(.userNotFound) }
-        guard !account.disabled else { throw WireError(.userDisabled) }
-        guard session.revokedAtMillis == nil, session.startedAtMillis >= account.validSinceMillis else {
-            throw Self.sessionEnded
-        }
-        let recordsRefresh = Self.lastRefreshIsDue(account, at: now)
-        let next: String
-        if !policy.rotatesRefreshTokens, !recordsRefresh, presented.matches(session.currentTokenHash) {
-            next = presented.text
+        let refreshed: Refreshed
+        if policy.rotatesRefreshTokens {
+            refreshed = try store.transaction { writer in try exchange(presented, at: now, writer: writer) }
         } else {
-            next = try store.transaction { writer in
-                try exchange(presented, of: session.sessionID, recordingRefresh: recordsRefresh, at: now, writer: writer)
+            let (session, account) = try store.read { reader in try Self.checkedSession(of: presented, reader) }
+            if presented.matches(session.currentTokenHash), !Self.lastRefreshIsDue(account, at: now) {
+                refreshed = Refreshed(session: session, account: account, refreshToken: presented.text)
+            } else {
+                refreshed = try store.transaction { writer in try exchange(presented, at: now, writer: writer) }
             }
         }
-        let claims = Session(
+        let session = refreshed.session
+        let carried = Session(
             signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: session.secondFactor,
             secondFactorIdentifier: session.secondFactorIdentifier,
             sessionClaims: session.sessionClaims.flatMap { try? JSONValue(parsing: Data($0.utf8)).objectValue })
         // Signed after the write, so signing never holds the store's write lock.
-        let idToken = try mintIDToken(for: account, session: claims)
+        let idToken = try mintIDToken(for: refreshed.account, session: carried)
         return RefreshTokenResponse(
-            idToken: idToken, expiresIn: expiresIn, refreshToken: next, userId: account.localID,
-            projectId: project.projectNumber)
+            idToken: idToken, expiresIn: expiresIn, refreshToken: refreshed.refreshToken,
+            userId: refreshed.account.localID, projectId: project.projectNumber)
+    }
+
+    /// What a refresh answers from: the session, its account, and the refresh token to return.
+    private struct Refreshed {
+        let session: RefreshSession
+        let account: Account
+        let refreshToken: String
     }
 
     /// How precisely `Account.lastRefreshAtMillis` is kept: a refresh writes it only when it is older.
@@ -168,39 +171,51 @@ public final class TokenService: Sendable {
         return last <= now - lastRefreshPrecisionMillis
     }
 
-    /// The session `token` belongs to: by the id it names, or for a legacy token by its hash.
-    private static func session(of token: RefreshTokenText, _ reader: any StoreReader) throws -> RefreshSession? {
-        if let sessionID = token.sessionID { return try reader.refreshSession(id: sessionID) }
-        return try reader.refreshSession(legacyTokenHash: token.hash)
+    /// The session `token` belongs to and its account, if that session may still refresh; otherwise the
+    /// wire error to answer (thrown, so inside a write it rolls back, before anything was written).
+    private static func checkedSession(of token: RefreshTokenText, _ reader: any StoreReader) throws
+        -> (RefreshSession, Account)
+    {
+        let found =
+            if let sessionID = token.sessionID {
+                try reader.refreshSession(id: sessionID)
+            } else {
+                try reader.refreshSession(legacyTokenHash: token.hash)
+            }
+        guard let session = found else { throw WireError(.invalidRefreshToken) }
+        guard let account = try reader.account(localID: session.localID) else { throw WireError(.userNotFound) }
+        guard !account.disabled else { throw WireError(.userDisabled) }
+        guard session.revokedAtMillis == nil, session.startedAtMillis >= account.validSinceMillis else {
+            throw sessionEnded
+        }
+        return (session, account)
     }
 
     private static let sessionEnded = WireError(
         .tokenExpired, "The user's credential is no longer valid. The user must sign in again.")
 
     /// The check-and-rotate of one refresh, in one write transaction: concurrent refreshes of one token
-    /// see each other's rotation, so a session never forks. A refusal commits what the body did (revoking
-    /// a reused token's session).
-    private func exchange(
-        _ presented: RefreshTokenText, of sessionID: String, recordingRefresh: Bool, at now: Int64,
-        writer: any StoreWriter
-    ) throws -> WriteOutcome<String> {
-        // Read again: a refresh of the same token may have committed since the read.
-        guard let session = try writer.refreshSession(id: sessionID) else {
-            return .commitThenFail(WireError(.invalidRefreshToken))
-        }
-        guard session.revokedAtMillis == nil else { return .commitThenFail(Self.sessionEnded) }
+    /// see each other's rotation, so a session never forks. A refusal for reuse commits the revocation.
+    private func exchange(_ presented: RefreshTokenText, at now: Int64, writer: any StoreWriter) throws
+        -> WriteOutcome<Refreshed>
+    {
+        let (session, account) = try Self.checkedSession(of: presented, writer)
         let next: String
         if presented.matches(session.currentTokenHash) {
-            next = policy.rotatesRefreshTokens ? try rotate(session, replacing: presented, at: now, writer: writer) : presented.text
+            if policy.rotatesRefreshTokens {
+                next = try rotate(session, replacing: presented, at: now, writer: writer)
+            } else {
+                next = presented.text
+            }
         } else if let successor = successorWithinGrace(of: presented, in: session, at: now) {
             next = successor
         } else {
             // The replaced token after the grace window, or an older one: reuse.
-            try writer.revokeSession(sessionID, atMillis: now)
+            try writer.revokeSession(session.sessionID, atMillis: now)
             return .commitThenFail(Self.sessionEnded)
         }
-        if recordingRefresh { try writer.recordRefresh(localID: session.localID, atMillis: now) }
-        return .commit(next)
+        if Self.lastRefreshIsDue(account, at: now) { try writer.recordRefresh(localID: account.localID, atMillis: now) }
+        return .commit(Refreshed(session: session, account: account, refreshToken: next))
     }
 
     /// Replaces the session's current token `presented` by a new one, which it returns.
@@ -209,13 +224,9 @@ public final class TokenService: Sendable {
     ) throws -> String {
         let secret = Identifiers.secret()
         let next = RefreshTokenText(sessionID: session.sessionID, secret: secret)
-        do {
-            try writer.rotateRefreshSession(
-                id: session.sessionID, replacing: presented.hash, with: next.hash, atMillis: now,
-                sealedSuccessor: SuccessorSeal.seal(secret, under: presented.text))
-        } catch let error as StoreError where error.code == .notFound {
-            throw WireError(.userNotFound)  // checked current and live above: the account was deleted since the read
-        }
+        try writer.rotateRefreshSession(
+            id: session.sessionID, replacing: presented.hash, with: next.hash, atMillis: now,
+            sealedSuccessor: SuccessorSeal.seal(secret, under: presented.text))
         return next.text
     }
 
