@@ -90,23 +90,35 @@ class SQLiteStoreReader: StoreReader {
             lastRefreshAtMillis: row.int64(11), validSinceMillis: try row.requiredInt64(12))
     }
 
-    // MARK: Refresh tokens
+    // MARK: Sessions (refresh-token rotation)
 
-    final func refreshToken(hash: String) throws -> RefreshTokenRecord? {
-        try run("refreshToken(hash:)") {
-            try connection.queryFirst(SQL.refreshTokenByHash, [.text(hash)]) { row in
-                RefreshTokenRecord(
-                    tokenHash: try row.requiredText(0), localID: try row.requiredText(1),
-                    signInProvider: try row.requiredText(2), authTime: try row.requiredInt64(3),
-                    secondFactor: row.text(4), secondFactorIdentifier: row.text(5), sessionClaims: row.text(6),
-                    createdAtMillis: try row.requiredInt64(7), sessionID: try row.requiredText(8),
-                    sessionStartedAtMillis: try row.requiredInt64(9), rotatedAtMillis: row.int64(10),
-                    sealedSuccessor: row.blob(11), revokedAtMillis: row.int64(12))
-            }
+    final func refreshSession(id: String) throws -> RefreshSession? {
+        try run("refreshSession(id:)") {
+            try connection.queryFirst(SQL.refreshSessionByID, [.text(id)], Self.decodeRefreshSession)
         }
     }
 
-    // MARK: Sessions (refresh-token rotation)
+    final func refreshSession(legacyTokenHash: String) throws -> RefreshSession? {
+        try run("refreshSession(legacyTokenHash:)") {
+            try connection.queryFirst(SQL.refreshSessionByLegacyToken, [.text(legacyTokenHash)], Self.decodeRefreshSession)
+        }
+    }
+
+    /// A row in `SQL.refreshSessionColumns`' order.
+    private static func decodeRefreshSession(_ row: SQLiteRow) throws -> RefreshSession {
+        var replaced: ReplacedRefreshToken?
+        if let replacedHash = row.text(10) {
+            guard let replacedAt = row.int64(11), let sealed = row.blob(12) else {
+                throw StoreError(.corrupt, "refresh session: a replaced token without its time or successor")
+            }
+            replaced = ReplacedRefreshToken(tokenHash: replacedHash, replacedAtMillis: replacedAt, sealedSuccessor: sealed)
+        }
+        return RefreshSession(
+            sessionID: try row.requiredText(0), localID: try row.requiredText(1),
+            signInProvider: try row.requiredText(2), authTime: try row.requiredInt64(3), secondFactor: row.text(4),
+            secondFactorIdentifier: row.text(5), sessionClaims: row.text(6), startedAtMillis: try row.requiredInt64(7),
+            revokedAtMillis: row.int64(8), currentTokenHash: try row.requiredText(9), replaced: replaced)
+    }
 
     final func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String] {
         try run("liveSessionIDs") {
@@ -345,33 +357,6 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
 
     // MARK: Refresh tokens
 
-    func insertRefreshToken(_ record: RefreshTokenRecord) throws {
-        try run("insertRefreshToken") {
-            try connection.savepoint {
-                // Each statement writes only if the account exists (no foreign keys: see Schema.version3).
-                try execute(
-                    SQL.insertSessionUnlessExists,
-                    [
-                        .text(record.sessionID), .text(record.localID), .text(record.signInProvider),
-                        .integer(record.authTime), SQLiteValue(record.secondFactor),
-                        SQLiteValue(record.secondFactorIdentifier), SQLiteValue(record.sessionClaims),
-                        .integer(record.sessionStartedAtMillis), SQLiteValue(record.revokedAtMillis),
-                    ])
-                let inserted = try execute(
-                    SQL.insertRefreshToken,
-                    [
-                        .text(record.tokenHash), .text(record.sessionID), .integer(record.createdAtMillis),
-                        SQLiteValue(record.rotatedAtMillis), SQLiteValue(record.sealedSuccessor), .text(record.localID),
-                    ]
-                ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil }
-                guard inserted > 0 else {
-                    // A taken hash wins over a missing account, whichever is checked first.
-                    throw StoreError(try exists(SQL.refreshTokenExists, record.tokenHash) ? .duplicateToken : .notFound)
-                }
-            }
-        }
-    }
-
     @discardableResult
     func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int {
         try run("deleteOrphanedRefreshTokens") { try execute(SQL.deleteOrphanedSessions, [.integer(millis)]) }
@@ -592,10 +577,35 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
 
     // MARK: Sessions (refresh-token rotation)
 
-    func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws {
-        try run("markRefreshTokenRotated") {
-            let values: [SQLiteValue] = [.integer(millis), .blob(sealedSuccessor), .text(hash)]
-            guard try execute(SQL.markRefreshTokenRotated, values) > 0 else { throw StoreError(.notFound) }
+    func insertRefreshSession(_ session: RefreshSession) throws {
+        try run("insertRefreshSession") {
+            // One statement that inserts only if the account exists (sessions have no foreign key).
+            let values: [SQLiteValue] = [
+                .text(session.sessionID), .text(session.localID), .text(session.signInProvider),
+                .integer(session.authTime), SQLiteValue(session.secondFactor), SQLiteValue(session.secondFactorIdentifier),
+                SQLiteValue(session.sessionClaims), .integer(session.startedAtMillis), SQLiteValue(session.revokedAtMillis),
+                .text(session.currentTokenHash), SQLiteValue(session.replaced?.tokenHash),
+                SQLiteValue(session.replaced?.replacedAtMillis), SQLiteValue(session.replaced?.sealedSuccessor),
+            ]
+            let inserted = try execute(SQL.insertRefreshSession, values) { code in
+                code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil
+            }
+            guard inserted > 0 else {
+                // A taken id wins over a missing account, whichever is checked first.
+                throw StoreError(try exists(SQL.refreshSessionExists, session.sessionID) ? .duplicateToken : .notFound)
+            }
+        }
+    }
+
+    func rotateRefreshSession(
+        id: String, replacing currentHash: String, with newHash: String, atMillis millis: Int64,
+        sealedSuccessor: [UInt8]
+    ) throws {
+        try run("rotateRefreshSession") {
+            let values: [SQLiteValue] = [
+                .text(newHash), .integer(millis), .blob(sealedSuccessor), .text(id), .text(currentHash),
+            ]
+            guard try execute(SQL.rotateRefreshSession, values) > 0 else { throw StoreError(.notFound) }
         }
     }
 
@@ -604,13 +614,13 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
         try run("revokeSession") { try execute(SQL.revokeSession, [.integer(millis), .text(sessionID)]) > 0 }
     }
 
-    func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
-        -> RefreshTokenPurgeStep
+    func purgeLegacyRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64)
+        throws -> RefreshTokenPurgeStep
     {
-        try run("purgeRefreshTokens") {
-            try purgePage(SQL.refreshTokenPage, after: cursor, limit: limit) { start, last in
+        try run("purgeLegacyRefreshTokens") {
+            try purgePage(SQL.legacyRefreshTokenPage, after: cursor, limit: limit) { start, last in
                 try execute(
-                    SQL.purgeRefreshTokens, [start, .text(last), .integer(rotatedBefore), .integer(revokedBefore)])
+                    SQL.purgeLegacyRefreshTokens, [start, .text(last), .integer(rotatedBefore), .integer(revokedBefore)])
             }
         }
     }
@@ -696,28 +706,36 @@ enum SQL {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// A token with its session's fields, in `RefreshTokenRecord`'s order. A token whose session is gone
-    /// is not found.
-    static let refreshTokenByHash = """
-        SELECT t.token_hash, s.local_id, s.sign_in_provider, s.auth_time, s.second_factor, s.second_factor_identifier,
-            s.session_claims, t.created_at_millis, t.session_id, s.started_at_millis, t.rotated_at_millis,
-            t.sealed_successor, s.revoked_at_millis
-        FROM refresh_tokens AS t JOIN refresh_sessions AS s ON s.session_id = t.session_id
+    /// Every column of `refresh_sessions`, in `RefreshSession`'s order (`replaced` last, as three).
+    static let refreshSessionColumns = [
+        "session_id", "local_id", "sign_in_provider", "auth_time", "second_factor", "second_factor_identifier",
+        "session_claims", "started_at_millis", "revoked_at_millis", "current_token_hash", "replaced_token_hash",
+        "replaced_at_millis", "sealed_successor",
+    ]
+    static let refreshSessionByID = """
+        SELECT \(refreshSessionColumns.joined(separator: ", ")) FROM refresh_sessions WHERE session_id = ?
+        """
+    /// The session of a token issued before migration 5; none if the session is gone.
+    static let refreshSessionByLegacyToken = """
+        SELECT \(refreshSessionColumns.map { "s.\($0)" }.joined(separator: ", "))
+        FROM legacy_refresh_tokens AS t JOIN refresh_sessions AS s ON s.session_id = t.session_id
         WHERE t.token_hash = ?
         """
-    /// Starts the session ?1 unless it exists; only for an existing account (no foreign key).
-    static let insertSessionUnlessExists = """
-        INSERT INTO refresh_sessions (session_id, local_id, sign_in_provider, auth_time, second_factor,
-            second_factor_identifier, session_claims, started_at_millis, revoked_at_millis)
-        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
-        ON CONFLICT (session_id) DO NOTHING
+    static let refreshSessionExists = "SELECT 1 FROM refresh_sessions WHERE session_id = ?"
+    /// Inserts only if the account ?2 exists (no foreign key: sessions outlive their account).
+    static let insertRefreshSession = """
+        INSERT INTO refresh_sessions (\(refreshSessionColumns.joined(separator: ", ")))
+        SELECT \((1...refreshSessionColumns.count).map { "?\($0)" }.joined(separator: ", "))
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
         """
-    /// Inserts only if the account ?6 exists.
-    static let insertRefreshToken = """
-        INSERT INTO refresh_tokens (token_hash, session_id, created_at_millis, rotated_at_millis, sealed_successor)
-        SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?6)
+    /// Only from the current token ?5 of a live session whose account exists. No indexed column changes.
+    static let rotateRefreshSession = """
+        UPDATE refresh_sessions
+        SET current_token_hash = ?1, replaced_token_hash = current_token_hash, replaced_at_millis = ?2,
+            sealed_successor = ?3
+        WHERE session_id = ?4 AND current_token_hash = ?5 AND revoked_at_millis IS NULL
+            AND EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_sessions.local_id)
         """
-    static let refreshTokenExists = "SELECT 1 FROM refresh_tokens WHERE token_hash = ?"
     /// Ending the sessions ends their tokens (which the purge then deletes).
     static let deleteSessionsOfAccount = "DELETE FROM refresh_sessions WHERE local_id = ?"
     static let deleteOrphanedSessions = """
@@ -729,22 +747,18 @@ enum SQL {
         SELECT session_id FROM refresh_sessions WHERE local_id = ? AND revoked_at_millis IS NULL
         ORDER BY started_at_millis DESC, session_id DESC LIMIT -1 OFFSET ?
         """
-    /// Only a current token: not rotated, of a session that exists and is not revoked.
-    static let markRefreshTokenRotated = """
-        UPDATE refresh_tokens SET rotated_at_millis = ?, sealed_successor = ?
-        WHERE token_hash = ? AND rotated_at_millis IS NULL
-            AND EXISTS (
-                SELECT 1 FROM refresh_sessions AS s
-                WHERE s.session_id = refresh_tokens.session_id AND s.revoked_at_millis IS NULL)
-        """
     static let revokeSession = """
         UPDATE refresh_sessions SET revoked_at_millis = ? WHERE session_id = ? AND revoked_at_millis IS NULL
         """
-    static let refreshTokenPage = "SELECT token_hash FROM refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?"
-    /// The tokens of one page (hashes after ?1 up to ?2) nobody can use: see `StoreWriter.purgeRefreshTokens`.
-    static let purgeRefreshTokens = """
-        DELETE FROM refresh_tokens WHERE token_hash IN (
-            SELECT t.token_hash FROM refresh_tokens AS t LEFT JOIN refresh_sessions AS s ON s.session_id = t.session_id
+    static let legacyRefreshTokenPage = """
+        SELECT token_hash FROM legacy_refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?
+        """
+    /// The legacy tokens of one page (hashes after ?1 up to ?2) that can no longer tell anything: see
+    /// `StoreWriter.purgeLegacyRefreshTokens`.
+    static let purgeLegacyRefreshTokens = """
+        DELETE FROM legacy_refresh_tokens WHERE token_hash IN (
+            SELECT t.token_hash FROM legacy_refresh_tokens AS t
+                LEFT JOIN refresh_sessions AS s ON s.session_id = t.session_id
             WHERE t.token_hash > ?1 AND t.token_hash <= ?2
                 AND (t.rotated_at_millis < ?3 OR s.session_id IS NULL OR s.revoked_at_millis < ?4))
         """
@@ -878,14 +892,15 @@ enum SQL {
         ("accountByLocalID", accountByLocalID), ("accountByEmail", accountByEmail),
         ("accountByIdentity", accountByIdentity), ("identitiesOfAccount", identitiesOfAccount),
         ("recordRefresh", recordRefresh), ("deleteAccount", deleteAccount),
-        ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshTokenByHash", refreshTokenByHash),
+        ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshSessionByID", refreshSessionByID),
+        ("refreshSessionByLegacyToken", refreshSessionByLegacyToken),
         ("deleteSessionsOfAccount", deleteSessionsOfAccount), ("retireSigningKey", retireSigningKey),
         ("deleteSigningKey", deleteSigningKey), ("devAccountBySubject", devAccountBySubject),
         ("devAccountByEmail", devAccountByEmail), ("devGrantByHash", devGrantByHash),
         ("deleteDevGrant", deleteDevGrant), ("deleteDevGrantsOfClient", deleteDevGrantsOfClient),
         ("deleteExpiredDevGrants", deleteExpiredDevGrants), ("accountExists", accountExists),
-        ("devAccountExists", devAccountExists), ("refreshTokenExists", refreshTokenExists),
-        ("insertRefreshToken", insertRefreshToken), ("deleteOrphanedSessions", deleteOrphanedSessions),
+        ("devAccountExists", devAccountExists), ("refreshSessionExists", refreshSessionExists),
+        ("insertRefreshSession", insertRefreshSession), ("deleteOrphanedSessions", deleteOrphanedSessions),
         ("enrollmentsOfAccount", enrollmentsOfAccount), ("deleteEnrollmentsOfAccount", deleteEnrollmentsOfAccount),
         ("mfaPendingSignInByHash", mfaPendingSignInByHash), ("mfaPendingSignInExists", mfaPendingSignInExists),
         ("updateMFAPendingSignIn", updateMFAPendingSignIn), ("deleteMFAPendingSignIn", deleteMFAPendingSignIn),
@@ -899,9 +914,9 @@ enum SQL {
         ("deleteExpiredVerificationSessions", deleteExpiredVerificationSessions),
         ("limitCounterByKey", limitCounterByKey), ("deleteLimitCounter", deleteLimitCounter),
         ("deleteExpiredLimitCounters", deleteExpiredLimitCounters),
-        ("liveSessionIDs", liveSessionIDs), ("markRefreshTokenRotated", markRefreshTokenRotated),
-        ("revokeSession", revokeSession), ("refreshTokenPage", refreshTokenPage),
-        ("purgeRefreshTokens", purgeRefreshTokens), ("insertSessionUnlessExists", insertSessionUnlessExists),
+        ("liveSessionIDs", liveSessionIDs), ("rotateRefreshSession", rotateRefreshSession),
+        ("revokeSession", revokeSession), ("legacyRefreshTokenPage", legacyRefreshTokenPage),
+        ("purgeLegacyRefreshTokens", purgeLegacyRefreshTokens),
         ("sessionPage", sessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
     ] + cascadeLookups
 }

@@ -21,6 +21,9 @@ enum Schema {
         migrator.register(4, "limit counters, verified verification sessions") { db in
             try db.executeScript(version4)
         }
+        migrator.register(5, "refresh tokens name their session, which keeps its rotation state") { db in
+            try db.executeScript(version5)
+        }
         return migrator
     }
 
@@ -219,5 +222,33 @@ enum Schema {
         CREATE INDEX limit_counters_expires_at ON limit_counters(expires_at_millis);
 
         ALTER TABLE verification_sessions ADD COLUMN verified_at_millis INTEGER;
+        """
+
+    /// Refresh tokens name their session (`<session id>.<secret>`), and a session keeps its rotation
+    /// state in its own row: the hash of its current token, and of the token that one replaced with when
+    /// and its successor sealed under it. A rotation rewrites that one row; older tokens need no rows, as
+    /// any token of the session that is neither current nor the replaced one is reuse.
+    ///
+    /// Tokens issued before have no session id: each session's current one moves into its session row,
+    /// and `legacy_refresh_tokens` keeps, for every old token, only what finds its session (so that the
+    /// current ones keep working and older ones are recognised as reuse); the purge empties it over time.
+    /// Tokens rotated before the upgrade count as reused if presented again, even within the grace window.
+    static let version5 = """
+        ALTER TABLE refresh_sessions ADD COLUMN current_token_hash TEXT NOT NULL DEFAULT '';
+        ALTER TABLE refresh_sessions ADD COLUMN replaced_token_hash TEXT;
+        ALTER TABLE refresh_sessions ADD COLUMN replaced_at_millis INTEGER;
+        ALTER TABLE refresh_sessions ADD COLUMN sealed_successor BLOB;
+
+        UPDATE refresh_sessions SET current_token_hash = t.token_hash
+        FROM refresh_tokens AS t
+        WHERE t.session_id = refresh_sessions.session_id AND t.rotated_at_millis IS NULL;
+
+        CREATE TABLE legacy_refresh_tokens (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            session_id TEXT NOT NULL,
+            rotated_at_millis INTEGER
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO legacy_refresh_tokens SELECT token_hash, session_id, rotated_at_millis FROM refresh_tokens;
+        DROP TABLE refresh_tokens;
         """
 }

@@ -11,8 +11,14 @@ struct SessionRotationTests {
         try test.tokens.refresh(RefreshTokenRequest(refreshToken: token))
     }
 
-    private func record(_ test: TestPlatform, _ token: String) throws -> RefreshTokenRecord? {
-        try test.store.read { try $0.refreshToken(hash: Fixture.sha256Hex(token)) }
+    /// The session `token` names (`<session id>.<secret>`).
+    private func sessionID(_ token: String?) -> String? {
+        token?.firstIndex(of: ".").map { String(token![..<$0]) }
+    }
+
+    private func session(_ test: TestPlatform, _ token: String?) throws -> RefreshSession? {
+        guard let id = sessionID(token) else { return nil }
+        return try test.store.read { try $0.refreshSession(id: id) }
     }
 
     private func liveSessions(_ test: TestPlatform, _ localID: String?) throws -> [String] {
@@ -32,12 +38,13 @@ struct SessionRotationTests {
             chain.append(refreshed.refreshToken)
         }
         #expect(Set(chain).count == chain.count)
-        for spent in chain.dropLast() {
-            #expect(try record(test, spent)?.rotatedAtMillis != nil)
-        }
-        let sessionID = Fixture.sha256Hex(chain[0])
-        #expect(try record(test, chain.last!)?.sessionID == sessionID)
-        #expect(try liveSessions(test, signIn.localId) == [sessionID])
+        let id = try #require(sessionID(chain[0]))
+        #expect(chain.allSatisfy { sessionID($0) == id })
+        // One session row holds the chain: the current token and the one it replaced, by hash.
+        let stored = try #require(try session(test, chain.last))
+        #expect(stored.currentTokenHash == Fixture.sha256Hex(chain[5]))
+        #expect(stored.replaced?.tokenHash == Fixture.sha256Hex(chain[4]))
+        #expect(try liveSessions(test, signIn.localId) == [id])
     }
 
     @Test("a client retrying a lost response within the grace window gets the same successor, and nothing new is stored")
@@ -49,7 +56,7 @@ struct SessionRotationTests {
         test.time.advance(by: 59.999)
         let retried = try refresh(test, first)
         #expect(retried.refreshToken == lost)
-        #expect(try record(test, lost)?.rotatedAtMillis == nil, "the successor is still the current token")
+        #expect(try session(test, lost)?.currentTokenHash == Fixture.sha256Hex(lost), "the successor is still the current token")
         #expect(try liveSessions(test, signIn.localId).count == 1)
         // The client goes on with the successor as if nothing had happened.
         #expect(try refresh(test, lost).refreshToken != lost)
@@ -59,16 +66,20 @@ struct SessionRotationTests {
     func graceNeedsARealSuccessor() throws {
         let test = try TestPlatform()
         let signIn = try test.signIn(subject: "sealed-1")
-        // A rotated token whose sealed successor opens to a token the store does not have.
-        let token = "a-rotated-token-with-a-sealed-successor-nobody-has"
+        // A session whose replaced token's sealed successor opens to a token that is not its current one.
+        let token = "sealed-session.a-replaced-token-with-a-sealed-successor-nobody-has"
         try test.store.write { writer in
-            try writer.insertRefreshToken(
-                RefreshTokenRecord(
-                    tokenHash: Fixture.sha256Hex(token), localID: try #require(signIn.localId),
-                    signInProvider: "google.com", authTime: test.time.nowSeconds, createdAtMillis: test.time.nowMillis,
-                    rotatedAtMillis: test.time.nowMillis, sealedSuccessor: Array(repeating: 7, count: 32)))
+            try writer.insertRefreshSession(
+                RefreshSession(
+                    sessionID: "sealed-session", localID: try #require(signIn.localId), signInProvider: "google.com",
+                    authTime: test.time.nowSeconds, startedAtMillis: test.time.nowMillis,
+                    currentTokenHash: Fixture.sha256Hex("sealed-session.current"),
+                    replaced: ReplacedRefreshToken(
+                        tokenHash: Fixture.sha256Hex(token), replacedAtMillis: test.time.nowMillis,
+                        sealedSuccessor: Array(repeating: 7, count: 32))))
         }
         #expect(wireErrorCode { _ = try refresh(test, token) } == .tokenExpired)
+        #expect(try test.store.read { try $0.refreshSession(id: "sealed-session") }?.revokedAtMillis != nil)
     }
 
     @Test("a stolen token presented after its owner refreshed, past the grace window, revokes the whole session")
@@ -130,7 +141,49 @@ struct SessionRotationTests {
             test.time.advance(by: 3600)
             #expect(try refresh(test, token).refreshToken == token)
         }
-        #expect(try record(test, token)?.rotatedAtMillis == nil)
+        let stored = try #require(try session(test, token))
+        #expect(stored.currentTokenHash == Fixture.sha256Hex(token) && stored.replaced == nil)
+    }
+
+    @Test("a token two rotations back is reuse even within the grace window: only the last replaced one is answered")
+    func olderTokenWithinGrace() throws {
+        let test = try TestPlatform()
+        let first = try #require(try test.signIn(subject: "older-1").refreshToken)
+        let second = try refresh(test, first).refreshToken
+        let third = try refresh(test, second).refreshToken
+        #expect(try refresh(test, second).refreshToken == third)
+        #expect(wireErrorCode { _ = try refresh(test, first) } == .tokenExpired)
+        #expect(wireErrorCode { _ = try refresh(test, third) } == .tokenExpired)
+    }
+
+    @Test("a replaced token is recognised as reuse for as long as its session lives, beyond the old 30-day period")
+    func reuseRecognisedForTheSessionsLifetime() throws {
+        let test = try TestPlatform(sessions: SessionPolicy(reuseDetectionPeriod: 60))
+        let first = try #require(try test.signIn(subject: "long-1").refreshToken)
+        let second = try refresh(test, first).refreshToken
+        let third = try refresh(test, second).refreshToken
+        test.time.advance(by: 90 * 86_400)
+        try SessionPurger(store: test.store, time: test.time, policy: SessionPolicy(reuseDetectionPeriod: 60), log: { _ in })
+            .purgePass()
+        #expect(wireErrorCode { _ = try refresh(test, first) } == .tokenExpired)
+        #expect(wireErrorCode { _ = try refresh(test, third) } == .tokenExpired)
+    }
+
+    @Test("a made-up secret for a known session is reuse and revokes it; an unknown session id is INVALID_REFRESH_TOKEN")
+    func forgedTokens() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "forged-1")
+        let token = try #require(signIn.refreshToken)
+        let id = try #require(sessionID(token))
+        let unknown = ["\(id)x.\(token.dropFirst(id.count + 1))", ".\(token)", "no-dot-\(token)", "a-bare-legacy-secret"]
+        for forged in unknown {
+            #expect(wireErrorCode { _ = try refresh(test, forged) } == .invalidRefreshToken, "\(forged)")
+        }
+        #expect(try refresh(test, token).userId == signIn.localId, "unknown sessions change nothing")
+        let current = try #require(try session(test, token)).currentTokenHash
+        #expect(wireErrorCode { _ = try refresh(test, "\(id).\(String(repeating: "A", count: 43))") } == .tokenExpired)
+        #expect(try session(test, token)?.revokedAtMillis != nil)
+        #expect(try session(test, token)?.currentTokenHash == current)
     }
 
     @Test("replaying one Google token is slowed by the per-account sign-in bucket before it reaches the cap")
@@ -208,14 +261,14 @@ struct SessionRotationTests {
         #expect(left.map { $0?.key } == [nil, nil, nil, nil, nil, "live"])
     }
 
-    @Test("the purge deletes rotated tokens after reuse detection, revoked and deleted accounts' tokens after retention")
+    @Test("the purge deletes revoked sessions and deleted accounts' sessions after the retention; live ones stay")
     func purge() throws {
         let policy = SessionPolicy(reuseDetectionPeriod: 1_000, revokedRetention: 500)
         let test = try TestPlatform(sessions: policy)
         let purger = SessionPurger(
             store: test.store, time: test.time, policy: policy, schedule: SessionPurger.Schedule(batchSize: 2),
             log: { _ in })
-        // A live session with a chain of rotated tokens.
+        // A live session, rotated a few times.
         let live = try test.signIn(subject: "purge-live")
         var chain = [try #require(live.refreshToken)]
         for _ in 0..<3 { chain.append(try refresh(test, chain.last).refreshToken) }
@@ -229,18 +282,17 @@ struct SessionRotationTests {
         _ = try test.accounts.delete(DeleteAccountRequest(idToken: deleted.idToken))
 
         // The first pass revokes the deleted account's session: its retention starts now.
-        #expect(try purger.purgePass() == 0)
+        #expect(try purger.purgePass() == SessionPurger.Report())
         #expect(wireErrorCode { _ = try refresh(test, deleted.refreshToken) } == .userNotFound)
         test.time.advance(by: 501)
-        #expect(try purger.purgePass() == 3)
+        #expect(try purger.purgePass() == SessionPurger.Report(sessions: 2))
         for token in [reused, reusedNext, try #require(deleted.refreshToken)] {
-            #expect(try record(test, token) == nil)
+            #expect(try session(test, token) == nil)
             #expect(wireErrorCode { _ = try refresh(test, token) } == .invalidRefreshToken)
         }
-        #expect(try chain.allSatisfy { try record(test, $0) != nil })
-        test.time.advance(by: 500)
-        #expect(try purger.purgePass() == 3)
-        for spent in chain.dropLast() { #expect(try record(test, spent) == nil) }
+        test.time.advance(by: 1_000)
+        #expect(try purger.purgePass() == SessionPurger.Report())
+        #expect(try session(test, chain.last) != nil)
         #expect(try refresh(test, chain.last).userId == live.localId)
     }
 
@@ -270,10 +322,10 @@ struct SessionRotationTests {
         let purger = SessionPurger(store: test.store, time: test.time, policy: policy, log: lines.add)
         purger.start()
         purger.start()
-        #expect(lines.waitForLine(timeout: 60) == "event=purge sessions_deleted=1 refresh_tokens_deleted=2 limit_counters_deleted=0")
+        #expect(lines.waitForLine(timeout: 60) == "event=purge sessions_deleted=1 legacy_refresh_tokens_deleted=0 limit_counters_deleted=0")
         purger.stop()
         purger.stop()
-        #expect(try record(test, first) == nil)
+        #expect(try session(test, first) == nil)
     }
 }
 

@@ -23,10 +23,17 @@ struct TokenServiceTests {
         #expect(claims["auth_time"] == authTime)
         #expect(claims["iat"] == .integer(test.time.nowSeconds))
         #expect(claims["firebase"]?["sign_in_provider"] == "google.com")
-        for token in [refreshToken, refreshed.refreshToken] {
-            #expect(try test.store.read { try $0.refreshToken(hash: token) } == nil, "the token itself must not be a key in the store")
-            #expect(try test.store.read { try $0.refreshToken(hash: Fixture.sha256Hex(token)) } != nil)
+        // Both name the same session, which keeps the hashes of the current and the replaced token, and the
+        // current one's secret only sealed under the replaced one.
+        let parts = [refreshToken, refreshed.refreshToken].map { token in
+            token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         }
+        #expect(parts.map(\.count) == [2, 2])
+        #expect(parts[0][0] == parts[1][0])
+        let stored = try #require(try test.store.read { try $0.refreshSession(id: parts[0][0]) })
+        #expect(stored.currentTokenHash == Fixture.sha256Hex(refreshed.refreshToken))
+        #expect(stored.replaced?.tokenHash == Fixture.sha256Hex(refreshToken))
+        #expect(stored.replaced?.sealedSuccessor != Base64URL.decode(parts[1][1]))
         let account = try #require(try test.store.read { try $0.account(localID: signIn.localId!) })
         #expect(account.lastRefreshAtMillis == test.time.nowMillis)
     }

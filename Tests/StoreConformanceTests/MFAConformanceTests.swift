@@ -159,7 +159,7 @@ struct MFAConformanceTests {
             try store.write { writer throws in
                 try writer.insertAccount(enrolledAccount("uid-1", [totpEnrollment("t1"), phoneEnrollment("p1")]))
                 try writer.insertAccount(enrolledAccount("uid-2", [phoneEnrollment("p2")]))
-                try writer.insertRefreshToken(refreshToken("rt1", localID: "uid-1"))
+                try writer.insertRefreshSession(refreshSession("rt1", localID: "uid-1"))
                 try writer.insertMFAPendingSignIn(pendingSignIn("pending-1", localID: "uid-1"))
                 try writer.insertMFAPendingSignIn(pendingSignIn("pending-2", localID: "uid-2"))
                 try writer.insertVerificationSession(verificationSession("session-1a", localID: "uid-1"))
@@ -188,7 +188,7 @@ struct MFAConformanceTests {
                 #expect(
                     try reader.verificationSession(hash: "session-2")
                         == verificationSession("session-2", localID: "uid-2"))
-                #expect(try reader.refreshToken(hash: "rt1") == refreshToken("rt1", localID: "uid-1"))
+                #expect(try reader.refreshSession(id: "rt1") == refreshSession("rt1", localID: "uid-1"))
             }
             // A new account with the same local id has no pending sign-ins; the enrolment ids are free again.
             try store.write { writer throws in
@@ -209,7 +209,7 @@ struct MFAConformanceTests {
             try store.write { writer throws in
                 try writer.insertAccount(enrolledAccount("uid-1", [totpEnrollment("t1")]))
                 try writer.insertAccount(enrolledAccount("uid-2", [phoneEnrollment("p2")]))
-                try writer.insertRefreshToken(refreshToken("rt1", localID: "uid-1"))
+                try writer.insertRefreshSession(refreshSession("rt1", localID: "uid-1"))
                 try writer.insertMFAPendingSignIn(pendingSignIn("pending-1", localID: "uid-1"))
                 try writer.insertMFAPendingSignIn(pendingSignIn("pending-2", localID: "uid-2"))
                 try writer.insertVerificationSession(verificationSession("session-1", localID: "uid-1"))
@@ -227,7 +227,7 @@ struct MFAConformanceTests {
                     try reader.verificationSession(hash: "session-2")
                         == verificationSession("session-2", localID: "uid-2"))
                 #expect(try reader.verificationSessions(phoneNumber: "+15555550123", createdSince: .min).count == 2)
-                #expect(try reader.refreshToken(hash: "rt1") != nil)
+                #expect(try reader.refreshSession(id: "rt1") != nil)
             }
             // Enrolment ids and pending sign-in hashes are free again; session hashes stay taken.
             try store.write { writer throws in

@@ -72,14 +72,14 @@ struct SQLiteStoreTests {
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(
             try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
-                == Array(1...4))
+                == Array(1...5))
         let tables = try connection.queryAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
             try $0.requiredText(0)
         }
         #expect(
             tables == [
-                "accounts", "dev_accounts", "dev_grants", "identities", "limit_counters", "mfa_enrollments",
-                "mfa_pending_sign_ins", "refresh_sessions", "refresh_tokens", "schema_migrations", "signing_keys",
+                "accounts", "dev_accounts", "dev_grants", "identities", "legacy_refresh_tokens", "limit_counters",
+                "mfa_enrollments", "mfa_pending_sign_ins", "refresh_sessions", "schema_migrations", "signing_keys",
                 "verification_sessions",
             ])
     }
@@ -120,12 +120,13 @@ struct SQLiteStoreTests {
             #expect(try reader.account(providerID: "github.com", rawID: "42") == account)
             #expect(try reader.account(localID: "uid-2") == bareAccount("uid-2"))
             #expect(try reader.accountCount() == 2)
-            // Each older refresh token is a session of its own, started when the token was made.
+            // Each older refresh token is a session of its own, started when the token was made, and
+            // still finds it.
             #expect(
-                try reader.refreshToken(hash: "rt1")
-                    == RefreshTokenRecord(
-                        tokenHash: "rt1", localID: "uid-1", signInProvider: "google.com", authTime: 1_700_000_000,
-                        createdAtMillis: 1_700_000_000_999, sessionID: "rt1", sessionStartedAtMillis: 1_700_000_000_999))
+                try reader.refreshSession(legacyTokenHash: "rt1")
+                    == RefreshSession(
+                        sessionID: "rt1", localID: "uid-1", signInProvider: "google.com", authTime: 1_700_000_000,
+                        startedAtMillis: 1_700_000_000_999, currentTokenHash: "rt1"))
             #expect(try reader.liveSessionIDs(localID: "uid-1", skippingNewest: 0) == ["rt1"])
             #expect(try reader.signingKeys().map(\.keyID) == ["k1"])
             #expect(try reader.devAccount(subject: "100000000000000000001")?.email == "zoe@example.com")
@@ -145,12 +146,12 @@ struct SQLiteStoreTests {
         try store.read { reader throws in
             #expect(try reader.mfaPendingSignIn(hash: "p1") == nil)
             #expect(try reader.verificationSession(hash: "s1") == verificationSession("s1", localID: "uid-1"))
-            #expect(try reader.refreshToken(hash: "rt1") != nil)
+            #expect(try reader.refreshSession(legacyTokenHash: "rt1") != nil)
         }
         store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...4))
+        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...5))
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }
@@ -166,7 +167,7 @@ struct SQLiteStoreTests {
             }
         }
         #expect(try foreignKeys("verification_sessions") == [])
-        #expect(try foreignKeys("refresh_tokens") == [])
+        #expect(try foreignKeys("legacy_refresh_tokens") == [])
         #expect(try foreignKeys("refresh_sessions") == [])
         for table in ["identities", "mfa_enrollments", "mfa_pending_sign_ins"] {
             #expect(try foreignKeys(table) == ["accounts.local_id CASCADE"], "\(table)")

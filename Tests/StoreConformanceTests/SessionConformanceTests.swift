@@ -7,75 +7,94 @@ import Synchronization
 import Testing
 
 /// Refresh-token sessions on every store: rotation, revocation, the live-session list behind the cap,
-/// the bounded purge, and rotation through `TokenService` with concurrent writers.
+/// the bounded purge, and rotation through `TokenService` with concurrent writers. (Legacy refresh
+/// tokens exist only in SQLite databases from before migration 5: `SQLiteStoreTests`.)
 @Suite("Store conformance: sessions")
 struct SessionConformanceTests {
     // MARK: Records
 
-    @Test("refresh tokens round-trip with their session fields; a first token is its own session", arguments: StoreKind.allCases)
+    @Test("refresh sessions round-trip with a replaced token and a revocation; unknown ones are nil", arguments: StoreKind.allCases)
     func roundTrip(kind: StoreKind) throws {
         try withStore(kind) { store throws in
-            var rotated = refreshToken("h-rotated")
-            rotated.sessionID = "session-ü"
-            rotated.sessionStartedAtMillis = 1_600_000_000_001
-            rotated.rotatedAtMillis = 1_700_000_001_000
-            rotated.sealedSuccessor = [0x00, 0xFF, 0x0A, 0x27, 0x5C] + Array(repeating: 0x80, count: 27)
+            var rotated = refreshSession("session-ü")
             rotated.revokedAtMillis = 1_700_000_002_000
-            let first = refreshToken("h-first", full: false)
+            rotated.replaced = ReplacedRefreshToken(
+                tokenHash: "replaced-hash", replacedAtMillis: 1_700_000_001_000,
+                sealedSuccessor: [0x00, 0xFF, 0x0A, 0x27, 0x5C] + Array(repeating: 0x80, count: 27))
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount("uid-1"))
-                try writer.insertRefreshToken(rotated)
-                try writer.insertRefreshToken(first)
+                try writer.insertRefreshSession(rotated)
             }
             try store.read { reader throws in
-                #expect(try reader.refreshToken(hash: "h-rotated") == rotated)
-                let loaded = try #require(try reader.refreshToken(hash: "h-first"))
-                #expect(loaded == first)
-                #expect(loaded.sessionID == "h-first")
-                #expect(loaded.sessionStartedAtMillis == loaded.createdAtMillis)
-                #expect(loaded.rotatedAtMillis == nil && loaded.sealedSuccessor == nil && loaded.revokedAtMillis == nil)
+                #expect(try reader.refreshSession(id: "session-ü") == rotated)
+                #expect(try reader.refreshSession(id: "session-u") == nil)
+                // Only databases from before migration 5 hold legacy tokens; none here.
+                #expect(try reader.refreshSession(legacyTokenHash: rotated.currentTokenHash) == nil)
+                #expect(try reader.refreshSession(legacyTokenHash: "session-ü") == nil)
             }
+            let step = try store.write {
+                try $0.purgeLegacyRefreshTokens(after: nil, limit: 10, rotatedBefore: .max, revokedBefore: .max)
+            }
+            #expect(step == RefreshTokenPurgeStep(deleted: 0, next: nil))
         }
     }
 
-    @Test("a current token is marked rotated once; rotated, revoked and unknown tokens are notFound", arguments: StoreKind.allCases)
-    func markRotated(kind: StoreKind) throws {
+    @Test("rotation replaces the current token once; replaced, wrong, revoked, unknown and orphaned ones are notFound", arguments: StoreKind.allCases)
+    func rotate(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("uid-1"))
-                try writer.insertRefreshToken(refreshToken("current", localID: "uid-1"))
-                try writer.insertRefreshToken(refreshToken("revoked", localID: "uid-1"))
-                try writer.revokeSession("revoked", atMillis: 5)
+                try writer.insertAccount(bareAccount("uid-gone"))
+                try writer.insertRefreshSession(session("s", currentHash: "h0"))
+                try writer.insertRefreshSession(session("revoked", currentHash: "r0", revokedAt: 5))
+                try writer.insertRefreshSession(session("orphan", localID: "uid-gone", currentHash: "o0"))
+                try writer.deleteAccount(localID: "uid-gone")
             }
-            let sealed = Array(repeating: UInt8(7), count: 32)
-            try store.write { try $0.markRefreshTokenRotated(hash: "current", atMillis: 1_000, sealedSuccessor: sealed) }
-            let stored = try #require(try store.read { try $0.refreshToken(hash: "current") })
-            #expect(stored.rotatedAtMillis == 1_000)
-            #expect(stored.sealedSuccessor == sealed)
-            for hash in ["current", "revoked", "unknown"] {
-                #expect(throws: StoreError(.notFound), "\(hash)") {
-                    try store.write { try $0.markRefreshTokenRotated(hash: hash, atMillis: 2_000, sealedSuccessor: sealed) }
+            let sealed1 = Array(repeating: UInt8(1), count: 32)
+            try store.write {
+                try $0.rotateRefreshSession(id: "s", replacing: "h0", with: "h1", atMillis: 1_000, sealedSuccessor: sealed1)
+            }
+            let once = try #require(try store.read { try $0.refreshSession(id: "s") })
+            #expect(once.currentTokenHash == "h1")
+            #expect(once.replaced == ReplacedRefreshToken(tokenHash: "h0", replacedAtMillis: 1_000, sealedSuccessor: sealed1))
+            #expect(once.startedAtMillis == 1 && once.revokedAtMillis == nil, "the session itself is unchanged")
+            let refused: [(id: String, from: String)] = [
+                ("s", "h0"), ("s", "h2"), ("s", ""), ("revoked", "r0"), ("ghost", "h1"), ("orphan", "o0"),
+            ]
+            for (id, from) in refused {
+                #expect(throws: StoreError(.notFound), "\(id) from \(from)") {
+                    try store.write {
+                        try $0.rotateRefreshSession(id: id, replacing: from, with: "x", atMillis: 2_000, sealedSuccessor: [2])
+                    }
                 }
             }
-            #expect(try store.read { try $0.refreshToken(hash: "current") }?.rotatedAtMillis == 1_000)
-            #expect(try store.read { try $0.refreshToken(hash: "revoked") }?.rotatedAtMillis == nil)
+            #expect(try store.read { try $0.refreshSession(id: "s") } == once)
+            #expect(try store.read { try $0.refreshSession(id: "revoked") }?.currentTokenHash == "r0")
+            // The next rotation starts from the new current token; only the last replaced one is kept.
+            let sealed2 = Array(repeating: UInt8(2), count: 32)
+            try store.write {
+                try $0.rotateRefreshSession(id: "s", replacing: "h1", with: "h2", atMillis: 3_000, sealedSuccessor: sealed2)
+            }
+            let twice = try #require(try store.read { try $0.refreshSession(id: "s") })
+            #expect(twice.currentTokenHash == "h2")
+            #expect(twice.replaced == ReplacedRefreshToken(tokenHash: "h1", replacedAtMillis: 3_000, sealedSuccessor: sealed2))
         }
     }
 
-    @Test("revokeSession revokes every token of that session and nothing else", arguments: StoreKind.allCases)
+    @Test("revokeSession revokes that session and nothing else", arguments: StoreKind.allCases)
     func revokeSession(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("uid-1"))
-                for hash in ["a1", "a2", "a3"] { try writer.insertRefreshToken(token(hash, session: "a")) }
-                try writer.insertRefreshToken(token("b1", session: "b"))
+                try writer.insertRefreshSession(session("a"))
+                try writer.insertRefreshSession(session("b"))
             }
             #expect(try store.write { try $0.revokeSession("a", atMillis: 50) })
             #expect(try store.write { try $0.revokeSession("a", atMillis: 60) } == false)
             #expect(try store.write { try $0.revokeSession("ghost", atMillis: 60) } == false)
             try store.read { reader throws in
-                for hash in ["a1", "a2", "a3"] { #expect(try reader.refreshToken(hash: hash)?.revokedAtMillis == 50) }
-                #expect(try reader.refreshToken(hash: "b1")?.revokedAtMillis == nil)
+                #expect(try reader.refreshSession(id: "a")?.revokedAtMillis == 50)
+                #expect(try reader.refreshSession(id: "b")?.revokedAtMillis == nil)
             }
         }
     }
@@ -86,15 +105,15 @@ struct SessionConformanceTests {
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("uid-1"))
                 try writer.insertAccount(bareAccount("uid-2"))
-                try writer.insertRefreshToken(token("old", session: "s-old", createdAt: 100))
-                // A session counts from its start, however recently it was rotated.
-                try writer.insertRefreshToken(token("early-1", session: "s-early", createdAt: 50, rotatedAt: 300))
-                try writer.insertRefreshToken(token("early-2", session: "s-early", createdAt: 300))
-                try writer.insertRefreshToken(token("mid", session: "s-mid", createdAt: 200))
+                try writer.insertRefreshSession(session("s-old", startedAt: 100))
+                try writer.insertRefreshSession(session("s-early", startedAt: 50, currentHash: "e0"))
+                try writer.insertRefreshSession(session("s-mid", startedAt: 200))
                 // Ties on time go by id, descending.
-                try writer.insertRefreshToken(token("tie-a", session: "s-tie-a", createdAt: 200))
-                try writer.insertRefreshToken(token("revoked", session: "s-revoked", createdAt: 400, revokedAt: 401))
-                try writer.insertRefreshToken(token("other", localID: "uid-2", session: "s-other", createdAt: 500))
+                try writer.insertRefreshSession(session("s-tie-a", startedAt: 200))
+                try writer.insertRefreshSession(session("s-revoked", startedAt: 400, revokedAt: 401))
+                try writer.insertRefreshSession(session("s-other", localID: "uid-2", startedAt: 500))
+                // A session counts from its start, however recently it was rotated.
+                try writer.rotateRefreshSession(id: "s-early", replacing: "e0", with: "e1", atMillis: 300, sealedSuccessor: [1])
             }
             try store.read { reader throws in
                 #expect(try reader.liveSessionIDs(localID: "uid-1", skippingNewest: 0) == ["s-tie-a", "s-mid", "s-old", "s-early"])
@@ -103,29 +122,6 @@ struct SessionConformanceTests {
                 #expect(try reader.liveSessionIDs(localID: "uid-2", skippingNewest: 0) == ["s-other"])
                 #expect(try reader.liveSessionIDs(localID: "ghost", skippingNewest: 0) == [])
             }
-        }
-    }
-
-    @Test("a token joins its session: the session's fields win over the record's", arguments: StoreKind.allCases)
-    func tokensJoinTheirSession(kind: StoreKind) throws {
-        try withStore(kind) { store throws in
-            try store.write { writer throws in
-                try writer.insertAccount(bareAccount("uid-1"))
-                try writer.insertAccount(bareAccount("uid-2"))
-                try writer.insertRefreshToken(refreshToken("first", localID: "uid-1"))
-                var second = refreshToken("second", localID: "uid-2", full: false)
-                second.sessionID = "first"
-                try writer.insertRefreshToken(second)
-            }
-            let first = try #require(try store.read { try $0.refreshToken(hash: "first") })
-            let second = try #require(try store.read { try $0.refreshToken(hash: "second") })
-            #expect(second.sessionID == "first")
-            #expect(second.localID == "uid-1" && second.signInProvider == first.signInProvider)
-            #expect(second.sessionClaims == first.sessionClaims && second.sessionStartedAtMillis == first.sessionStartedAtMillis)
-            #expect(second.createdAtMillis == 8, "the token's own fields are its own")
-            // Deleting the session's account's sessions ends both tokens.
-            #expect(try store.write { try $0.deleteRefreshTokens(localID: "uid-1") } == 1)
-            #expect(try store.read { try $0.refreshToken(hash: "second") } == nil)
         }
     }
 
@@ -140,87 +136,49 @@ struct SessionConformanceTests {
                 revokedAccount.validSinceMillis = 400
                 try writer.insertAccount(revokedAccount)
                 try writer.insertAccount(bareAccount("gone"))
-                let tokens = [
-                    token("live", localID: "live", createdAt: 10),
-                    token("revoked-old", localID: "live", createdAt: 10, revokedAt: 499),
-                    token("revoked-edge", localID: "live", createdAt: 10, revokedAt: 500),
-                    token("before-valid-since", localID: "revoked-account", createdAt: 399),
-                    token("at-valid-since", localID: "revoked-account", createdAt: 400),
-                    token("orphan", localID: "gone", createdAt: 10),
+                let sessions = [
+                    session("live", localID: "live", startedAt: 10),
+                    session("revoked-old", localID: "live", startedAt: 10, revokedAt: 499),
+                    session("revoked-edge", localID: "live", startedAt: 10, revokedAt: 500),
+                    session("before-valid-since", localID: "revoked-account", startedAt: 399),
+                    session("at-valid-since", localID: "revoked-account", startedAt: 400),
+                    session("orphan", localID: "gone", startedAt: 10),
                 ]
-                for record in tokens { try writer.insertRefreshToken(record) }
+                for record in sessions { try writer.insertRefreshSession(record) }
                 try writer.deleteAccount(localID: "gone")
             }
             let step = try store.write { try $0.purgeSessions(after: nil, limit: 100, revokedBefore: 500, atMillis: 900) }
             #expect(step == RefreshTokenPurgeStep(deleted: 1, next: nil))
             try store.read { reader throws in
-                #expect(try reader.refreshToken(hash: "revoked-old") == nil)
-                let revoked = try ["revoked-edge", "before-valid-since", "orphan"].map { try reader.refreshToken(hash: $0)?.revokedAtMillis }
+                #expect(try reader.refreshSession(id: "revoked-old") == nil)
+                let revoked = try ["revoked-edge", "before-valid-since", "orphan"].map { try reader.refreshSession(id: $0)?.revokedAtMillis }
                 #expect(revoked == [500, 900, 900])
-                #expect(try reader.refreshToken(hash: "live")?.revokedAtMillis == nil)
-                #expect(try reader.refreshToken(hash: "at-valid-since")?.revokedAtMillis == nil)
+                #expect(try reader.refreshSession(id: "live")?.revokedAtMillis == nil)
+                #expect(try reader.refreshSession(id: "at-valid-since")?.revokedAtMillis == nil)
             }
             // Revoked at 900: deleted once that is past the retention.
             #expect(try store.write { try $0.purgeSessions(after: nil, limit: 100, revokedBefore: 901, atMillis: 1_000) }.deleted == 3)
         }
     }
 
-    @Test("purgeRefreshTokens deletes rotated tokens past the period and tokens of revoked or deleted sessions", arguments: StoreKind.allCases)
-    func purgeTokenConditions(kind: StoreKind) throws {
-        try withStore(kind) { store throws in
-            try store.write { writer throws in
-                try writer.insertAccount(bareAccount("uid-1"))
-                let tokens = [
-                    token("current", session: "live", createdAt: 10),
-                    token("rotated-old", session: "live", createdAt: 5, rotatedAt: 99),
-                    token("rotated-edge", session: "live", createdAt: 5, rotatedAt: 100),
-                    token("revoked-old", session: "revoked-old", revokedAt: 499),
-                    token("revoked-edge", session: "revoked-edge", revokedAt: 500),
-                    token("two-a", session: "two"),
-                    token("two-b", session: "two"),
-                ]
-                for record in tokens { try writer.insertRefreshToken(record) }
-                try writer.insertAccount(bareAccount("uid-2"))
-                try writer.insertRefreshToken(token("other", localID: "uid-2", session: "other"))
-                #expect(try writer.deleteRefreshTokens(localID: "uid-2") == 1)
-            }
-            let step = try store.write {
-                try $0.purgeRefreshTokens(after: nil, limit: 100, rotatedBefore: 100, revokedBefore: 500)
-            }
-            #expect(step == RefreshTokenPurgeStep(deleted: 3, next: nil))
-            try store.write { writer throws in
-                // The tokens of a session that is gone are dead too, however they got there.
-                #expect(try writer.deleteRefreshTokens(localID: "uid-1") == 4)
-                #expect(try writer.purgeRefreshTokens(after: nil, limit: 100, rotatedBefore: 0, revokedBefore: 0).deleted == 5)
-            }
-        }
-    }
-
-    @Test("purgeRefreshTokens looks at `limit` tokens per step, in byte order, and says where to go on", arguments: StoreKind.allCases)
+    @Test("purgeSessions looks at `limit` sessions per step, in byte order, and says where to go on", arguments: StoreKind.allCases)
     func purgeSteps(kind: StoreKind) throws {
         try withStore(kind) { store throws in
-            // Every token is spent; hashes sort as bytes ("B" < "a" < "b" < "é").
-            let hashes = ["b2", "a1", "é9", "B0", "a2", "b1", "c1"]
+            // Every session is spent; ids sort as bytes ("B" < "a" < "b" < "é").
+            let ids = ["b2", "a1", "é9", "B0", "a2", "b1", "c1"]
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("uid-1"))
-                for hash in hashes { try writer.insertRefreshToken(token(hash, createdAt: 1, revokedAt: 1)) }
+                for id in ids { try writer.insertRefreshSession(session(id, startedAt: 1, revokedAt: 1)) }
             }
             func step(after cursor: String?) throws -> RefreshTokenPurgeStep {
-                try store.write { try $0.purgeRefreshTokens(after: cursor, limit: 3, rotatedBefore: 0, revokedBefore: 10) }
+                try store.write { try $0.purgeSessions(after: cursor, limit: 3, revokedBefore: 10, atMillis: 20) }
             }
             #expect(try step(after: nil) == RefreshTokenPurgeStep(deleted: 3, next: "a2"))
-            #expect(try store.read { try $0.refreshToken(hash: "b1") } != nil)
+            #expect(try store.read { try $0.refreshSession(id: "b1") } != nil)
             #expect(try step(after: "a2") == RefreshTokenPurgeStep(deleted: 3, next: "c1"))
             #expect(try step(after: "c1") == RefreshTokenPurgeStep(deleted: 1, next: nil))
             #expect(try step(after: nil) == RefreshTokenPurgeStep(deleted: 0, next: nil))
-            for hash in hashes { #expect(try store.read { try $0.refreshToken(hash: hash) } == nil) }
-            // Sessions are walked the same way (each token above started its own).
-            func sessionStep(after cursor: String?) throws -> RefreshTokenPurgeStep {
-                try store.write { try $0.purgeSessions(after: cursor, limit: 3, revokedBefore: 10, atMillis: 20) }
-            }
-            #expect(try sessionStep(after: nil) == RefreshTokenPurgeStep(deleted: 3, next: "a2"))
-            #expect(try sessionStep(after: "a2") == RefreshTokenPurgeStep(deleted: 3, next: "c1"))
-            #expect(try sessionStep(after: "c1") == RefreshTokenPurgeStep(deleted: 1, next: nil))
+            for id in ids { #expect(try store.read { try $0.refreshSession(id: id) } == nil) }
         }
     }
 
@@ -230,25 +188,26 @@ struct SessionConformanceTests {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("uid-1"))
-                try writer.insertRefreshToken(token("current", session: "s"))
-                try writer.insertRefreshToken(token("spent", session: "t", revokedAt: 1))
+                try writer.insertRefreshSession(session("current", currentHash: "c0"))
+                try writer.insertRefreshSession(session("spent", revokedAt: 1))
             }
             let before = try store.read { reader throws in
-                [try reader.refreshToken(hash: "current"), try reader.refreshToken(hash: "spent")]
+                [try reader.refreshSession(id: "current"), try reader.refreshSession(id: "spent")]
             }
             #expect(throws: Abort.self) {
                 try store.write { writer throws in
-                    try writer.markRefreshTokenRotated(hash: "current", atMillis: 5, sealedSuccessor: [1])
-                    try writer.revokeSession("s", atMillis: 6)
-                    _ = try writer.purgeRefreshTokens(after: nil, limit: 10, rotatedBefore: 100, revokedBefore: 100)
+                    try writer.rotateRefreshSession(id: "current", replacing: "c0", with: "c1", atMillis: 5, sealedSuccessor: [1])
+                    try writer.revokeSession("current", atMillis: 6)
+                    try writer.insertRefreshSession(session("new"))
                     _ = try writer.purgeSessions(after: nil, limit: 10, revokedBefore: 100, atMillis: 100)
                     throw Abort()
                 }
             }
             let after = try store.read { reader throws in
-                [try reader.refreshToken(hash: "current"), try reader.refreshToken(hash: "spent")]
+                [try reader.refreshSession(id: "current"), try reader.refreshSession(id: "spent")]
             }
             #expect(after == before)
+            #expect(try store.read { try $0.refreshSession(id: "new") } == nil)
         }
     }
 
@@ -264,10 +223,13 @@ struct SessionConformanceTests {
             #expect(successors.count == 1)
             let successor = try #require(successors.first)
             #expect(successor != first)
+            let sessionID = try #require(sessions.sessionID(of: first))
+            #expect(sessions.sessionID(of: successor) == sessionID)
             try store.read { reader throws in
-                #expect(try reader.liveSessionIDs(localID: SessionHarness.localID, skippingNewest: 0) == [sessions.hash(first)])
-                #expect(try reader.refreshToken(hash: sessions.hash(first))?.rotatedAtMillis != nil)
-                #expect(try reader.refreshToken(hash: sessions.hash(successor))?.rotatedAtMillis == nil)
+                #expect(try reader.liveSessionIDs(localID: SessionHarness.localID, skippingNewest: 0) == [sessionID])
+                let stored = try #require(try reader.refreshSession(id: sessionID))
+                #expect(stored.currentTokenHash == sessions.hash(successor))
+                #expect(stored.replaced?.tokenHash == sessions.hash(first))
             }
             #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: successor)).refreshToken != successor)
         }
@@ -281,13 +243,80 @@ struct SessionConformanceTests {
             let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)) }
             let issued = results.compactMap { try? $0.get().refreshToken }
             #expect(issued.count == 1)
-            let refused = results.compactMap { result -> ErrorCode? in
-                guard case .failure(let error as WireError) = result else { return nil }
-                return error.code
-            }
-            #expect(refused == Array(repeating: .tokenExpired, count: 19))
+            #expect(sessions.refusals(results) == Array(repeating: .tokenExpired, count: 19))
             let successor = try #require(issued.first)
             #expect(try sessions.refusal(successor) == .tokenExpired)
+        }
+    }
+
+    @Test("an older token presented while the newest is refreshed concurrently: the session ends revoked, every token with it", arguments: StoreKind.allCases)
+    func reuseRacingRefreshes(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let sessions = try SessionHarness(store: store)
+            let oldest = try sessions.signIn()
+            let replaced = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: oldest)).refreshToken
+            let current = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: replaced)).refreshToken
+            // Within the grace window, but two rotations back: only the last replaced token gets an answer.
+            let results = concurrently(20, indexed: { index in
+                let token = index.isMultiple(of: 2) ? current : oldest
+                return try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).refreshToken
+            })
+            #expect(sessions.refusals(results).count >= 10)
+            #expect(Set(sessions.refusals(results)) == [.tokenExpired])
+            let sessionID = try #require(sessions.sessionID(of: oldest))
+            #expect(try store.read { try $0.refreshSession(id: sessionID) }?.revokedAtMillis == sessions.time.nowMillis)
+            for token in [oldest, replaced, current] + results.compactMap({ try? $0.get() }) {
+                #expect(try sessions.refusal(token) == .tokenExpired)
+            }
+        }
+    }
+
+    @Test("with rotation off, 20 concurrent refreshes of one token all keep it, and it keeps working", arguments: StoreKind.allCases)
+    func concurrentRefreshWithoutRotation(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let sessions = try SessionHarness(store: store, policy: SessionPolicy(rotatesRefreshTokens: false))
+            let token = try sessions.signIn()
+            let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).refreshToken }
+            #expect(try results.map { try $0.get() } == Array(repeating: token, count: 20))
+            let stored = try #require(try store.read { try $0.refreshSession(id: sessions.sessionID(of: token)!) })
+            #expect(stored.currentTokenHash == sessions.hash(token) && stored.replaced == nil)
+            #expect(try sessions.refusal(token) == nil)
+        }
+    }
+
+    @Test("a refresh writes the account's lastRefreshAt at most once a minute; with rotation off, one in between writes nothing", arguments: StoreKind.allCases)
+    func lastRefreshPrecision(kind: StoreKind) throws {
+        for rotates in [true, false] {
+            try withStore(kind) { base throws in
+                let store = WriteCountingStore(base)
+                let sessions = try SessionHarness(store: store, policy: SessionPolicy(rotatesRefreshTokens: rotates))
+                var token = try sessions.signIn()
+                func refresh() throws {
+                    token = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).refreshToken
+                }
+                func lastRefresh() throws -> Int64? {
+                    try store.read { try $0.account(localID: SessionHarness.localID) }?.lastRefreshAtMillis
+                }
+                let start = sessions.time.nowMillis
+                try refresh()
+                #expect(try lastRefresh() == start, "rotating: \(rotates)")
+                sessions.time.advance(by: 59.999)
+                let writes = store.writes
+                try refresh()
+                #expect(try lastRefresh() == start, "rotating: \(rotates)")
+                #expect(store.writes - writes == (rotates ? 1 : 0), "only a rotation writes, rotating: \(rotates)")
+                sessions.time.advance(by: 0.001)
+                try refresh()
+                #expect(try lastRefresh() == start + 60_000, "rotating: \(rotates)")
+                // A time ahead of the clock (the clock went back) is written over at once.
+                try store.write { writer in
+                    var account = try #require(try writer.account(localID: SessionHarness.localID))
+                    account.lastRefreshAtMillis = sessions.time.nowMillis + 3_600_000
+                    try writer.updateAccount(account)
+                }
+                try refresh()
+                #expect(try lastRefresh() == sessions.time.nowMillis, "rotating: \(rotates)")
+            }
         }
     }
 
@@ -309,10 +338,8 @@ struct SessionConformanceTests {
             reopened = store
         }
         defer { reopened.close() }
-        try reopened.read { reader throws in
-            #expect(try reader.refreshToken(hash: sessions.hash(first))?.revokedAtMillis == sessions.time.nowMillis)
-            #expect(try reader.refreshToken(hash: sessions.hash(second))?.revokedAtMillis == sessions.time.nowMillis)
-        }
+        let sessionID = try #require(sessions.sessionID(of: first))
+        #expect(try reopened.read { try $0.refreshSession(id: sessionID) }?.revokedAtMillis == sessions.time.nowMillis)
     }
 
     @Test("a sign-in beyond the cap revokes the oldest sessions in its own transaction", arguments: StoreKind.allCases)
@@ -337,14 +364,12 @@ struct SessionConformanceTests {
 
     // MARK: Helpers
 
-    private func token(
-        _ hash: String, localID: String = "uid-1", session: String? = nil, createdAt: Int64 = 1,
-        rotatedAt: Int64? = nil, revokedAt: Int64? = nil
-    ) -> RefreshTokenRecord {
-        RefreshTokenRecord(
-            tokenHash: hash, localID: localID, signInProvider: "google.com", authTime: 1, createdAtMillis: createdAt,
-            sessionID: session, rotatedAtMillis: rotatedAt,
-            sealedSuccessor: rotatedAt == nil ? nil : Array(repeating: 1, count: 32), revokedAtMillis: revokedAt)
+    private func session(
+        _ id: String, localID: String = "uid-1", startedAt: Int64 = 1, currentHash: String? = nil, revokedAt: Int64? = nil
+    ) -> RefreshSession {
+        RefreshSession(
+            sessionID: id, localID: localID, signInProvider: "google.com", authTime: 1, startedAtMillis: startedAt,
+            revokedAtMillis: revokedAt, currentTokenHash: currentHash ?? "current-of-\(id)")
     }
 }
 
@@ -387,25 +412,67 @@ struct SessionHarness {
         }
     }
 
+    /// The wire codes of the refused results.
+    func refusals<T>(_ results: [Result<T, any Error>]) -> [ErrorCode] {
+        results.compactMap { result -> ErrorCode? in
+            guard case .failure(let error as WireError) = result else { return nil }
+            return error.code
+        }
+    }
+
     /// What the store keeps for `token` (lower-case hex SHA-256).
-    func hash(_ token: String) -> String {
+    func hash(_ token: String) -> String { Self.tokenHash(token) }
+
+    static func tokenHash(_ token: String) -> String {
         SHA256.hash(token).map { String(format: "%02x", $0) }.joined()
     }
+
+    /// The session id a refresh token names (`<session id>.<secret>`), nil for a bare (legacy) token.
+    func sessionID(of token: String) -> String? {
+        token.firstIndex(of: ".").map { String(token[..<$0]) }
+    }
+}
+
+/// The store under test, counting its write transactions.
+final class WriteCountingStore: HearthStore {
+    private let base: any HearthStore
+    private let count = Atomic(0)
+
+    init(_ base: any HearthStore) { self.base = base }
+
+    var writes: Int { count.load(ordering: .relaxed) }
+
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try base.read(body) }
+
+    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+        count.add(1, ordering: .relaxed)
+        return try base.write(body)
+    }
+
+    func close() { base.close() }
 }
 
 /// Runs `body` on `count` threads released at the same moment; returns every result.
 func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable () throws -> T) -> [Result<T, any Error>] {
+    concurrently(count, indexed: { _ in try body() })
+}
+
+/// Runs `body` on `count` threads released at the same moment, each with its index (0..<count); returns
+/// every result, in the order they finished.
+func concurrently<T: Sendable>(_ count: Int, indexed body: @escaping @Sendable (Int) throws -> T)
+    -> [Result<T, any Error>]
+{
     let results = Collected<Result<T, any Error>>()
     let ready = DispatchGroup()
     let done = DispatchGroup()
     let start = DispatchSemaphore(value: 0)
-    for _ in 0..<count {
+    for index in 0..<count {
         ready.enter()
         done.enter()
         Thread {
             ready.leave()
             start.wait()
-            let result = Result { try body() }
+            let result = Result { try body(index) }
             results.add(result)
             done.leave()
         }.start()

@@ -253,14 +253,14 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test("deleteAccount removes the account and its identities, not its refresh tokens", arguments: StoreKind.allCases)
+    @Test("deleteAccount removes the account and its identities, not its refresh-token sessions", arguments: StoreKind.allCases)
     func deleteAccount(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount("uid-1", email: "a@example.com"))
                 try writer.insertAccount(bareAccount("uid-2"))
-                try writer.insertRefreshToken(refreshToken("h1", localID: "uid-1"))
-                try writer.insertRefreshToken(refreshToken("h2", localID: "uid-2"))
+                try writer.insertRefreshSession(refreshSession("h1", localID: "uid-1"))
+                try writer.insertRefreshSession(refreshSession("h2", localID: "uid-2"))
             }
             #expect(try store.write { try $0.deleteAccount(localID: "uid-1") } == true)
             #expect(try store.write { try $0.deleteAccount(localID: "uid-1") } == false)
@@ -270,31 +270,31 @@ struct StoreConformanceTests {
                 #expect(try reader.account(email: "a@example.com") == nil)
                 #expect(try reader.account(providerID: "google.com", rawID: "109876543210987654321") == nil)
                 #expect(try reader.account(providerID: "github.com", rawID: "42") == nil)
-                // The token stays, so a refresh with it can be told the user is gone.
-                #expect(try reader.refreshToken(hash: "h1") == refreshToken("h1", localID: "uid-1"))
-                #expect(try reader.refreshToken(hash: "h2") == refreshToken("h2", localID: "uid-2"))
+                // The session stays, so a refresh with its token can be told the user is gone.
+                #expect(try reader.refreshSession(id: "h1") == refreshSession("h1", localID: "uid-1"))
+                #expect(try reader.refreshSession(id: "h2") == refreshSession("h2", localID: "uid-2"))
                 #expect(try reader.accountCount() == 1)
             }
-            // The local id, email and identities can be used again; the old token hash cannot.
+            // The local id, email and identities can be used again; the old session id cannot.
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount("uid-1", email: "a@example.com"))
                 #expect(throws: StoreError(.duplicateToken)) {
-                    try writer.insertRefreshToken(refreshToken("h1", localID: "uid-1"))
+                    try writer.insertRefreshSession(refreshSession("h1", localID: "uid-1"))
                 }
-                try writer.insertRefreshToken(refreshToken("h3", localID: "uid-1"))
+                try writer.insertRefreshSession(refreshSession("h3", localID: "uid-1"))
             }
         }
     }
 
-    @Test("deleteAllAccounts removes every account and identity, not refresh tokens", arguments: StoreKind.allCases)
+    @Test("deleteAllAccounts removes every account and identity, not refresh-token sessions", arguments: StoreKind.allCases)
     func deleteAll(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount("uid-1"))
                 try writer.insertAccount(bareAccount("uid-2"))
                 try writer.insertAccount(bareAccount("uid-3"))
-                try writer.insertRefreshToken(refreshToken("h1", localID: "uid-1"))
-                try writer.insertRefreshToken(refreshToken("h2", localID: "uid-3"))
+                try writer.insertRefreshSession(refreshSession("h1", localID: "uid-1"))
+                try writer.insertRefreshSession(refreshSession("h2", localID: "uid-3"))
                 try writer.insertSigningKey(signingKey("k1", createdAt: 1))
                 try writer.insertDevAccount(devAccount("s1", email: "d@example.com"))
             }
@@ -304,8 +304,8 @@ struct StoreConformanceTests {
                 #expect(try reader.accountCount() == 0)
                 #expect(try reader.account(localID: "uid-1") == nil)
                 #expect(try reader.account(providerID: "github.com", rawID: "42") == nil)
-                #expect(try reader.refreshToken(hash: "h1") != nil)
-                #expect(try reader.refreshToken(hash: "h2") != nil)
+                #expect(try reader.refreshSession(id: "h1") != nil)
+                #expect(try reader.refreshSession(id: "h2") != nil)
                 #expect(try reader.signingKeys().map(\.keyID) == ["k1"])
                 #expect(try reader.devAccounts().map(\.subject) == ["s1"])
             }
@@ -313,63 +313,63 @@ struct StoreConformanceTests {
         }
     }
 
-    // MARK: Refresh tokens
+    // MARK: Refresh-token sessions
 
-    @Test("refresh tokens round-trip with and without optional fields", arguments: StoreKind.allCases)
-    func refreshTokenRoundTrip(kind: StoreKind) throws {
+    @Test("refresh sessions round-trip with and without optional fields", arguments: StoreKind.allCases)
+    func refreshSessionRoundTrip(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount())
-                try writer.insertRefreshToken(refreshToken("full", full: true))
-                try writer.insertRefreshToken(refreshToken("bare", full: false))
+                try writer.insertRefreshSession(refreshSession("full", full: true))
+                try writer.insertRefreshSession(refreshSession("bare", full: false))
             }
             try store.read { reader throws in
-                #expect(try reader.refreshToken(hash: "full") == refreshToken("full", full: true))
-                #expect(try reader.refreshToken(hash: "bare") == refreshToken("bare", full: false))
-                #expect(try reader.refreshToken(hash: "FULL") == nil)
-                #expect(try reader.refreshToken(hash: "nope") == nil)
+                #expect(try reader.refreshSession(id: "full") == refreshSession("full", full: true))
+                #expect(try reader.refreshSession(id: "bare") == refreshSession("bare", full: false))
+                #expect(try reader.refreshSession(id: "FULL") == nil)
+                #expect(try reader.refreshSession(id: "nope") == nil)
             }
         }
     }
 
-    @Test("a refresh token hash can be stored once, for an existing account", arguments: StoreKind.allCases)
-    func refreshTokenConstraints(kind: StoreKind) throws {
+    @Test("a refresh session id can be stored once, for an existing account", arguments: StoreKind.allCases)
+    func refreshSessionConstraints(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount("uid-1"))
                 try writer.insertAccount(bareAccount("uid-2"))
-                try writer.insertRefreshToken(refreshToken("h1", localID: "uid-1"))
+                try writer.insertRefreshSession(refreshSession("h1", localID: "uid-1"))
             }
             #expect(throws: StoreError(.duplicateToken)) {
-                try store.write { try $0.insertRefreshToken(refreshToken("h1", localID: "uid-2")) }
+                try store.write { try $0.insertRefreshSession(refreshSession("h1", localID: "uid-2")) }
             }
             #expect(throws: StoreError(.notFound)) {
-                try store.write { try $0.insertRefreshToken(refreshToken("h2", localID: "ghost")) }
+                try store.write { try $0.insertRefreshSession(refreshSession("h2", localID: "ghost")) }
             }
-            // Both wrong: the taken hash is reported.
+            // Both wrong: the taken id is reported.
             #expect(throws: StoreError(.duplicateToken)) {
-                try store.write { try $0.insertRefreshToken(refreshToken("h1", localID: "ghost")) }
+                try store.write { try $0.insertRefreshSession(refreshSession("h1", localID: "ghost")) }
             }
-            #expect(try store.read { try $0.refreshToken(hash: "h1") }?.localID == "uid-1")
-            #expect(try store.read { try $0.refreshToken(hash: "h2") } == nil)
+            #expect(try store.read { try $0.refreshSession(id: "h1") }?.localID == "uid-1")
+            #expect(try store.read { try $0.refreshSession(id: "h2") } == nil)
         }
     }
 
-    @Test("deleteRefreshTokens removes only that account's tokens", arguments: StoreKind.allCases)
+    @Test("deleteRefreshTokens removes only that account's sessions", arguments: StoreKind.allCases)
     func deleteRefreshTokens(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount("uid-1"))
                 try writer.insertAccount(bareAccount("uid-2"))
-                for hash in ["a", "b", "c"] { try writer.insertRefreshToken(refreshToken(hash, localID: "uid-1")) }
-                try writer.insertRefreshToken(refreshToken("d", localID: "uid-2"))
+                for hash in ["a", "b", "c"] { try writer.insertRefreshSession(refreshSession(hash, localID: "uid-1")) }
+                try writer.insertRefreshSession(refreshSession("d", localID: "uid-2"))
             }
             #expect(try store.write { try $0.deleteRefreshTokens(localID: "uid-1") } == 3)
             #expect(try store.write { try $0.deleteRefreshTokens(localID: "uid-1") } == 0)
             #expect(try store.write { try $0.deleteRefreshTokens(localID: "ghost") } == 0)
             try store.read { reader throws in
-                #expect(try reader.refreshToken(hash: "a") == nil)
-                #expect(try reader.refreshToken(hash: "d") != nil)
+                #expect(try reader.refreshSession(id: "a") == nil)
+                #expect(try reader.refreshSession(id: "d") != nil)
                 #expect(try reader.account(localID: "uid-1") == fullAccount("uid-1"))
             }
         }
@@ -377,34 +377,33 @@ struct StoreConformanceTests {
 
     @Test("deleteOrphanedRefreshTokens removes old sessions of deleted accounts only", arguments: StoreKind.allCases)
     func deleteOrphanedRefreshTokens(kind: StoreKind) throws {
-        func token(_ hash: String, _ localID: String, createdAt: Int64) -> RefreshTokenRecord {
-            var record = refreshToken(hash, localID: localID)
-            record.createdAtMillis = createdAt
-            record.sessionStartedAtMillis = createdAt
-            return record
+        func token(_ id: String, _ localID: String, createdAt: Int64) -> RefreshSession {
+            var session = refreshSession(id, localID: localID)
+            session.startedAtMillis = createdAt
+            return session
         }
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertAccount(bareAccount("live"))
                 try writer.insertAccount(bareAccount("gone"))
-                try writer.insertRefreshToken(token("live-old", "live", createdAt: 100))
-                try writer.insertRefreshToken(token("gone-old", "gone", createdAt: 100))
-                try writer.insertRefreshToken(token("gone-older", "gone", createdAt: -1))
-                try writer.insertRefreshToken(token("gone-edge", "gone", createdAt: 500))
-                try writer.insertRefreshToken(token("gone-new", "gone", createdAt: 900))
+                try writer.insertRefreshSession(token("live-old", "live", createdAt: 100))
+                try writer.insertRefreshSession(token("gone-old", "gone", createdAt: 100))
+                try writer.insertRefreshSession(token("gone-older", "gone", createdAt: -1))
+                try writer.insertRefreshSession(token("gone-edge", "gone", createdAt: 500))
+                try writer.insertRefreshSession(token("gone-new", "gone", createdAt: 900))
                 try writer.deleteAccount(localID: "gone")
             }
             #expect(try store.write { try $0.deleteOrphanedRefreshTokens(createdBefore: 500) } == 2)
             #expect(try store.write { try $0.deleteOrphanedRefreshTokens(createdBefore: 500) } == 0)
             try store.read { reader throws in
-                #expect(try reader.refreshToken(hash: "live-old") != nil)
-                #expect(try reader.refreshToken(hash: "gone-old") == nil)
-                #expect(try reader.refreshToken(hash: "gone-older") == nil)
-                #expect(try reader.refreshToken(hash: "gone-edge") != nil)
-                #expect(try reader.refreshToken(hash: "gone-new") != nil)
+                #expect(try reader.refreshSession(id: "live-old") != nil)
+                #expect(try reader.refreshSession(id: "gone-old") == nil)
+                #expect(try reader.refreshSession(id: "gone-older") == nil)
+                #expect(try reader.refreshSession(id: "gone-edge") != nil)
+                #expect(try reader.refreshSession(id: "gone-new") != nil)
             }
             #expect(try store.write { try $0.deleteOrphanedRefreshTokens(createdBefore: .max) } == 2)
-            #expect(try store.read { try $0.refreshToken(hash: "live-old") } != nil)
+            #expect(try store.read { try $0.refreshSession(id: "live-old") } != nil)
         }
     }
 
@@ -574,7 +573,7 @@ struct StoreConformanceTests {
             #expect(throws: Abort.self) {
                 try store.write { writer throws in
                     try writer.insertAccount(fullAccount("uid-1"))
-                    try writer.insertRefreshToken(refreshToken("h1", localID: "uid-1"))
+                    try writer.insertRefreshSession(refreshSession("h1", localID: "uid-1"))
                     try writer.insertSigningKey(signingKey("k1", createdAt: 1))
                     try writer.insertDevAccount(devAccount("s1", email: "a@example.com"))
                     try writer.insertDevGrant(devGrant("g1"))
@@ -587,7 +586,7 @@ struct StoreConformanceTests {
                 #expect(try reader.account(localID: "kept") == bareAccount("kept"))
                 #expect(try reader.account(localID: "uid-1") == nil)
                 #expect(try reader.account(providerID: "github.com", rawID: "42") == nil)
-                #expect(try reader.refreshToken(hash: "h1") == nil)
+                #expect(try reader.refreshSession(id: "h1") == nil)
                 #expect(try reader.signingKeys() == [])
                 #expect(try reader.devAccounts() == [])
                 #expect(try reader.devGrant(hash: "g1") == nil)
@@ -606,8 +605,8 @@ struct StoreConformanceTests {
                 #expect(try writer.account(localID: "uid-1") == fullAccount())
                 #expect(try writer.account(email: "ADA@example.com")?.localID == "uid-1")
                 #expect(try writer.account(providerID: "github.com", rawID: "42")?.localID == "uid-1")
-                try writer.insertRefreshToken(refreshToken("h1"))
-                #expect(try writer.refreshToken(hash: "h1") == refreshToken("h1"))
+                try writer.insertRefreshSession(refreshSession("h1"))
+                #expect(try writer.refreshSession(id: "h1") == refreshSession("h1"))
                 try writer.recordRefresh(localID: "uid-1", atMillis: 7)
                 #expect(try writer.account(localID: "uid-1")?.lastRefreshAtMillis == 7)
                 try writer.insertSigningKey(signingKey("k1", createdAt: 1))
@@ -709,7 +708,7 @@ struct StoreConformanceTests {
             try store.write { writer throws in
                 try writer.insertAccount(fullAccount())
                 try writer.insertAccount(bareAccount())
-                try writer.insertRefreshToken(refreshToken("h1"))
+                try writer.insertRefreshSession(refreshSession("h1"))
                 try writer.insertSigningKey(signingKey("k1", createdAt: 1, retiredAt: 2))
                 try writer.insertDevAccount(devAccount("s1", email: "d@example.com"))
                 try writer.insertDevGrant(devGrant("g1"))
@@ -721,7 +720,7 @@ struct StoreConformanceTests {
         try reopened.read { reader throws in
             #expect(try reader.account(localID: "uid-1") == fullAccount())
             #expect(try reader.account(localID: "uid-bare") == bareAccount())
-            #expect(try reader.refreshToken(hash: "h1") == refreshToken("h1"))
+            #expect(try reader.refreshSession(id: "h1") == refreshSession("h1"))
             #expect(try reader.signingKeys() == [signingKey("k1", createdAt: 1, retiredAt: 2)])
             #expect(try reader.devAccounts() == [devAccount("s1", email: "d@example.com")])
             #expect(try reader.devGrant(hash: "g1") == devGrant("g1"))

@@ -69,14 +69,16 @@ func bareAccount(_ localID: String = "uid-bare") -> Account {
     Account(localID: localID, createdAtMillis: 5, validSinceMillis: 0)
 }
 
-func refreshToken(_ hash: String, localID: String = "uid-1", full: Bool = true) -> RefreshTokenRecord {
+/// A session that was never rotated, with every optional field set (`full`) or none.
+func refreshSession(_ id: String, localID: String = "uid-1", full: Bool = true) -> RefreshSession {
     full
-        ? RefreshTokenRecord(
-            tokenHash: hash, localID: localID, signInProvider: "google.com", authTime: 1_700_000_000,
+        ? RefreshSession(
+            sessionID: id, localID: localID, signInProvider: "google.com", authTime: 1_700_000_000,
             secondFactor: "totp", secondFactorIdentifier: "enrol-ü-1", sessionClaims: #"{"amr":["mfa"]}"#,
-            createdAtMillis: 1_700_000_000_999)
-        : RefreshTokenRecord(
-            tokenHash: hash, localID: localID, signInProvider: "password", authTime: 7, createdAtMillis: 8)
+            startedAtMillis: 1_700_000_000_999, currentTokenHash: "current-of-\(id)")
+        : RefreshSession(
+            sessionID: id, localID: localID, signInProvider: "password", authTime: 7, startedAtMillis: 8,
+            currentTokenHash: "current-of-\(id)")
 }
 
 func signingKey(_ keyID: String, createdAt: Int64, retiredAt: Int64? = nil) -> SigningKeyRecord {

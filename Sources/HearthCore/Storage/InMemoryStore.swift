@@ -35,35 +35,15 @@ public final class InMemoryStore: HearthStore {
         var closed = false
         var accounts: [String: Account] = [:]
         var accountOrder: [String] = []
-        /// Refresh-token sessions by id, and tokens by hash (as the SQLite store keeps them).
-        var refreshSessions: [String: SessionRow] = [:]
-        var refreshTokens: [String: TokenRow] = [:]
+        /// Refresh-token sessions by id. This store never issued legacy tokens (see
+        /// `StoreReader.refreshSession(legacyTokenHash:)`), so it has none.
+        var refreshSessions: [String: RefreshSession] = [:]
         var signingKeys: [SigningKeyRecord] = []
         var devAccounts: [DevIdPAccount] = []
         var devGrants: [String: DevIdPGrant] = [:]
         var mfaPendingSignIns: [String: MFAPendingSignIn] = [:]
         var verificationSessions: [String: VerificationSession] = [:]
         var limitCounters: [String: LimitCounter] = [:]
-    }
-
-    /// A refresh-token session: what its tokens share.
-    struct SessionRow {
-        var localID: String
-        var signInProvider: String
-        var authTime: Int64
-        var secondFactor: String?
-        var secondFactorIdentifier: String?
-        var sessionClaims: String?
-        var startedAtMillis: Int64
-        var revokedAtMillis: Int64?
-    }
-
-    /// One refresh token of a session.
-    struct TokenRow {
-        var sessionID: String
-        var createdAtMillis: Int64
-        var rotatedAtMillis: Int64?
-        var sealedSuccessor: [UInt8]?
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -88,19 +68,6 @@ public final class InMemoryStore: HearthStore {
         }
 
         func accountCount() throws -> Int { state.accounts.count }
-
-        func refreshToken(hash: String) throws -> RefreshTokenRecord? {
-            guard let token = state.refreshTokens[hash], let session = state.refreshSessions[token.sessionID] else {
-                return nil
-            }
-            return RefreshTokenRecord(
-                tokenHash: hash, localID: session.localID, signInProvider: session.signInProvider,
-                authTime: session.authTime, secondFactor: session.secondFactor,
-                secondFactorIdentifier: session.secondFactorIdentifier, sessionClaims: session.sessionClaims,
-                createdAtMillis: token.createdAtMillis, sessionID: token.sessionID,
-                sessionStartedAtMillis: session.startedAtMillis, rotatedAtMillis: token.rotatedAtMillis,
-                sealedSuccessor: token.sealedSuccessor, revokedAtMillis: session.revokedAtMillis)
-        }
 
         func signingKeys() throws -> [SigningKeyRecord] { state.signingKeys }
 
@@ -197,23 +164,7 @@ public final class InMemoryStore: HearthStore {
 
         // MARK: Refresh tokens
 
-        func insertRefreshToken(_ record: RefreshTokenRecord) throws {
-            guard state.refreshTokens[record.tokenHash] == nil else { throw StoreError(.duplicateToken) }
-            // Tokens are issued to existing accounts (they may outlive them: see deleteAccount).
-            guard state.accounts[record.localID] != nil else { throw StoreError(.notFound) }
-            if state.refreshSessions[record.sessionID] == nil {
-                state.refreshSessions[record.sessionID] = SessionRow(
-                    localID: record.localID, signInProvider: record.signInProvider, authTime: record.authTime,
-                    secondFactor: record.secondFactor, secondFactorIdentifier: record.secondFactorIdentifier,
-                    sessionClaims: record.sessionClaims, startedAtMillis: record.sessionStartedAtMillis,
-                    revokedAtMillis: record.revokedAtMillis)
-            }
-            state.refreshTokens[record.tokenHash] = TokenRow(
-                sessionID: record.sessionID, createdAtMillis: record.createdAtMillis,
-                rotatedAtMillis: record.rotatedAtMillis, sealedSuccessor: record.sealedSuccessor)
-        }
-
-        // Ending a session ends its tokens (which the purge then deletes), as in the SQLite store.
+        // Ending a session ends its tokens.
 
         func deleteRefreshTokens(localID: String) throws -> Int {
             removeSessions { $0.localID == localID }
@@ -223,7 +174,7 @@ public final class InMemoryStore: HearthStore {
             removeSessions { state.accounts[$0.localID] == nil && $0.startedAtMillis < millis }
         }
 
-        private func removeSessions(where condition: (SessionRow) -> Bool) -> Int {
+        private func removeSessions(where condition: (RefreshSession) -> Bool) -> Int {
             let before = state.refreshSessions.count
             state.refreshSessions = state.refreshSessions.filter { !condition($0.value) }
             return before - state.refreshSessions.count
@@ -363,12 +314,28 @@ public final class InMemoryStore: HearthStore {
             return newestFirst.dropFirst(max(0, count)).map(\.key)
         }
 
-        func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws {
-            guard let token = state.refreshTokens[hash], token.rotatedAtMillis == nil,
-                let session = state.refreshSessions[token.sessionID], session.revokedAtMillis == nil
+        func refreshSession(id: String) throws -> RefreshSession? { state.refreshSessions[id] }
+
+        func refreshSession(legacyTokenHash: String) throws -> RefreshSession? { nil }
+
+        func insertRefreshSession(_ session: RefreshSession) throws {
+            guard state.refreshSessions[session.sessionID] == nil else { throw StoreError(.duplicateToken) }
+            // Sessions start for existing accounts (they may outlive them: see deleteAccount).
+            guard state.accounts[session.localID] != nil else { throw StoreError(.notFound) }
+            state.refreshSessions[session.sessionID] = session
+        }
+
+        func rotateRefreshSession(
+            id: String, replacing currentHash: String, with newHash: String, atMillis millis: Int64,
+            sealedSuccessor: [UInt8]
+        ) throws {
+            guard var session = state.refreshSessions[id], session.currentTokenHash == currentHash,
+                session.revokedAtMillis == nil, state.accounts[session.localID] != nil
             else { throw StoreError(.notFound) }
-            state.refreshTokens[hash]?.rotatedAtMillis = millis
-            state.refreshTokens[hash]?.sealedSuccessor = sealedSuccessor
+            session.replaced = ReplacedRefreshToken(
+                tokenHash: currentHash, replacedAtMillis: millis, sealedSuccessor: sealedSuccessor)
+            session.currentTokenHash = newHash
+            state.refreshSessions[id] = session
         }
 
         func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Bool {
@@ -378,19 +345,10 @@ public final class InMemoryStore: HearthStore {
             return true
         }
 
-        func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
-            -> RefreshTokenPurgeStep
+        func purgeLegacyRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64)
+            throws -> RefreshTokenPurgeStep
         {
-            purgeStep(state.refreshTokens.keys, after: cursor, limit: limit) { hash in
-                guard let token = state.refreshTokens[hash] else { return false }
-                let session = state.refreshSessions[token.sessionID]
-                guard
-                    token.rotatedAtMillis.map({ $0 < rotatedBefore }) == true || session == nil
-                        || session?.revokedAtMillis.map({ $0 < revokedBefore }) == true
-                else { return false }
-                state.refreshTokens.removeValue(forKey: hash)
-                return true
-            }
+            purgeStep([String](), after: cursor, limit: limit) { _ in false }  // it has none (see State)
         }
 
         func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws

@@ -16,6 +16,9 @@ public struct Account: Sendable, Equatable {
     public var customAttributes: String?
     public var createdAtMillis: Int64
     public var lastLoginAtMillis: Int64?
+    /// When a refresh token of the account was last used (Firebase's `lastRefreshAt`, a "last active"
+    /// time), to within a minute: `TokenService` writes it only when it is a minute or more old, so that a
+    /// refresh writes the account at most once a minute.
     public var lastRefreshAtMillis: Int64?
     /// Sessions that started before this time are revoked (the wire's `validSince`, in milliseconds).
     public var validSinceMillis: Int64
@@ -188,74 +191,71 @@ public struct VerificationSession: Sendable, Equatable {
     }
 }
 
-/// A refresh token as stored: only the SHA-256 of the token (hex), never the token itself,
-/// plus what the ID tokens minted from it must carry.
+/// A signed-in session (a refresh-token family) as stored, with the state of its refresh token.
 ///
-/// The tokens of one sign-in form a session (a token family): each refresh exchanges the session's
-/// current token for a new one (rotation) and keeps the old one, marked rotated, so that presenting it
-/// again can be recognised as reuse. The session fields (the account, what ID tokens carry, when it
-/// started, whether it is revoked) belong to the session and are the same for all its tokens.
-public struct RefreshTokenRecord: Sendable, Equatable {
-    /// Lower-case hex SHA-256 of the token string.
-    public var tokenHash: String
+/// A session's refresh tokens read `<sessionID>.<secret>` (`RefreshTokenText`), so a refresh finds its
+/// session by primary key. The store keeps only hashes: of the current token, and of the one it replaced
+/// (`replaced`), which is all reuse detection needs: a token of the session that is neither is an older
+/// one. So a rotation rewrites this one record and adds none. Sessions started before refresh tokens
+/// named their session also have tokens without it (see `StoreReader.refreshSession(legacyTokenHash:)`).
+public struct RefreshSession: Sendable, Equatable {
+    /// 128 random bits (base64url), seen only inside the session's refresh tokens and in the store;
+    /// sessions started before migration 5 keep their id, the hash of their first token.
+    public var sessionID: String
     public var localID: String
     public var signInProvider: String
-    /// Seconds since 1970 of the sign-in that created the session; kept across refreshes.
+    /// Seconds since 1970 of the sign-in that started the session; kept across refreshes.
     public var authTime: Int64
     /// `phone` or `totp` when the session passed a second factor.
     public var secondFactor: String?
     public var secondFactorIdentifier: String?
     /// Extra claims fixed at sign-in (JSON object text), merged into every ID token of the session.
     public var sessionClaims: String?
-    /// When this token was issued (at sign-in, or by the rotation that made it).
-    public var createdAtMillis: Int64
-    /// The session this token belongs to: the hash of the token its sign-in issued, shared by every
-    /// token rotated from it.
-    public var sessionID: String
-    /// When the session's sign-in happened; kept across rotations and compared with the account's
-    /// `validSinceMillis` (sessions that started before it are revoked).
-    public var sessionStartedAtMillis: Int64
-    /// When this token was exchanged for its successor; `nil` while it is the session's current token.
-    public var rotatedAtMillis: Int64?
-    /// The successor, encrypted under this token (`SuccessorSeal`), so that a client retrying a lost
-    /// refresh response within the grace window gets the same successor. Set with `rotatedAtMillis`.
-    public var sealedSuccessor: [UInt8]?
+    /// When the sign-in happened; compared with the account's `validSinceMillis` (sessions that started
+    /// before it are revoked).
+    public var startedAtMillis: Int64
     /// When the session was revoked (reuse detected, the account's session cap, or the purge for a
     /// deleted account or `validSince`); `nil` while live.
     public var revokedAtMillis: Int64?
+    /// Lower-case hex SHA-256 of the session's current refresh token (the whole text); empty for a
+    /// session carried over without one, which no token matches.
+    public var currentTokenHash: String
+    /// The token the current one replaced, if the session was ever rotated.
+    public var replaced: ReplacedRefreshToken?
 
-    /// `sessionID` defaults to `tokenHash` and `sessionStartedAtMillis` to `createdAtMillis`: the
-    /// token that starts a session.
     public init(
-        tokenHash: String, localID: String, signInProvider: String, authTime: Int64, secondFactor: String? = nil,
-        secondFactorIdentifier: String? = nil, sessionClaims: String? = nil, createdAtMillis: Int64,
-        sessionID: String? = nil, sessionStartedAtMillis: Int64? = nil, rotatedAtMillis: Int64? = nil,
-        sealedSuccessor: [UInt8]? = nil, revokedAtMillis: Int64? = nil
+        sessionID: String, localID: String, signInProvider: String, authTime: Int64, secondFactor: String? = nil,
+        secondFactorIdentifier: String? = nil, sessionClaims: String? = nil, startedAtMillis: Int64,
+        revokedAtMillis: Int64? = nil, currentTokenHash: String, replaced: ReplacedRefreshToken? = nil
     ) {
-        self.tokenHash = tokenHash
+        self.sessionID = sessionID
         self.localID = localID
         self.signInProvider = signInProvider
         self.authTime = authTime
         self.secondFactor = secondFactor
         self.secondFactorIdentifier = secondFactorIdentifier
         self.sessionClaims = sessionClaims
-        self.createdAtMillis = createdAtMillis
-        self.sessionID = sessionID ?? tokenHash
-        self.sessionStartedAtMillis = sessionStartedAtMillis ?? createdAtMillis
-        self.rotatedAtMillis = rotatedAtMillis
-        self.sealedSuccessor = sealedSuccessor
+        self.startedAtMillis = startedAtMillis
         self.revokedAtMillis = revokedAtMillis
+        self.currentTokenHash = currentTokenHash
+        self.replaced = replaced
     }
+}
 
-    /// The token that replaces this one when it is rotated: the same session, issued at `millis`.
-    public func successor(hash: String, at millis: Int64) -> RefreshTokenRecord {
-        var next = self
-        next.tokenHash = hash
-        next.createdAtMillis = millis
-        next.rotatedAtMillis = nil
-        next.sealedSuccessor = nil
-        next.revokedAtMillis = nil
-        return next
+/// The refresh token a session's last rotation replaced. Presented again within the grace window, it is
+/// answered with the session's current token, kept sealed under it (`SuccessorSeal`) so that the store
+/// never holds a usable token; presented later, it is reuse.
+public struct ReplacedRefreshToken: Sendable, Equatable {
+    /// Lower-case hex SHA-256 of the replaced token.
+    public var tokenHash: String
+    public var replacedAtMillis: Int64
+    /// The current token's secret, sealed under the replaced token.
+    public var sealedSuccessor: [UInt8]
+
+    public init(tokenHash: String, replacedAtMillis: Int64, sealedSuccessor: [UInt8]) {
+        self.tokenHash = tokenHash
+        self.replacedAtMillis = replacedAtMillis
+        self.sealedSuccessor = sealedSuccessor
     }
 }
 

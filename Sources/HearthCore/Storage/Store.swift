@@ -24,9 +24,6 @@ public protocol StoreReader {
     /// Number of accounts, for status output.
     func accountCount() throws -> Int
 
-    /// The token with its session's fields; `nil` also when its session is gone (deleted or purged).
-    func refreshToken(hash: String) throws -> RefreshTokenRecord?
-
     /// Every signing key, oldest first (by `createdAt`; keys created in the same second in insertion order).
     func signingKeys() throws -> [SigningKeyRecord]
 
@@ -51,7 +48,13 @@ public protocol StoreReader {
 
     // MARK: Sessions (refresh-token rotation)
 
-    /// The ids of `localID`'s sessions that are not revoked, newest first (by `sessionStartedAtMillis`,
+    /// The session `id`; `nil` if there is none (never started, or deleted or purged).
+    func refreshSession(id: String) throws -> RefreshSession?
+    /// The session of a refresh token issued before tokens named their session (a bare secret, kept by
+    /// hash in SQLite databases from before migration 5), by the token's hash; `nil` for an unknown token
+    /// or one whose session is gone. Stores that never issued such tokens have none.
+    func refreshSession(legacyTokenHash: String) throws -> RefreshSession?
+    /// The ids of `localID`'s sessions that are not revoked, newest first (by `startedAtMillis`,
     /// then by id, both descending), without the first `count`: the sessions beyond a cap of `count`.
     func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String]
 }
@@ -63,7 +66,7 @@ public protocol StoreWriter: StoreReader {
     /// Replaces the stored account (its linked identities and MFA enrolments included) with `account`.
     /// Throws `.notFound`, `.duplicateEmail`, `.duplicateIdentity` or `.duplicateEnrollment`.
     func updateAccount(_ account: Account) throws
-    /// Sets only `lastRefreshAtMillis`; cheap enough for every token refresh. Unknown ids are ignored.
+    /// Sets only `lastRefreshAtMillis`; one row, cheap enough for a token refresh. Unknown ids are ignored.
     func recordRefresh(localID: String, atMillis: Int64) throws
     /// Deletes the account, its identities, MFA enrolments and pending MFA sign-ins. Returns whether
     /// it existed.
@@ -79,11 +82,6 @@ public protocol StoreWriter: StoreReader {
     /// and verification sessions stay, as for `deleteAccount`. Returns how many.
     @discardableResult func deleteAllAccounts() throws -> Int
 
-    /// Stores a token of the session `record.sessionID`. When that session does not exist yet, the record's
-    /// session fields (`localID`, provider, `authTime`, second factor, claims, `sessionStartedAtMillis`,
-    /// `revokedAtMillis`) start it; otherwise they are ignored. Throws `.duplicateToken` if the hash exists,
-    /// `.notFound` if the account `record.localID` does not (a taken hash wins if both).
-    func insertRefreshToken(_ record: RefreshTokenRecord) throws
     /// Deletes every session of an account, and so every refresh token of it. Returns how many sessions.
     @discardableResult func deleteRefreshTokens(localID: String) throws -> Int
     /// Deletes the sessions (and so their tokens) started before `millis` whose account no longer exists.
@@ -142,27 +140,34 @@ public protocol StoreWriter: StoreReader {
 
     // MARK: Sessions (refresh-token rotation)
 
-    /// Marks the token `hash` rotated at `millis`, keeping its sealed successor. Throws `.notFound` unless
-    /// the token is current (not rotated, and its session exists and is not revoked), so a token is
-    /// rotated at most once.
-    func markRefreshTokenRotated(hash: String, atMillis millis: Int64, sealedSuccessor: [UInt8]) throws
+    /// Starts a session, stored as given. Throws `.duplicateToken` if the id exists, `.notFound` if the
+    /// account `session.localID` does not (a taken id wins if both).
+    func insertRefreshSession(_ session: RefreshSession) throws
+    /// Rotates the session `id`: its current token `currentHash` becomes `replaced` (at `millis`, with
+    /// `sealedSuccessor`) and `newHash` the current one. Rewrites only that session. Throws `.notFound`
+    /// unless `currentHash` is the session's current token, the session is not revoked and its account
+    /// exists, so a token is replaced at most once and never for a deleted account.
+    func rotateRefreshSession(
+        id: String, replacing currentHash: String, with newHash: String, atMillis millis: Int64,
+        sealedSuccessor: [UInt8]) throws
     /// Revokes the session (every token of it) at `millis`. Returns whether it was live.
     @discardableResult func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Bool
-    /// One bounded step of the token purge: looks at the first `limit` refresh tokens (at least 1) whose
-    /// hash sorts after `cursor` (byte order; `nil` starts at the beginning) and deletes those nobody can
-    /// use: rotated before `rotatedBefore`, of a session that is gone, or of a session revoked before
-    /// `revokedBefore`.
-    func purgeRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64) throws
-        -> RefreshTokenPurgeStep
+    /// One bounded step of the purge of legacy refresh tokens (see `refreshSession(legacyTokenHash:)`):
+    /// looks at the first `limit` of them (at least 1) whose hash sorts after `cursor` (byte order; `nil`
+    /// starts at the beginning) and deletes those that can no longer tell anything: rotated (before
+    /// migration 5) before `rotatedBefore`, of a session that is gone, or of a session revoked before
+    /// `revokedBefore`. No new legacy tokens are ever stored, so this only shrinks.
+    func purgeLegacyRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64)
+        throws -> RefreshTokenPurgeStep
     /// One bounded step of the session purge, over the first `limit` sessions (at least 1) whose id sorts
     /// after `cursor`: revokes at `millis` the live ones whose account no longer exists or started before
     /// its `validSinceMillis` (so that their retention starts), and deletes those revoked before
-    /// `revokedBefore` (their tokens die with them).
+    /// `revokedBefore` (their tokens die with them; their legacy token rows go with the next legacy purge).
     func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
         -> RefreshTokenPurgeStep
 }
 
-/// What one `purgeRefreshTokens` or `purgeSessions` step did, and where the next one starts.
+/// What one `purgeLegacyRefreshTokens` or `purgeSessions` step did, and where the next one starts.
 public struct RefreshTokenPurgeStep: Sendable, Equatable {
     /// How many tokens (or sessions) were deleted.
     public var deleted: Int

@@ -1,14 +1,17 @@
 /// How refresh-token sessions are kept: rotation with reuse detection, the cap of live sessions per
-/// account, and how long spent tokens are kept before the purge deletes them. Times are in seconds.
+/// account, and how long spent sessions are kept before the purge deletes them. Times are in seconds.
 public struct SessionPolicy: Sendable, Equatable {
-    /// Whether each refresh returns a new refresh token (the old one is kept, marked rotated).
+    /// Whether each refresh returns a new refresh token (the session keeps the replaced one's hash).
     public var rotatesRefreshTokens: Bool
-    /// How long after a rotation the old token still works, answered with the successor it was rotated
-    /// to (a client retrying a lost response). Presenting it later revokes the whole session. 0: never.
+    /// How long after a rotation the replaced token still works, answered with the successor it was
+    /// replaced by (a client retrying a lost response). Presenting it later revokes the whole session.
+    /// 0: never.
     public var reuseGracePeriod: Int64
     /// Live sessions an account may have; a new sign-in beyond it revokes the oldest ones.
     public var maximumSessionsPerAccount: Int
-    /// How long a rotated token is kept, so that its reuse is recognised (and revokes the session).
+    /// How long a legacy refresh token (issued before migration 5) that was rotated before the upgrade is
+    /// kept, so that its reuse is recognised. Reuse of a newer token is recognised as long as its
+    /// session exists: a session keeps what that needs in its own row.
     public var reuseDetectionPeriod: Int64
     /// How long the tokens of a revoked session (reuse, the cap, `validSince`) or a deleted account are
     /// kept, so that they are answered `TOKEN_EXPIRED` / `USER_NOT_FOUND` (which sign clients out)

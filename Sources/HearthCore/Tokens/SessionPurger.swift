@@ -2,12 +2,13 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Deletes, in the background, the sessions and refresh tokens nobody can use any more, expired limit
-/// counters (`LimitCounter`) and expired dev IdP grants: sessions of deleted accounts or revoked by `validSince` are revoked when first seen;
-/// revoked sessions are deleted after the retention, and with them their tokens; rotated tokens after
-/// the reuse-detection period (see `StoreWriter.purgeSessions` and `purgeRefreshTokens`).
+/// Deletes, in the background, the sessions nobody can use any more, legacy refresh tokens that can no
+/// longer tell anything, expired limit counters (`LimitCounter`) and expired dev IdP grants: sessions of
+/// deleted accounts or revoked by `validSince` are revoked when first seen; revoked sessions are deleted
+/// after the retention, and with them their tokens; legacy tokens rotated before the upgrade after the
+/// reuse-detection period (see `StoreWriter.purgeSessions` and `purgeLegacyRefreshTokens`).
 ///
-/// A pass walks every session, then every refresh token, in key order, `batchSize` per write
+/// A pass walks every session, then every legacy refresh token, in key order, `batchSize` per write
 /// transaction with a short pause between transactions, so the store's writer is never held for long
 /// and other writes go first; then the purger waits `interval` before the next pass. `hearth serve` starts it and stops it
 /// before closing the store.
@@ -16,7 +17,7 @@ public final class SessionPurger: Sendable {
     public struct Schedule: Sendable, Equatable {
         /// Seconds between the end of one pass and the start of the next.
         public var interval: Int64
-        /// Sessions or refresh tokens looked at per write transaction.
+        /// Sessions or legacy refresh tokens looked at per write transaction.
         public var batchSize: Int
         /// Milliseconds between the transactions of one pass.
         public var pause: Int
@@ -26,6 +27,19 @@ public final class SessionPurger: Sendable {
             self.interval = interval
             self.batchSize = batchSize
             self.pause = pause
+        }
+    }
+
+    /// What one pass deleted.
+    public struct Report: Sendable, Equatable {
+        public var sessions = 0
+        public var legacyRefreshTokens = 0
+        public var limitCounters = 0
+
+        public init(sessions: Int = 0, legacyRefreshTokens: Int = 0, limitCounters: Int = 0) {
+            self.sessions = sessions
+            self.legacyRefreshTokens = legacyRefreshTokens
+            self.limitCounters = limitCounters
         }
     }
 
@@ -54,10 +68,10 @@ public final class SessionPurger: Sendable {
         self.log = log
     }
 
-    /// Runs one whole pass now, without pauses. Returns how many refresh tokens it deleted.
+    /// Runs one whole pass now, without pauses. Returns what it deleted.
     @discardableResult
-    public func purgePass() throws -> Int {
-        try pass(pausing: false)
+    public func purgePass() throws -> Report {
+        try pass(pausing: false) ?? Report()
     }
 
     /// Starts the background thread: a pass at once, then one every `interval`. Calling it again does nothing.
@@ -90,17 +104,17 @@ public final class SessionPurger: Sendable {
         finished.wait()
     }
 
-    /// One pass over every session, then every refresh token; returns how many tokens it deleted.
-    /// Between transactions it waits `pause` (when `pausing`) and ends early if `stop()` was called.
-    private func pass(pausing: Bool) throws -> Int {
+    /// One pass over every session, then every legacy refresh token; returns what it deleted, or nil if
+    /// `stop()` was called during it. Between transactions it waits `pause` (when `pausing`).
+    private func pass(pausing: Bool) throws -> Report? {
         let now = time.nowMillis
         _ = try store.write { try $0.deleteExpiredDevGrants(before: now / 1000) }
-        var counters = 0
+        var report = Report()
         while true {
             let deleted = try store.write { try $0.deleteExpiredLimitCounters(before: now, limit: schedule.batchSize) }
-            counters += deleted
+            report.limitCounters += deleted
             if deleted < schedule.batchSize { break }
-            if pausing, wake.wait(timeout: .now() + .milliseconds(schedule.pause)) == .success { return 0 }
+            if pausing, wake.wait(timeout: .now() + .milliseconds(schedule.pause)) == .success { return nil }
         }
         let rotatedBefore = now - policy.reuseDetectionMillis
         let revokedBefore = now - policy.revokedRetentionMillis
@@ -109,15 +123,19 @@ public final class SessionPurger: Sendable {
             let sessions = try sweep(pausing: pausing, { cursor, writer in
                 try writer.purgeSessions(after: cursor, limit: batch, revokedBefore: revokedBefore, atMillis: now)
             }),
-            let tokens = try sweep(pausing: pausing, { cursor, writer in
-                try writer.purgeRefreshTokens(
+            let legacyTokens = try sweep(pausing: pausing, { cursor, writer in
+                try writer.purgeLegacyRefreshTokens(
                     after: cursor, limit: batch, rotatedBefore: rotatedBefore, revokedBefore: revokedBefore)
             })
-        else { return 0 }
-        if sessions > 0 || tokens > 0 || counters > 0 {
-            log("event=purge sessions_deleted=\(sessions) refresh_tokens_deleted=\(tokens) limit_counters_deleted=\(counters)")
+        else { return nil }
+        report.sessions = sessions
+        report.legacyRefreshTokens = legacyTokens
+        if report != Report() {
+            log(
+                "event=purge sessions_deleted=\(report.sessions) legacy_refresh_tokens_deleted=\(report.legacyRefreshTokens)"
+                    + " limit_counters_deleted=\(report.limitCounters)")
         }
-        return tokens
+        return report
     }
 
     /// Runs `step` in one write transaction after another until it reaches the end; returns how many it

@@ -6,12 +6,13 @@ import JOSE
 ///
 /// ID tokens follow PROTOCOL.md §5.1: RS256 with `kid`, `iss`/`aud` of the project, `auth_time`
 /// fixed for the session, `firebase.identities` and `firebase.sign_in_provider`, custom claims merged
-/// under the reserved names. Refresh tokens are 256-bit random strings; the store keeps their SHA-256.
+/// under the reserved names. Refresh tokens are `<session id>.<256-bit secret>` (`RefreshTokenText`);
+/// the store keeps their SHA-256.
 ///
-/// Sessions follow `SessionPolicy`: each refresh rotates the refresh token; the rotated token, presented
+/// Sessions follow `SessionPolicy`: each refresh rotates the refresh token; the replaced token, presented
 /// again within the grace window, is answered with the same successor (a retried lost response), and
-/// after it revokes the whole session (reuse of a stolen token). An account keeps at most
-/// `maximumSessionsPerAccount` live sessions.
+/// after it, like any older token of the session, revokes the whole session (reuse of a stolen token).
+/// An account keeps at most `maximumSessionsPerAccount` live sessions.
 public final class TokenService: Sendable {
     private let project: ProjectConfiguration
     private let store: any HearthStore
@@ -35,7 +36,8 @@ public final class TokenService: Sendable {
     /// transaction. The ID token is minted separately, after the transaction commits, so signing never
     /// holds the store's write lock.
     public func newRefreshToken(for account: Account, session: Session, writer: any StoreWriter) throws -> String {
-        let refreshToken = Identifiers.secret()
+        let sessionID = RefreshTokenText.newSessionID()
+        let token = RefreshTokenText(sessionID: sessionID, secret: Identifiers.secret())
         let now = time.nowMillis
         let sessionClaimsText = session.sessionClaims.map {
             String(decoding: JSONValue.object($0).jsonData(sortedKeys: true), as: UTF8.self)
@@ -43,16 +45,16 @@ public final class TokenService: Sendable {
         // Make room first, so the new session is never the one revoked.
         let beyondCap = try writer.liveSessionIDs(
             localID: account.localID, skippingNewest: policy.maximumSessionsPerAccount - 1)
-        for sessionID in beyondCap {
-            try writer.revokeSession(sessionID, atMillis: now)
+        for oldest in beyondCap {
+            try writer.revokeSession(oldest, atMillis: now)
         }
-        try writer.insertRefreshToken(
-            RefreshTokenRecord(
-                tokenHash: Identifiers.hash(refreshToken), localID: account.localID,
-                signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: session.secondFactor,
+        try writer.insertRefreshSession(
+            RefreshSession(
+                sessionID: sessionID, localID: account.localID, signInProvider: session.signInProvider,
+                authTime: session.authTime, secondFactor: session.secondFactor,
                 secondFactorIdentifier: session.secondFactorIdentifier, sessionClaims: sessionClaimsText,
-                createdAtMillis: now))
-        return refreshToken
+                startedAtMillis: now, currentTokenHash: token.hash))
+        return token.text
     }
 
     /// The `expiresIn` value clients get with every ID token.
@@ -112,83 +114,133 @@ public final class TokenService: Sendable {
     ///
     /// Refuses with `TOKEN_EXPIRED` once the account's `validSinceMillis` has moved past the session's
     /// sign-in (revocation) or the session was revoked (reuse detected, or the session cap),
-    /// `USER_DISABLED` and `USER_NOT_FOUND` as Firebase does. Presenting a rotated token after the
-    /// grace window revokes its session, commits that, and answers `TOKEN_EXPIRED`.
+    /// `USER_DISABLED` and `USER_NOT_FOUND` as Firebase does. Presenting the token the session's last
+    /// rotation replaced is answered with the same successor within the grace window; presenting it later,
+    /// or any older token of the session, revokes the session, commits that, and answers `TOKEN_EXPIRED`.
+    ///
+    /// A rotation rewrites the session's row; the account's `lastRefreshAtMillis` is written only when it
+    /// is a minute or more old. With rotation, every refresh writes, so its checks run in that one write
+    /// transaction (a refused token holds the writer for a primary-key lookup; the per-client bucket of
+    /// refresh failures bounds how many). Without rotation, the checks run in a read, and most refreshes
+    /// write nothing.
     public func refresh(_ request: RefreshTokenRequest) throws -> RefreshTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw WireError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw WireError(.invalidGrantType) }
-        guard let refreshToken = request.refreshToken, !refreshToken.isEmpty else {
+        guard let text = request.refreshToken, !text.isEmpty else {
             throw WireError(.missingRefreshToken)
         }
-        let hash = Identifiers.hash(refreshToken)
-        // Checks that need no write first, so refused tokens never wait for the writer.
-        let (record, account) = try store.read { reader -> (RefreshTokenRecord?, Account?) in
-            guard let record = try reader.refreshToken(hash: hash) else { return (nil, nil) }
-            return (record, try reader.account(localID: record.localID))
-        }
-        guard let record else { throw WireError(.invalidRefreshToken) }
-        guard let account else { throw WireError(.userNotFound) }
-        guard !account.disabled else { throw WireError(.userDisabled) }
-        guard record.revokedAtMillis == nil, record.sessionStartedAtMillis >= account.validSinceMillis else {
-            throw Self.sessionEnded
-        }
+        let presented = RefreshTokenText(text)
         let now = time.nowMillis
-        let nextRefreshToken: String
-        switch try store.write({ writer in try exchange(refreshToken, hash: hash, at: now, writer: writer) }) {
-        case .issued(let token): nextRefreshToken = token
-        case .refused(let error): throw error
+        let refreshed: Refreshed
+        if policy.rotatesRefreshTokens {
+            refreshed = try store.transaction { writer in try exchange(presented, at: now, writer: writer) }
+        } else {
+            let (session, account) = try store.read { reader in try Self.checkedSession(of: presented, reader) }
+            if presented.matches(session.currentTokenHash), !Self.lastRefreshIsDue(account, at: now) {
+                refreshed = Refreshed(session: session, account: account, refreshToken: presented.text)
+            } else {
+                refreshed = try store.transaction { writer in try exchange(presented, at: now, writer: writer) }
+            }
         }
-        let session = Session(
-            signInProvider: record.signInProvider, authTime: record.authTime, secondFactor: record.secondFactor,
-            secondFactorIdentifier: record.secondFactorIdentifier,
-            sessionClaims: record.sessionClaims.flatMap { try? JSONValue(parsing: Data($0.utf8)).objectValue })
+        let session = refreshed.session
+        let carried = Session(
+            signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: session.secondFactor,
+            secondFactorIdentifier: session.secondFactorIdentifier,
+            sessionClaims: session.sessionClaims.flatMap { try? JSONValue(parsing: Data($0.utf8)).objectValue })
         // Signed after the write, so signing never holds the store's write lock.
-        let idToken = try mintIDToken(for: account, session: session)
+        let idToken = try mintIDToken(for: refreshed.account, session: carried)
         return RefreshTokenResponse(
-            idToken: idToken, expiresIn: expiresIn, refreshToken: nextRefreshToken, userId: account.localID,
-            projectId: project.projectNumber)
+            idToken: idToken, expiresIn: expiresIn, refreshToken: refreshed.refreshToken,
+            userId: refreshed.account.localID, projectId: project.projectNumber)
     }
 
-    /// What a refresh's write decided. A refusal is thrown only after the write returns, so that what
-    /// the write did (revoking a reused token's session) is committed.
-    private enum Exchange {
-        case issued(refreshToken: String)
-        case refused(WireError)
+    /// What a refresh answers from: the session, its account, and the refresh token to return.
+    private struct Refreshed {
+        let session: RefreshSession
+        let account: Account
+        let refreshToken: String
+    }
+
+    /// How precisely `Account.lastRefreshAtMillis` is kept: a refresh writes it only when it is older.
+    static let lastRefreshPrecisionMillis: Int64 = 60_000
+
+    /// Whether a refresh at `now` must write the account's `lastRefreshAtMillis`: it is unset, a minute or
+    /// more old, or ahead of the clock.
+    static func lastRefreshIsDue(_ account: Account, at now: Int64) -> Bool {
+        guard let last = account.lastRefreshAtMillis, last <= now else { return true }
+        return last <= now - lastRefreshPrecisionMillis
+    }
+
+    /// The session `token` belongs to and its account, if that session may still refresh; otherwise the
+    /// wire error to answer (thrown, so inside a write it rolls back, before anything was written).
+    private static func checkedSession(of token: RefreshTokenText, _ reader: any StoreReader) throws
+        -> (RefreshSession, Account)
+    {
+        let found =
+            if let sessionID = token.sessionID {
+                try reader.refreshSession(id: sessionID)
+            } else {
+                try reader.refreshSession(legacyTokenHash: token.hash)
+            }
+        guard let session = found else { throw WireError(.invalidRefreshToken) }
+        guard let account = try reader.account(localID: session.localID) else { throw WireError(.userNotFound) }
+        guard !account.disabled else { throw WireError(.userDisabled) }
+        guard session.revokedAtMillis == nil, session.startedAtMillis >= account.validSinceMillis else {
+            throw sessionEnded
+        }
+        return (session, account)
     }
 
     private static let sessionEnded = WireError(
         .tokenExpired, "The user's credential is no longer valid. The user must sign in again.")
 
     /// The check-and-rotate of one refresh, in one write transaction: concurrent refreshes of one token
-    /// see each other's rotation, so a session never forks.
-    private func exchange(_ presented: String, hash: String, at now: Int64, writer: any StoreWriter) throws -> Exchange {
-        // Read again: a refresh of the same token may have committed since the read.
-        guard let record = try writer.refreshToken(hash: hash) else { return .refused(WireError(.invalidRefreshToken)) }
-        guard record.revokedAtMillis == nil else { return .refused(Self.sessionEnded) }
-        if let rotatedAt = record.rotatedAtMillis {
-            if now - rotatedAt < policy.reuseGraceMillis,
-                let successor = SuccessorSeal.open(record.sealedSuccessor, under: presented),
-                try writer.refreshToken(hash: Identifiers.hash(successor)) != nil
-            {
-                try writer.recordRefresh(localID: record.localID, atMillis: now)
-                return .issued(refreshToken: successor)
+    /// see each other's rotation, so a session never forks. A refusal for reuse commits the revocation.
+    private func exchange(_ presented: RefreshTokenText, at now: Int64, writer: any StoreWriter) throws
+        -> WriteOutcome<Refreshed>
+    {
+        let (session, account) = try Self.checkedSession(of: presented, writer)
+        let next: String
+        if presented.matches(session.currentTokenHash) {
+            if policy.rotatesRefreshTokens {
+                next = try rotate(session, replacing: presented, at: now, writer: writer)
+            } else {
+                next = presented.text
             }
-            try writer.revokeSession(record.sessionID, atMillis: now)
-            return .refused(Self.sessionEnded)
+        } else if let successor = successorWithinGrace(of: presented, in: session, at: now) {
+            next = successor
+        } else {
+            // The replaced token after the grace window, or an older one: reuse.
+            try writer.revokeSession(session.sessionID, atMillis: now)
+            return .commitThenFail(Self.sessionEnded)
         }
-        var next = presented
-        if policy.rotatesRefreshTokens {
-            next = Identifiers.secret()
-            do {
-                try writer.insertRefreshToken(record.successor(hash: Identifiers.hash(next), at: now))
-            } catch let error as StoreError where error.code == .notFound {
-                return .refused(WireError(.userNotFound))  // the account was deleted since the read
-            }
-            try writer.markRefreshTokenRotated(
-                hash: hash, atMillis: now, sealedSuccessor: SuccessorSeal.seal(next, under: presented))
-        }
-        try writer.recordRefresh(localID: record.localID, atMillis: now)
-        return .issued(refreshToken: next)
+        if Self.lastRefreshIsDue(account, at: now) { try writer.recordRefresh(localID: account.localID, atMillis: now) }
+        return .commit(Refreshed(session: session, account: account, refreshToken: next))
+    }
+
+    /// Replaces the session's current token `presented` by a new one, which it returns.
+    private func rotate(
+        _ session: RefreshSession, replacing presented: RefreshTokenText, at now: Int64, writer: any StoreWriter
+    ) throws -> String {
+        let secret = Identifiers.secret()
+        let next = RefreshTokenText(sessionID: session.sessionID, secret: secret)
+        try writer.rotateRefreshSession(
+            id: session.sessionID, replacing: presented.hash, with: next.hash, atMillis: now,
+            sealedSuccessor: SuccessorSeal.seal(secret, under: presented.text))
+        return next.text
+    }
+
+    /// The session's current token, if `presented` is the token it replaced and the grace window is still
+    /// open (a client retrying a lost response), and the sealed successor is that current token.
+    private func successorWithinGrace(of presented: RefreshTokenText, in session: RefreshSession, at now: Int64)
+        -> String?
+    {
+        guard let replaced = session.replaced, presented.matches(replaced.tokenHash),
+            now - replaced.replacedAtMillis < policy.reuseGraceMillis,
+            let secret = SuccessorSeal.open(replaced.sealedSuccessor, under: presented.text)
+        else { return nil }
+        let successor = RefreshTokenText(sessionID: session.sessionID, secret: secret)
+        return successor.matches(session.currentTokenHash) ? successor.text : nil
     }
 
     /// Checks a presented Hearth ID token: signature with a published key (reloading keys once for an

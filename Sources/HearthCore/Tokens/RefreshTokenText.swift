@@ -1,0 +1,38 @@
+import HearthCrypto
+
+/// A refresh token's text: `<session id>.<secret>`, the secret 256 random bits in base64url (which has
+/// no `.`). Naming the session lets a refresh find it by primary key and keep the whole rotation state in
+/// it (`RefreshSession`). Clients treat refresh tokens as opaque strings.
+///
+/// Tokens issued before migration 5 are a bare secret (no `.`): `sessionID` is nil and their session is
+/// found through the legacy token table. Knowing a session id alone (it is in the store, not secret from
+/// whoever reads the database) lets one end that session, as reuse, never use it.
+struct RefreshTokenText {
+    /// The token as the client holds it.
+    let text: String
+    /// The session it names; nil for a legacy token.
+    let sessionID: String?
+    /// What the store keeps: lower-case hex SHA-256 of `text`.
+    let hash: String
+
+    /// A presented token, whatever it holds.
+    init(_ text: String) {
+        self.text = text
+        sessionID = text.firstIndex(of: ".").map { String(text[..<$0]) }
+        hash = Identifiers.hash(text)
+    }
+
+    /// The token of `sessionID` with `secret` (from `Identifiers.secret()`).
+    init(sessionID: String, secret: String) {
+        self.init(sessionID + "." + secret)
+    }
+
+    /// A new session id: 128 random bits, base64url.
+    static func newSessionID() -> String { SecureRandom.token(byteCount: 16) }
+
+    /// Whether this token's hash is `storedHash`, compared in constant time.
+    func matches(_ storedHash: String?) -> Bool {
+        guard let storedHash else { return false }
+        return ConstantTime.equals(Array(hash.utf8), Array(storedHash.utf8))
+    }
+}
