@@ -79,7 +79,7 @@ private func checkGoogleCredential(_ token: String, payload: Data) {
     do {
         profile = try google.verify(
             idToken: token, accessToken: text.contains("at_hash") ? accessToken : nil,
-            nonce: text.contains("nonce") ? nonce : nil)
+            nonce: text.contains("nonce") ? nonce : nil, clientAddress: nil)
     } catch {
         require(error is WireError, "a refusal that is not a wire error: \(type(of: error))")
         return
