@@ -143,6 +143,13 @@ struct SecretsAtRestTests {
         }
     }
 
+    /// A TOTP step for the next code: later than `last` (a used code is not accepted again) and within the
+    /// server's ±1 window at the moment of the call, however long the test has taken so far.
+    static func step(after last: Int64?) -> Int64 {
+        let now = TOTP().step(at: Int64(Date().timeIntervalSince1970))
+        return max((last ?? .min) + 1, now - 1)
+    }
+
     /// A TOTP user's sign-in, first factor then code; returns the refresh token.
     static func signInWithTOTP(_ server: HearthProcess, email: String, secret: [UInt8], step: Int64) throws -> String {
         let client = MFATests.Client(server: server)
@@ -185,13 +192,8 @@ struct SecretsAtRestTests {
     func encryptedAcrossRestartAndRotation() throws {
         let (keyA, keyB) = (Self.newKey(), Self.newKey())
         let restarts = Restarts()
-        // Three TOTP codes are needed (enrolment, then a sign-in after the restart and one after the rotation),
-        // each for a later step than the last, within the server's ±1 window whatever time the steps take.
-        func step(after last: Int64?) -> Int64 {
-            let now = TOTP().step(at: Int64(Date().timeIntervalSince1970))
-            return max((last ?? .min) + 1, now - 1)
-        }
-        let enrolmentStep = step(after: nil)
+        // Three TOTP codes are needed (enrolment, then a sign-in after the restart and one after the rotation).
+        let enrolmentStep = Self.step(after: nil)
 
         var server = try restarts.start(["HEARTH_ENCRYPTION_KEY": keyA.base64])
         #expect(server.lines.contains("  Secrets at rest    encrypted (AES-256-GCM, key \(keyA.id))"))
@@ -209,7 +211,7 @@ struct SecretsAtRestTests {
         // Restart with the same key.
         server = try restarts.start(["HEARTH_ENCRYPTION_KEY": keyA.base64])
         refreshToken = try Self.refresh(server, refreshToken)
-        let signInStep = step(after: enrolmentStep)
+        let signInStep = Self.step(after: enrolmentStep)
         var totpRefreshToken = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: signInStep)
         _ = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
 
@@ -228,7 +230,7 @@ struct SecretsAtRestTests {
         #expect(!server.lines.contains { $0.hasPrefix("event=secrets_not_under_current_key") })
         refreshToken = try Self.refresh(server, refreshToken)
         totpRefreshToken = try Self.refresh(server, totpRefreshToken)
-        _ = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: step(after: signInStep))
+        _ = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: Self.step(after: signInStep))
         _ = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
         restarts.stop()
 
@@ -251,10 +253,10 @@ struct SecretsAtRestTests {
     func encryptExistingDatabase() throws {
         let key = Self.newKey()
         let restarts = Restarts()
-        let step = TOTP().step(at: Int64(Date().timeIntervalSince1970))
         var server = try restarts.start([:])
         #expect(server.lines.contains { $0.hasPrefix("  Secrets at rest    not encrypted") })
-        let secret = try Self.enrollTOTP(server, email: "legacy@example.com", step: step - 1)
+        let enrolmentStep = Self.step(after: nil)
+        let secret = try Self.enrollTOTP(server, email: "legacy@example.com", step: enrolmentStep)
         restarts.stop()
         let before = Self.rawDatabase(restarts.directory)
         #expect(Self.contains(before, Array("PRIVATE KEY".utf8)), "the reproduction: keys in the clear without a key")
@@ -263,7 +265,8 @@ struct SecretsAtRestTests {
         let environment = ["HEARTH_ENCRYPTION_KEY": key.base64]
         server = try restarts.start(environment)
         #expect(server.lines.contains { $0.hasPrefix("event=secrets_not_under_current_key plain=") })
-        _ = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, step: step)
+        let signInStep = Self.step(after: enrolmentStep)
+        _ = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, step: signInStep)
         restarts.stop()
         let reencrypt = try restarts.run(["keys", "reencrypt"], environment)
         #expect(reencrypt.status == 0, "\(reencrypt.stderr)")
@@ -273,7 +276,7 @@ struct SecretsAtRestTests {
         #expect(!Self.contains(after, Array("PRIVATE KEY".utf8)), "not even in free pages or the WAL")
         #expect(!Self.contains(after, secret))
         server = try restarts.start(environment)
-        _ = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, step: step + 1)
+        _ = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, step: Self.step(after: signInStep))
     }
 
     @Test("key settings: a key file others can read, a malformed key, both a key and a key file, previous keys alone are refused")
