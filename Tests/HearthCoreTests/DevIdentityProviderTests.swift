@@ -61,6 +61,12 @@ struct DevIdentityProviderTests {
         #expect(!client.accepts(redirectURI: "http://127.0.0.1:8765/cb#fragment"))
         #expect(!client.accepts(redirectURI: "https://evil.example/oauth2callback"))
         #expect(!client.accepts(redirectURI: "com.example.other:/oauth2callback"))
+        // The URI becomes a Location header: no control characters, spaces or non-ASCII (found by fuzz-router).
+        for injected in ["http://127.0.0.1:53682/cb\u{0}k", "http://127.0.0.1/cb\r\nSet-Cookie: a=b", "http://localhost/a b",
+                         "http://localhost/caf\u{E9}", "http://127.0.0.1:\u{0663}/cb", "http://127.0.0.1:99999/cb"] {
+            #expect(!client.accepts(redirectURI: injected), "\(injected.debugDescription)")
+        }
+        #expect(client.accepts(redirectURI: "http://localhost/caf%C3%A9?x=1&y=%20"))
         #expect(client.acceptedRedirectsDescription.contains("http://localhost with any port and path"))
 
         // Other clients still match exactly, ignoring only a loopback port.

@@ -6,8 +6,8 @@ import HearthServer
 /// Hearth's real routes as `hearth serve --dev` registers them, over an in-memory store, called in-process.
 ///
 /// The store holds the fixed signing keys (`TestKeys`), the clock stands still at `FixedTime`, and one known user
-/// (`Fixture.user`, linked to the dev IdP's `fuzz-google-sub`, with the refresh token `Fixture.refreshToken`) is put
-/// back before every input. So tokens in the seed corpus are valid: dev IdP ID tokens sign in, session ID tokens
+/// (`Fixture.user`, linked to the dev IdP's `fuzz-google-sub`, with a session whose refresh token is
+/// `Fixture.refreshToken`) is put back before every input. So tokens in the seed corpus are valid: dev IdP ID tokens sign in, session ID tokens
 /// reach lookup, update, delete and the MFA routes, and the refresh token refreshes.
 struct Fixture {
     static let publicURL = "http://hearth.test"
@@ -17,7 +17,8 @@ struct Fixture {
         localID: "fuzz-user", email: "fuzz@example.com", emailVerified: true, displayName: "Fuzz",
         createdAtMillis: (FixedTime.seconds - 86400) * 1000, validSinceMillis: 0,
         providers: [LinkedIdentity(providerID: "google.com", rawID: "fuzz-google-sub", email: "fuzz@example.com")])
-    static let refreshToken = "fuzz-refresh-token"
+    static let sessionID = "fuzz-session"
+    static let refreshToken = "\(sessionID).fuzz-refresh-token"
 
     let server: IdentityServer
     private let store: InMemoryStore
@@ -51,10 +52,12 @@ struct Fixture {
         }
     }
 
-    /// Puts the known user and its refresh token back as they were (an input may have changed or deleted them).
-    func restoreUser() {
+    /// Puts the known user and its session back as they were (an input may have changed or deleted them). Returns
+    /// false when the session was rotated or revoked: a session cannot be put back in place, so the caller starts a
+    /// new fixture.
+    func restoreUser() -> Bool {
         do {
-            try store.write { writer in
+            return try store.write { writer in
                 // An input may have given the user's email or Google identity to another account.
                 let user = Self.user
                 let holders = [try writer.account(email: "fuzz@example.com"), try writer.account(providerID: "google.com", rawID: "fuzz-google-sub")]
@@ -67,11 +70,15 @@ struct Fixture {
                     try writer.updateAccount(user)
                 }
                 let hash = SHA256.hash(Self.refreshToken).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-                if try writer.refreshToken(hash: hash) == nil {
-                    try writer.insertRefreshToken(RefreshTokenRecord(
-                        tokenHash: hash, localID: user.localID, signInProvider: "google.com",
-                        authTime: FixedTime.seconds - 60, createdAtMillis: (FixedTime.seconds - 60) * 1000))
+                let session = RefreshSession(
+                    sessionID: Self.sessionID, localID: user.localID, signInProvider: "google.com",
+                    authTime: FixedTime.seconds - 60, startedAtMillis: (FixedTime.seconds - 60) * 1000,
+                    currentTokenHash: hash)
+                guard let stored = try writer.refreshSession(id: Self.sessionID) else {
+                    try writer.insertRefreshSession(session)
+                    return true
                 }
+                return stored == session
             }
         } catch {
             fatalError("the known user cannot be restored: \(error)")

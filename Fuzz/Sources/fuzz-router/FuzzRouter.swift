@@ -25,7 +25,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// The server, rebuilt every `inputsPerFixture` inputs so that what sign-ins store cannot grow without bound over a
-/// long run. (A finding that needs earlier inputs' state may then not reproduce alone; none has so far.)
+/// long run, and after an input rotated or revoked the known session. (A finding that needs earlier inputs' state may then not reproduce alone; none has so far.)
 private struct State {
     static let inputsPerFixture = 20_000
     private var fixture = Fixture()
@@ -33,11 +33,11 @@ private struct State {
 
     mutating func next() -> IdentityServer {
         inputs += 1
-        if inputs > Self.inputsPerFixture {
+        if inputs > Self.inputsPerFixture || !fixture.restoreUser() {
             fixture = Fixture()
             inputs = 1
+            _ = fixture.restoreUser()
         }
-        fixture.restoreUser()
         return fixture.server
     }
 }

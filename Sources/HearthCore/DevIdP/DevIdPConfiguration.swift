@@ -70,17 +70,18 @@ public struct DevIdPClient: Sendable, Equatable {
         return accepted.joined(separator: "; ")
     }
 
-    /// For `http://127.0.0.1:8765/cb` returns ("127.0.0.1", "/cb"); nil for non-loopback URIs and for
-    /// URIs with a fragment or user info.
+    /// For `http://127.0.0.1:8765/cb` returns ("127.0.0.1", "/cb"); nil for non-loopback URIs, URIs with a
+    /// fragment or user info, and URIs with a character RFC 3986 does not allow (control characters among
+    /// them: the URI becomes a `Location` header).
     private static func loopbackParts(_ uri: String) -> (host: String, path: String)? {
-        guard !uri.contains("#") else { return nil }
+        guard !uri.contains("#"), uri.utf8.allSatisfy(isURICharacter) else { return nil }
         for host in ["127.0.0.1", "[::1]", "localhost"] {
             let prefix = "http://\(host)"
             guard uri.hasPrefix(prefix) else { continue }
             var rest = uri.dropFirst(prefix.count)
             if rest.first == ":" {
-                let digits = rest.dropFirst().prefix(while: \.isNumber)
-                guard !digits.isEmpty, digits.count <= 5 else { return nil }
+                let digits = rest.dropFirst().prefix(while: { $0.isASCII && $0.isNumber })
+                guard !digits.isEmpty, let port = Int(digits), port <= 65535 else { return nil }
                 rest = rest.dropFirst(1 + digits.count)
             }
             let path = rest.isEmpty ? "/" : String(rest)
@@ -88,5 +89,15 @@ public struct DevIdPClient: Sendable, Equatable {
             return (host, path)
         }
         return nil
+    }
+
+    /// The characters RFC 3986 allows in a URI: unreserved, reserved and `%`.
+    private static func isURICharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(byte)
+        }
     }
 }
