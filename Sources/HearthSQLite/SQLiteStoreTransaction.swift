@@ -355,18 +355,6 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
         try run("deleteAllAccounts") { try execute(SQL.deleteAllAccounts, []) }
     }
 
-    // MARK: Refresh tokens
-
-    @discardableResult
-    func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int {
-        try run("deleteOrphanedRefreshTokens") { try execute(SQL.deleteOrphanedSessions, [.integer(millis)]) }
-    }
-
-    @discardableResult
-    func deleteRefreshTokens(localID: String) throws -> Int {
-        try run("deleteRefreshTokens") { try execute(SQL.deleteSessionsOfAccount, [.text(localID)]) }
-    }
-
     // MARK: Signing keys
 
     func insertSigningKey(_ key: SigningKeyRecord) throws {
@@ -736,13 +724,6 @@ enum SQL {
         WHERE session_id = ?4 AND current_token_hash = ?5 AND revoked_at_millis IS NULL
             AND EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_sessions.local_id)
         """
-    /// Ending the sessions ends their tokens (which the purge then deletes).
-    static let deleteSessionsOfAccount = "DELETE FROM refresh_sessions WHERE local_id = ?"
-    static let deleteOrphanedSessions = """
-        DELETE FROM refresh_sessions
-        WHERE started_at_millis < ?
-            AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_sessions.local_id)
-        """
     static let liveSessionIDs = """
         SELECT session_id FROM refresh_sessions WHERE local_id = ? AND revoked_at_millis IS NULL
         ORDER BY started_at_millis DESC, session_id DESC LIMIT -1 OFFSET ?
@@ -894,13 +875,13 @@ enum SQL {
         ("recordRefresh", recordRefresh), ("deleteAccount", deleteAccount),
         ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshSessionByID", refreshSessionByID),
         ("refreshSessionByLegacyToken", refreshSessionByLegacyToken),
-        ("deleteSessionsOfAccount", deleteSessionsOfAccount), ("retireSigningKey", retireSigningKey),
+        ("retireSigningKey", retireSigningKey),
         ("deleteSigningKey", deleteSigningKey), ("devAccountBySubject", devAccountBySubject),
         ("devAccountByEmail", devAccountByEmail), ("devGrantByHash", devGrantByHash),
         ("deleteDevGrant", deleteDevGrant), ("deleteDevGrantsOfClient", deleteDevGrantsOfClient),
         ("deleteExpiredDevGrants", deleteExpiredDevGrants), ("accountExists", accountExists),
         ("devAccountExists", devAccountExists), ("refreshSessionExists", refreshSessionExists),
-        ("insertRefreshSession", insertRefreshSession), ("deleteOrphanedSessions", deleteOrphanedSessions),
+        ("insertRefreshSession", insertRefreshSession),
         ("enrollmentsOfAccount", enrollmentsOfAccount), ("deleteEnrollmentsOfAccount", deleteEnrollmentsOfAccount),
         ("mfaPendingSignInByHash", mfaPendingSignInByHash), ("mfaPendingSignInExists", mfaPendingSignInExists),
         ("updateMFAPendingSignIn", updateMFAPendingSignIn), ("deleteMFAPendingSignIn", deleteMFAPendingSignIn),

@@ -355,58 +355,6 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test("deleteRefreshTokens removes only that account's sessions", arguments: StoreKind.allCases)
-    func deleteRefreshTokens(kind: StoreKind) throws {
-        try withStore(kind) { store throws in
-            try store.write { writer throws in
-                try writer.insertAccount(fullAccount("uid-1"))
-                try writer.insertAccount(bareAccount("uid-2"))
-                for hash in ["a", "b", "c"] { try writer.insertRefreshSession(refreshSession(hash, localID: "uid-1")) }
-                try writer.insertRefreshSession(refreshSession("d", localID: "uid-2"))
-            }
-            #expect(try store.write { try $0.deleteRefreshTokens(localID: "uid-1") } == 3)
-            #expect(try store.write { try $0.deleteRefreshTokens(localID: "uid-1") } == 0)
-            #expect(try store.write { try $0.deleteRefreshTokens(localID: "ghost") } == 0)
-            try store.read { reader throws in
-                #expect(try reader.refreshSession(id: "a") == nil)
-                #expect(try reader.refreshSession(id: "d") != nil)
-                #expect(try reader.account(localID: "uid-1") == fullAccount("uid-1"))
-            }
-        }
-    }
-
-    @Test("deleteOrphanedRefreshTokens removes old sessions of deleted accounts only", arguments: StoreKind.allCases)
-    func deleteOrphanedRefreshTokens(kind: StoreKind) throws {
-        func token(_ id: String, _ localID: String, createdAt: Int64) -> RefreshSession {
-            var session = refreshSession(id, localID: localID)
-            session.startedAtMillis = createdAt
-            return session
-        }
-        try withStore(kind) { store throws in
-            try store.write { writer throws in
-                try writer.insertAccount(bareAccount("live"))
-                try writer.insertAccount(bareAccount("gone"))
-                try writer.insertRefreshSession(token("live-old", "live", createdAt: 100))
-                try writer.insertRefreshSession(token("gone-old", "gone", createdAt: 100))
-                try writer.insertRefreshSession(token("gone-older", "gone", createdAt: -1))
-                try writer.insertRefreshSession(token("gone-edge", "gone", createdAt: 500))
-                try writer.insertRefreshSession(token("gone-new", "gone", createdAt: 900))
-                try writer.deleteAccount(localID: "gone")
-            }
-            #expect(try store.write { try $0.deleteOrphanedRefreshTokens(createdBefore: 500) } == 2)
-            #expect(try store.write { try $0.deleteOrphanedRefreshTokens(createdBefore: 500) } == 0)
-            try store.read { reader throws in
-                #expect(try reader.refreshSession(id: "live-old") != nil)
-                #expect(try reader.refreshSession(id: "gone-old") == nil)
-                #expect(try reader.refreshSession(id: "gone-older") == nil)
-                #expect(try reader.refreshSession(id: "gone-edge") != nil)
-                #expect(try reader.refreshSession(id: "gone-new") != nil)
-            }
-            #expect(try store.write { try $0.deleteOrphanedRefreshTokens(createdBefore: .max) } == 2)
-            #expect(try store.read { try $0.refreshSession(id: "live-old") } != nil)
-        }
-    }
-
     // MARK: Signing keys
 
     @Test("signing keys are listed oldest first, retired and deleted", arguments: StoreKind.allCases)

@@ -162,24 +162,6 @@ public final class InMemoryStore: HearthStore {
             }
         }
 
-        // MARK: Refresh tokens
-
-        // Ending a session ends its tokens.
-
-        func deleteRefreshTokens(localID: String) throws -> Int {
-            removeSessions { $0.localID == localID }
-        }
-
-        func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int {
-            removeSessions { state.accounts[$0.localID] == nil && $0.startedAtMillis < millis }
-        }
-
-        private func removeSessions(where condition: (RefreshSession) -> Bool) -> Int {
-            let before = state.refreshSessions.count
-            state.refreshSessions = state.refreshSessions.filter { !condition($0.value) }
-            return before - state.refreshSessions.count
-        }
-
         // MARK: Signing keys
 
         func insertSigningKey(_ key: SigningKeyRecord) throws {

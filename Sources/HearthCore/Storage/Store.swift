@@ -72,8 +72,8 @@ public protocol StoreWriter: StoreReader {
     /// it existed.
     ///
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
-    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; `deleteOrphanedRefreshTokens` and the purge
-    /// (`purgeSessions`, which revokes them when it first finds them) end them.
+    /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; the purge (`purgeSessions`, which revokes them
+    /// when it first finds them) ends them.
     /// Its verification sessions stay too, so that the SMS they sent still count against their numbers
     /// (`verificationSessions(phoneNumber:createdSince:)`) and deleting and re-creating accounts cannot get round the
     /// throttle; only `deleteExpiredMFAState` purges them.
@@ -81,12 +81,6 @@ public protocol StoreWriter: StoreReader {
     /// Deletes every account with its identities, MFA enrolments and pending MFA sign-ins; refresh tokens
     /// and verification sessions stay, as for `deleteAccount`. Returns how many.
     @discardableResult func deleteAllAccounts() throws -> Int
-
-    /// Deletes every session of an account, and so every refresh token of it. Returns how many sessions.
-    @discardableResult func deleteRefreshTokens(localID: String) throws -> Int
-    /// Deletes the sessions (and so their tokens) started before `millis` whose account no longer exists.
-    /// Returns how many sessions.
-    @discardableResult func deleteOrphanedRefreshTokens(createdBefore millis: Int64) throws -> Int
 
     /// Throws `.duplicateKeyID` if the key id exists.
     func insertSigningKey(_ key: SigningKeyRecord) throws
