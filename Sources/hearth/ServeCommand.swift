@@ -49,7 +49,7 @@ enum ServeCommand {
         let mfaPolicy = settings.mfaPolicy
         let logLine: @Sendable (String) -> Void = { line in printLine(line) }
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
-        let store = try openStore(settings, log: logLine)
+        let store = try openStore(settings, creating: true, log: logLine)
 
         // Bind first, to know the port the public URL needs; the socket listens only once the
         // server can answer, so no client is ever told "not ready".

@@ -8,15 +8,26 @@ struct StartupError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Opens (creating if needed) the SQLite store in the data directory, never truncating or rewriting
-/// a file it cannot use. The directory and the database files are made owner-only first (`DataDirectory`),
-/// and every sealed secret must open with the configured encryption keys.
+/// Opens the SQLite store in the data directory, never truncating or rewriting a file it cannot use. The
+/// directory and the database files are made owner-only first (`DataDirectory`), and every sealed secret must
+/// open with the configured encryption keys.
 ///
-/// - Parameter log: told of changed file modes and of secrets that `hearth keys reencrypt` should rewrite;
-///   by default as notes on stderr (the commands' output stays on stdout).
-func openStore(_ settings: Settings, log: (String) -> Void = { note in printNote(note) }) throws -> SQLiteStore {
+/// - Parameters:
+///   - creating: whether a missing database (and data directory) is created, as `hearth serve` does. Other
+///     commands pass false: run from the wrong folder, they say where they looked instead of making an empty
+///     database there.
+///   - log: told of changed file modes and of secrets that `hearth keys reencrypt` should rewrite; by default
+///     as notes on stderr (the commands' output stays on stdout).
+func openStore(_ settings: Settings, creating: Bool = false, log: (String) -> Void = { note in printNote(note) }) throws
+    -> SQLiteStore
+{
     let directory = settings.dataDirectory
     let sealer = try settings.secretSealer()
+    guard creating || FileManager.default.fileExists(atPath: settings.databasePath) else {
+        throw StartupError(
+            "no Hearth database at \(settings.databasePath): give the data directory `hearth serve` uses "
+                + "(--data-dir or HEARTH_DATA_DIR; the default is ./.hearth in the current folder)")
+    }
     try DataDirectory.prepare(directory, databasePath: settings.databasePath, log: log)
     guard FileManager.default.isWritableFile(atPath: directory) else {
         throw StartupError("data directory \(directory) is not writable")

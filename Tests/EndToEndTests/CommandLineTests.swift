@@ -59,6 +59,23 @@ struct CommandLineTests {
         #expect(try Data(contentsOf: file) == garbage)
     }
 
+    @Test("commands other than serve refuse to make a database where none exists, and say where they looked",
+          arguments: [["users", "show", "someone"], ["users", "revoke", "someone"], ["keys", "list"]])
+    func noDatabaseWhereNoneExists(command: [String]) throws {
+        let parent = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let empty = parent.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+        let missing = parent.appendingPathComponent("missing")
+        for directory in [empty, missing] {
+            let result = try HearthProcess.run(command + ["--data-dir", directory.path])
+            #expect(result.status == 1)
+            #expect(result.output.contains("no Hearth database at \(directory.path)/hearth.sqlite"), "\(result.output)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty, "nothing created")
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+
     @Test("an unwritable data directory is refused")
     func unwritableDirectory() throws {
         let result = try HearthProcess.run(["serve", "--dev", "--port", "0", "--data-dir", "/proc/hearth-cannot-be-here"])

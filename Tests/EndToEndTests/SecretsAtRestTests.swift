@@ -62,7 +62,9 @@ struct SecretsAtRestTests {
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("hearth.sqlite").path
-        #expect(try HearthProcess.run(["keys", "list", "--data-dir", directory.path]).status == 0)
+        let server = HearthProcess(dataDirectory: directory)
+        try server.start()
+        server.stop()
 
         #expect(chmod(directory.path, 0o755) == 0 && chmod(database, 0o644) == 0)
         let tightened = try runProgramSplit(HearthProcess.executable, ["keys", "list", "--data-dir", directory.path])
@@ -295,6 +297,10 @@ struct SecretsAtRestTests {
         #expect(loose.status == 1)
         #expect(loose.stderr.contains("encryption key file \(keyFile) is accessible to other users (mode 0640)"), "\(loose.stderr)")
         #expect(chmod(keyFile, 0o600) == 0)
+        // `hearth serve` makes the database (other commands refuse to), its signing key sealed with the file's key.
+        let server = HearthProcess(arguments: ["--dev", "--encryption-key-file", keyFile], dataDirectory: URL(fileURLWithPath: data))
+        try server.start()
+        server.stop()
         #expect(try run(["--encryption-key-file", keyFile]).status == 0)
         #expect(try run([], ["HEARTH_ENCRYPTION_KEY_FILE": keyFile]).status == 0)
 
@@ -309,7 +315,7 @@ struct SecretsAtRestTests {
         let reencryptWithoutKey = try runProgramSplit(HearthProcess.executable, ["keys", "reencrypt", "--data-dir", data])
         #expect(reencryptWithoutKey.status == 64)
         #expect(reencryptWithoutKey.stderr.contains("keys reencrypt needs the encryption key"))
-        // The data directory was made with the key from the file: the key is in use.
+        // The database was made with the key from the file: the key is in use.
         let list = try run([], ["HEARTH_ENCRYPTION_KEY": key.base64])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(try run([]).status == 1, "the signing key it created is encrypted")
