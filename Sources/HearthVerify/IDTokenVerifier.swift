@@ -9,7 +9,7 @@ import JOSE
 /// 1. it is a compact JWS with `alg` `RS256` and a `kid` naming a key in the JWKS (the key's own algorithm decides,
 ///    `none` and HMAC are never accepted, and there is no fallback to another key), and the signature verifies;
 /// 2. `aud` is the project ID (a string, or an array containing it);
-/// 3. `iss` is the configured issuer;
+/// 3. `iss` is one of the configured issuers;
 /// 4. `sub` is a non-empty string of at most 128 characters (it becomes ``VerifiedToken/uid``);
 /// 5. `exp` is later than now minus the clock skew;
 /// 6. `iat` is no later than now plus the clock skew;
@@ -51,8 +51,10 @@ public struct IDTokenVerifier: Sendable {
 
     /// The project ID every token's `aud` must be.
     public let projectID: String
-    /// The `iss` every token must carry.
-    public let issuer: String
+    /// The `iss` values a token may carry.
+    public let issuers: [String]
+    /// The first of ``issuers``, the one error reasons name.
+    public var issuer: String { issuers[0] }
     /// Where the keys come from.
     public let jwksURL: URL
     /// How far the clocks of Hearth and this backend may disagree, in seconds.
@@ -66,7 +68,7 @@ public struct IDTokenVerifier: Sendable {
     ///
     /// - Parameters:
     ///   - projectID: the project ID, which every token's `aud` must be.
-    ///   - issuer: the `iss` to require. Hearth's default is `"<hearth URL>/<projectID>"`; with `--firebase-issuer`
+    ///   - issuer: the `iss` to require. Hearth's is `"<hearth URL>/<projectID>"` in production; with `--dev` or `--firebase-issuer`
     ///     (the firebase-admin style) it is `"https://securetoken.google.com/<projectID>"`.
     ///   - jwksURL: the key set, such as `<hearth URL>/.well-known/jwks.json`.
     ///   - clockSkew: seconds of clock difference to tolerate in `exp`, `iat` and `auth_time` (0…300).
@@ -76,11 +78,20 @@ public struct IDTokenVerifier: Sendable {
         projectID: String, issuer: String, jwksURL: URL, clockSkew: TimeInterval = 60,
         fetcher: any JWKSFetching = URLSessionJWKSFetcher(), clock: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.init(projectID: projectID, issuers: [issuer], jwksURL: jwksURL, clockSkew: clockSkew, fetcher: fetcher, clock: clock)
+    }
+
+    /// Creates a verifier that accepts any of several issuer names for the keys at `jwksURL`; see
+    /// ``init(projectID:issuer:jwksURL:clockSkew:fetcher:clock:)``.
+    public init(
+        projectID: String, issuers: [String], jwksURL: URL, clockSkew: TimeInterval = 60,
+        fetcher: any JWKSFetching = URLSessionJWKSFetcher(), clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         precondition(!projectID.isEmpty, "IDTokenVerifier needs a project ID")
-        precondition(!issuer.isEmpty, "IDTokenVerifier needs an issuer")
+        precondition(!issuers.isEmpty && !issuers.contains(""), "IDTokenVerifier needs issuers")
         precondition((0...300).contains(clockSkew), "clockSkew must be between 0 and 300 seconds")
         self.projectID = projectID
-        self.issuer = issuer
+        self.issuers = issuers
         self.jwksURL = jwksURL
         self.clockSkew = clockSkew
         self.clock = clock
@@ -88,8 +99,10 @@ public struct IDTokenVerifier: Sendable {
         self.cache = KeySetCache(policy: Self.keyCachePolicy, clock: clock)
     }
 
-    /// Creates a verifier for a Hearth server with its default issuer, `<hearthURL>/<projectID>`, and keys from
-    /// `<hearthURL>/.well-known/jwks.json`.
+    /// Creates a verifier for a Hearth server: keys from `<hearthURL>/.well-known/jwks.json`, and either of the
+    /// issuer names Hearth can give its tokens, `<hearthURL>/<projectID>` (its default) and
+    /// `https://securetoken.google.com/<projectID>` (with `--dev`, or `--firebase-issuer`). Both name tokens
+    /// signed with that server's keys.
     ///
     /// - Parameters:
     ///   - hearthURL: the server's public URL (`--public-url`), such as `http://127.0.0.1:9099`.
@@ -100,7 +113,9 @@ public struct IDTokenVerifier: Sendable {
         guard let jwksURL = URL(string: base + "/.well-known/jwks.json") else {
             preconditionFailure("a URL with a path appended is still a URL")
         }
-        self.init(projectID: projectID, issuer: base + "/" + projectID, jwksURL: jwksURL, clockSkew: clockSkew)
+        self.init(
+            projectID: projectID, issuers: [base + "/" + projectID, "https://securetoken.google.com/" + projectID],
+            jwksURL: jwksURL, clockSkew: clockSkew)
     }
 
     /// Verifies a token, blocking the calling thread while keys are fetched (only when they are missing, expired,
@@ -285,9 +300,11 @@ public struct IDTokenVerifier: Sendable {
         guard let tokenIssuer = claims.issuer else {
             throw VerificationError(.missingClaim, reason: "the token has no \"iss\" claim")
         }
-        guard tokenIssuer == issuer else {
+        guard issuers.contains(tokenIssuer) else {
             throw VerificationError(
-                .wrongIssuer, reason: "iss is \(VerificationError.quoted(tokenIssuer)), expected \(VerificationError.quoted(issuer))")
+                .wrongIssuer,
+                reason: "iss is \(VerificationError.quoted(tokenIssuer)), expected "
+                    + issuers.map(VerificationError.quoted).joined(separator: " or "))
         }
         guard let subjectClaim = claims.subject else {
             throw VerificationError(.missingClaim, reason: "the token has no \"sub\" claim")

@@ -28,7 +28,10 @@ enum Help {
           --project-id ID      Firebase project id (HEARTH_PROJECT_ID; --dev default demo-hearth)
           --dev                Development mode: any non-empty API key, the dev Google IdP at /dev/google,
                                Google client ID hearth-dev.apps.googleusercontent.com (HEARTH_DEV=1)
-          --firebase-issuer    Issue tokens with iss https://securetoken.google.com/<project> (HEARTH_FIREBASE_ISSUER=1)
+          --firebase-issuer    Issue tokens with iss https://securetoken.google.com/<project>, as firebase-admin
+                               expects (HEARTH_FIREBASE_ISSUER=1; the default with --dev)
+          --hearth-issuer      Issue tokens with iss <public-url>/<project> (HEARTH_FIREBASE_ISSUER=0; the default
+                               without --dev)
           --config FILE.json   Settings file (HEARTH_CONFIG); see docs/CONFIGURATION.md
           --threads N          HTTP worker threads (HEARTH_THREADS, default: 2 × cores, at least 4)
           --trusted-proxies L  Comma-separated proxy addresses/CIDR blocks whose X-Forwarded-For names the

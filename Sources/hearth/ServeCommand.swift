@@ -58,7 +58,7 @@ enum ServeCommand {
         let displayHost = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
         let hostForURL = displayHost.contains(":") ? "[\(displayHost)]" : displayHost
         let publicURL = (settings.publicURL ?? "http://\(hostForURL):\(socket.port)").trimmingSuffix("/")
-        let issuer = settings.firebaseIssuer ? "https://securetoken.google.com/\(projectID)" : "\(publicURL)/\(projectID)"
+        let issuer = settings.firebaseIssuer ?? settings.development ? "https://securetoken.google.com/\(projectID)" : "\(publicURL)/\(projectID)"
         var clientIDs = Set(settings.googleClientIDs)
         if settings.development { clientIDs.insert(Settings.developmentClientID) }
         let project = ProjectConfiguration(

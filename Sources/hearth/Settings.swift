@@ -13,7 +13,8 @@ struct Settings {
     var projectID: String?
     var projectNumber: String?
     var development = false
-    var firebaseIssuer = false
+    /// Whether ID tokens name `https://securetoken.google.com/<project>` as their issuer; nil: in `--dev` only.
+    var firebaseIssuer: Bool?
     var threads: Int?
     var apiKeys: [String] = []
     var googleClientIDs: [String] = []
@@ -152,7 +153,7 @@ struct Settings {
     static let valuedOptions: Set<String> = storeOptions.union([
         "host", "port", "public-url", "project-id", "threads", "trusted-proxies",
     ])
-    static let switchOptions: Set<String> = ["dev", "firebase-issuer", "help"]
+    static let switchOptions: Set<String> = ["dev", "firebase-issuer", "hearth-issuer", "help"]
 
     init(options: ParsedOptions, environment: [String: String]) throws {
         if let path = options.values["config"] ?? environment["HEARTH_CONFIG"] {
@@ -359,6 +360,7 @@ struct Settings {
         if let value = options.values["trusted-proxies"] { trustedProxies = Self.list(value) }
         if options.flags.contains("dev") { development = true }
         if options.flags.contains("firebase-issuer") { firebaseIssuer = true }
+        if options.flags.contains("hearth-issuer") { firebaseIssuer = false }
         encryptionKey = options.values["encryption-key-file"].map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = options.values["encryption-key-previous-file"].map(EncryptionKeySource.file)
             ?? previousEncryptionKeys

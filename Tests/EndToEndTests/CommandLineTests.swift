@@ -87,7 +87,7 @@ struct CommandLineTests {
     func environment() throws {
         let server = HearthProcess(arguments: ["--dev"], environment: ["HEARTH_PROJECT_ID": "env-project", "HEARTH_THREADS": "3"])
         try server.start()
-        #expect(try server.request("GET", "/env-project/.well-known/openid-configuration").json["issuer"] as? String == "\(server.baseURL)/env-project")
+        #expect(try server.request("GET", "/env-project/.well-known/openid-configuration").json["issuer"] as? String == "https://securetoken.google.com/env-project")
         let flagged = HearthProcess(arguments: ["--dev", "--project-id", "flag-project"], environment: ["HEARTH_PROJECT_ID": "env-project"])
         try flagged.start()
         #expect(try flagged.request("GET", "/flag-project/.well-known/openid-configuration").status == 200)

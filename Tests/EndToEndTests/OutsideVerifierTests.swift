@@ -20,9 +20,9 @@ struct OutsideVerifierTests {
         return parts.joined(separator: ".")
     }
 
-    @Test("the default issuer: PyJWT (JWKS and discovery) and google-auth (X.509 map) accept the token and refuse a forged signature")
-    func defaultIssuer() throws {
-        let server = HearthProcess()
+    @Test("Hearth's issuer name (--hearth-issuer): PyJWT (JWKS and discovery) and google-auth (X.509 map) accept the token and refuse a forged signature")
+    func hearthIssuer() throws {
+        let server = HearthProcess(arguments: ["--dev", "--hearth-issuer"])
         try server.start()
         let session = try SignedIn(MFATests.Client(server: server).signIn("outside@example.com"))
         let results = try Self.verify(server, session.idToken)
@@ -39,9 +39,9 @@ struct OutsideVerifierTests {
         }
     }
 
-    @Test("--firebase-issuer: firebase-admin's verify_id_token (emulator mode), discovery and google-auth accept the token")
+    @Test("--dev's default, Firebase's issuer name: firebase-admin's verify_id_token (emulator mode), discovery and google-auth accept the token")
     func firebaseIssuer() throws {
-        let server = HearthProcess(arguments: ["--dev", "--firebase-issuer"])
+        let server = HearthProcess()
         try server.start()
         let session = try SignedIn(MFATests.Client(server: server).signIn("admin-sdk@example.com"))
         let results = try Self.verify(server, session.idToken, firebaseAdmin: true)

@@ -78,16 +78,24 @@ struct SessionControlTests {
         let kid = try #require(keys.first?["kid"] as? String)
         #expect((x509.json[kid] as? String)?.hasPrefix("-----BEGIN CERTIFICATE-----") == true)
         let discovery = try server.request("GET", "/demo-hearth/.well-known/openid-configuration")
-        #expect(discovery.json["issuer"] as? String == "\(server.baseURL)/demo-hearth")
+        #expect(discovery.json["issuer"] as? String == "https://securetoken.google.com/demo-hearth", "the issuer tokens name")
         #expect(discovery.json["jwks_uri"] as? String == "\(server.baseURL)/.well-known/jwks.json")
     }
 
-    @Test("--firebase-issuer issues tokens as securetoken.google.com/<project>")
-    func firebaseIssuer() throws {
-        let server = HearthProcess(arguments: ["--dev", "--firebase-issuer"])
+    @Test("the issuer: securetoken.google.com/<project> with --dev (or --firebase-issuer), <public-url>/<project> with --hearth-issuer or HEARTH_FIREBASE_ISSUER=0",
+          arguments: [
+              (["--dev"], [:], "https://securetoken.google.com/demo-hearth"),
+              (["--dev", "--firebase-issuer"], [:], "https://securetoken.google.com/demo-hearth"),
+              (["--dev", "--hearth-issuer"], [:], "<public-url>/demo-hearth"),
+              (["--dev"], ["HEARTH_FIREBASE_ISSUER": "0"], "<public-url>/demo-hearth"),
+          ] as [([String], [String: String], String)])
+    func issuer(arguments: [String], environment: [String: String], expected: String) throws {
+        let server = HearthProcess(arguments: arguments, environment: environment)
         try server.start()
         let session = try SignedIn(FirebaseIOSClient(server: server).verifyAssertion(
             idToken: try DevGoogle(server: server).signIn(email: "fi@example.com").idToken, accessToken: nil))
-        #expect(JWTParts.claims(session.idToken)["iss"] as? String == "https://securetoken.google.com/demo-hearth")
+        let issuer = expected.replacingOccurrences(of: "<public-url>", with: server.baseURL)
+        #expect(JWTParts.claims(session.idToken)["iss"] as? String == issuer)
+        #expect(server.lines.contains { $0.contains("(iss \(issuer))") }, "the banner names the issuer")
     }
 }

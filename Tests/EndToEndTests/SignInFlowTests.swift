@@ -28,7 +28,7 @@ struct SignInFlowTests {
         #expect(header["alg"] as? String == "RS256")
         #expect(header["kid"] is String)
         let claims = JWTParts.claims(session.idToken)
-        #expect(claims["iss"] as? String == "\(server.baseURL)/demo-hearth")
+        #expect(claims["iss"] as? String == "https://securetoken.google.com/demo-hearth", "--dev's default issuer")
         #expect(claims["aud"] as? String == "demo-hearth")
         #expect(claims["user_id"] as? String == session.localID)
         #expect((claims["firebase"] as? [String: Any])?["sign_in_provider"] as? String == "google.com")

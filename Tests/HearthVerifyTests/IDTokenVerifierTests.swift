@@ -169,6 +169,23 @@ struct IDTokenVerifierTests {
         #expect(code(claims: ["iss": 42]) == .malformedToken)
     }
 
+    @Test("a verifier with several issuer names accepts each, and names them all when refusing another")
+    func severalIssuers() throws {
+        let firebaseName = "https://securetoken.google.com/demo-hearth"
+        let verifier = IDTokenVerifier(
+            projectID: Fixtures.projectID, issuers: [Fixtures.issuer, firebaseName], jwksURL: Fixtures.jwksURL,
+            fetcher: fetcher, clock: { clock.now })
+        #expect(code(Fixtures.token(claims: Fixtures.claims([:])), verifier: verifier) == nil)
+        #expect(code(Fixtures.token(claims: Fixtures.claims(["iss": firebaseName])), verifier: verifier) == nil)
+        do {
+            _ = try verifier.verify(Fixtures.token(claims: Fixtures.claims(["iss": "https://evil.example/demo-hearth"])))
+            Issue.record("another issuer was accepted")
+        } catch {
+            #expect(error.code == .wrongIssuer)
+            #expect(error.reason.contains("expected \"\(Fixtures.issuer)\" or \"\(firebaseName)\""), "\(error.reason)")
+        }
+    }
+
     @Test("the audience must be the project ID")
     func wrongAudience() {
         #expect(code(claims: ["aud": "other-project"]) == .wrongAudience)
@@ -273,10 +290,11 @@ struct IDTokenVerifierTests {
         }
     }
 
-    @Test("init(hearthURL:projectID:) uses Hearth's default issuer and JWKS path")
+    @Test("init(hearthURL:projectID:) takes both issuer names Hearth uses, and Hearth's JWKS path")
     func hearthDefaults() {
         for base in ["http://127.0.0.1:9099", "http://127.0.0.1:9099/"] {
             let verifier = IDTokenVerifier(hearthURL: URL(string: base)!, projectID: "demo-hearth")
+            #expect(verifier.issuers == ["http://127.0.0.1:9099/demo-hearth", "https://securetoken.google.com/demo-hearth"])
             #expect(verifier.issuer == "http://127.0.0.1:9099/demo-hearth")
             #expect(verifier.jwksURL.absoluteString == "http://127.0.0.1:9099/.well-known/jwks.json")
             #expect(verifier.projectID == "demo-hearth")

@@ -66,7 +66,7 @@ struct LiveVerificationTests {
         }
     }
 
-    @Test("a token of another project is wrongAudience; the firebase-admin issuer needs the explicit init")
+    @Test("a token of another project is wrongAudience; the firebase-admin issuer is one Hearth's init accepts")
     func otherProject() throws {
         let hearth = try LiveHearth(arguments: ["--project-id", "other-project", "--firebase-issuer"])
         let token = try hearth.signIn(email: "eve@example.com").idToken
@@ -80,9 +80,11 @@ struct LiveVerificationTests {
             try IDTokenVerifier(hearthURL: hearth.url, projectID: "demo-hearth").verify(token)
         }
 
-        // The right project with Hearth's default issuer is still refused, because this server uses Firebase's.
+        // The right project: Hearth's init takes either issuer name; an explicit other name is refused.
+        #expect(try IDTokenVerifier(hearthURL: hearth.url, projectID: "other-project").verify(token).email == "eve@example.com")
         #expect(throws: VerificationError(.wrongIssuer, reason: "")) {
-            try IDTokenVerifier(hearthURL: hearth.url, projectID: "other-project").verify(token)
+            try IDTokenVerifier(projectID: "other-project", issuer: "\(hearth.url.absoluteString)/other-project", jwksURL: jwks)
+                .verify(token)
         }
         let firebaseStyle = IDTokenVerifier(
             projectID: "other-project", issuer: "https://securetoken.google.com/other-project", jwksURL: jwks)
