@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .library(name: "HearthSignIn", targets: ["HearthSignIn"]),
         .library(name: "HearthVerify", targets: ["HearthVerify"]),
+        .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
         // For the fuzz targets (Fuzz/Package.swift), which drive the server in-process; not a supported API.
         .library(name: "HearthHTTP", targets: ["HearthHTTP"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
@@ -51,6 +52,8 @@ let package = Package(
             name: "HearthSignIn",
             dependencies: ["HearthProtocol", .target(name: "JOSE", condition: .when(platforms: [.linux]))]),
         .target(name: "HearthVerify", dependencies: ["JOSE", "HearthProtocol"]),
+        // Firebase Admin's user management for Swift backends (HearthCrypto holds the service-account key).
+        .target(name: "HearthAdmin", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
 
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
@@ -77,6 +80,7 @@ let package = Package(
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
+        .testTarget(name: "HearthAdminTests", dependencies: ["HearthAdmin", "HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
         .testTarget(name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
         .testTarget(
             name: "EndToEndTests",

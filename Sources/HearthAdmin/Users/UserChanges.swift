@@ -1,0 +1,126 @@
+public import HearthProtocol
+
+/// The properties of a new user: firebase-admin's `CreateRequest`. Unset properties are not sent.
+///
+/// ```swift
+/// var request = CreateUserRequest()
+/// request.email = "ada@example.com"
+/// request.displayName = "Ada"
+/// let user = try await auth.createUser(request)
+/// ```
+public struct CreateUserRequest: Sendable, Equatable {
+    /// The uid to give the user; Hearth chooses one when nil.
+    public var uid: String?
+    public var email: String?
+    public var emailVerified: Bool?
+    public var phoneNumber: String?
+    /// A password; Hearth answers `OPERATION_NOT_ALLOWED` while password sign-in is off.
+    public var password: String?
+    public var displayName: String?
+    public var photoURL: String?
+    public var disabled: Bool?
+
+    /// Creates an empty request.
+    public init() {}
+
+    var wire: JSONValue {
+        var body: [String: JSONValue] = [:]
+        body["localId"] = uid.map(JSONValue.string)
+        body["email"] = email.map(JSONValue.string)
+        body["emailVerified"] = emailVerified.map(JSONValue.bool)
+        body["phoneNumber"] = phoneNumber.map(JSONValue.string)
+        body["password"] = password.map(JSONValue.string)
+        body["displayName"] = displayName.map(JSONValue.string)
+        body["photoUrl"] = photoURL.map(JSONValue.string)
+        body["disabled"] = disabled.map(JSONValue.bool)
+        return .object(body)
+    }
+}
+
+/// A profile property an update sets or removes.
+public enum ProfileChange<Value: Sendable & Equatable>: Sendable, Equatable {
+    /// Set the property to this value.
+    case set(Value)
+    /// Remove the property (firebase-admin's `None`/`null`).
+    case remove
+}
+
+/// What to change about a user: firebase-admin's `UpdateRequest`. Unset properties stay as they are.
+///
+/// ```swift
+/// var changes = UpdateUserRequest()
+/// changes.disabled = true
+/// changes.displayName = .remove
+/// let user = try await auth.updateUser(uid: uid, changes)
+/// ```
+public struct UpdateUserRequest: Sendable, Equatable {
+    public var email: String?
+    public var emailVerified: Bool?
+    /// A new phone number, or `.remove` to unlink the phone provider.
+    public var phoneNumber: ProfileChange<String>?
+    public var password: String?
+    public var displayName: ProfileChange<String>?
+    public var photoURL: ProfileChange<String>?
+    public var disabled: Bool?
+    /// New custom claims (replacing all of them; `[:]` clears them).
+    public var customClaims: [String: JSONValue]?
+    /// Providers to unlink, such as `google.com`.
+    public var providersToDelete: [String] = []
+
+    /// Creates an empty change.
+    public init() {}
+
+    func wire(uid: String) throws(HearthAdminError) -> JSONValue {
+        var body: [String: JSONValue] = ["localId": .string(uid)]
+        var deleteAttributes: [JSONValue] = []
+        var deleteProviders = providersToDelete.map(JSONValue.string)
+        body["email"] = email.map(JSONValue.string)
+        body["emailVerified"] = emailVerified.map(JSONValue.bool)
+        body["password"] = password.map(JSONValue.string)
+        body["disableUser"] = disabled.map(JSONValue.bool)
+        switch displayName {
+        case .set(let name)?: body["displayName"] = .string(name)
+        case .remove?: deleteAttributes.append("DISPLAY_NAME")
+        case nil: break
+        }
+        switch photoURL {
+        case .set(let url)?: body["photoUrl"] = .string(url)
+        case .remove?: deleteAttributes.append("PHOTO_URL")
+        case nil: break
+        }
+        switch phoneNumber {
+        case .set(let number)?: body["phoneNumber"] = .string(number)
+        case .remove?: deleteProviders.append("phone")
+        case nil: break
+        }
+        if let customClaims {
+            body["customAttributes"] = .string(try CustomClaims.serialize(customClaims))
+        }
+        if !deleteAttributes.isEmpty { body["deleteAttribute"] = .array(deleteAttributes) }
+        if !deleteProviders.isEmpty { body["deleteProvider"] = .array(deleteProviders) }
+        return .object(body)
+    }
+}
+
+/// One way to name a user in ``AdminAuth/getUsers(_:)``: firebase-admin's `UserIdentifier`.
+public enum UserIdentifier: Sendable, Hashable {
+    /// By uid.
+    case uid(String)
+    /// By email.
+    case email(String)
+    /// By phone number (E.164).
+    case phoneNumber(String)
+    /// By the user's id at a linked provider, such as (`google.com`, the Google `sub`).
+    case provider(providerID: String, providerUID: String)
+
+    /// Whether `user` is the user this identifier names (firebase-admin's `_matches`).
+    func matches(_ user: UserRecord) -> Bool {
+        switch self {
+        case .uid(let uid): user.uid == uid
+        case .email(let email): user.email == email
+        case .phoneNumber(let number): user.phoneNumber == number
+        case .provider(let providerID, let providerUID):
+            user.providerData.contains { $0.providerID == providerID && $0.uid == providerUID }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+public import HearthProtocol
+
+/// A user for ``AdminAuth/importUsers(_:)``: firebase-admin's `UserImportRecord`, without password hashes.
+///
+/// ```swift
+/// var ada = UserImportRecord(uid: "ada")
+/// ada.email = "ada@example.com"
+/// ada.providerData = [UserInfo(providerID: "google.com", uid: "1234", email: "ada@example.com")]
+/// let result = try await auth.importUsers([ada])
+/// ```
+public struct UserImportRecord: Sendable, Equatable {
+    /// The uid to keep (1–128 characters).
+    public var uid: String
+    public var email: String?
+    public var emailVerified: Bool?
+    public var displayName: String?
+    public var photoURL: String?
+    public var phoneNumber: String?
+    public var disabled: Bool?
+    /// Custom claims (the rules of ``AdminAuth/setCustomUserClaims(uid:_:)`` apply).
+    public var customClaims: [String: JSONValue]?
+    /// When the user was created and last signed in (`lastRefreshTime` is not imported).
+    public var metadata: UserMetadata?
+    /// Linked providers.
+    public var providerData: [UserInfo] = []
+    /// Enrolled phone second factors.
+    public var multiFactor: [MultiFactorInfo] = []
+
+    /// Creates a record with only a uid.
+    public init(uid: String) {
+        self.uid = uid
+    }
+
+    /// The `batchCreate` row (firebase-admin-python's `ImportUserRecord.to_dict`, plus `mfaInfo`).
+    func wire() throws(HearthAdminError) -> JSONValue {
+        try AdminAuth.checkUID(uid)
+        var row: [String: JSONValue] = ["localId": .string(uid)]
+        row["email"] = email.map(JSONValue.string)
+        row["emailVerified"] = emailVerified.map(JSONValue.bool)
+        row["displayName"] = displayName.map(JSONValue.string)
+        row["photoUrl"] = photoURL.map(JSONValue.string)
+        row["phoneNumber"] = phoneNumber.map(JSONValue.string)
+        row["disabled"] = disabled.map(JSONValue.bool)
+        if let customClaims {
+            row["customAttributes"] = .string(try CustomClaims.serialize(customClaims))
+        }
+        row["createdAt"] = metadata?.creationTime.map(Self.millis)
+        row["lastLoginAt"] = metadata?.lastSignInTime.map(Self.millis)
+        if !providerData.isEmpty {
+            row["providerUserInfo"] = .array(providerData.map { provider in
+                var entry: [String: JSONValue] = ["providerId": .string(provider.providerID), "rawId": .string(provider.uid)]
+                entry["email"] = provider.email.map(JSONValue.string)
+                entry["displayName"] = provider.displayName.map(JSONValue.string)
+                entry["photoUrl"] = provider.photoURL.map(JSONValue.string)
+                entry["phoneNumber"] = provider.phoneNumber.map(JSONValue.string)
+                return .object(entry)
+            })
+        }
+        if !multiFactor.isEmpty {
+            row["mfaInfo"] = .array(multiFactor.map { factor in
+                var entry: [String: JSONValue] = [:]
+                entry["mfaEnrollmentId"] = factor.uid.isEmpty ? nil : .string(factor.uid)
+                entry["phoneInfo"] = factor.phoneNumber.map(JSONValue.string)
+                entry["displayName"] = factor.displayName.map(JSONValue.string)
+                entry["enrolledAt"] = factor.enrollmentTime.map { .string(Self.rfc3339($0)) }
+                return .object(entry)
+            })
+        }
+        return .object(row)
+    }
+
+    private static func millis(_ date: Date) -> JSONValue {
+        .integer(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    private static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}
