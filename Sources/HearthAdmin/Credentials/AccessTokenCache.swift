@@ -17,6 +17,8 @@ actor AccessTokenCache {
 
     private var cached: AccessToken?
     private var inFlight: Task<AccessToken, any Error>?
+    /// How many callers are awaiting a fetch right now (tests wait for it to prove they share one).
+    private(set) var waiting = 0
 
     /// The cached token if it is fresh at `now`, else the result of `fetch` (shared with concurrent callers).
     func token(
@@ -32,6 +34,8 @@ actor AccessTokenCache {
             task = Task { try await fetch() }
             inFlight = task
         }
+        waiting += 1
+        defer { waiting -= 1 }
         do {
             let token = try await task.value
             if inFlight == task {

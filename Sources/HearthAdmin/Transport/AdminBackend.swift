@@ -16,7 +16,7 @@ final class AdminBackend: Sendable {
     let credential: AdminCredential
     let transport: any AdminTransport
     let clock: @Sendable () -> Date
-    private let tokens = AccessTokenCache()
+    let tokens = AccessTokenCache()
 
     init(serverURL: URL, projectID: String, credential: AdminCredential, transport: any AdminTransport, clock: @escaping @Sendable () -> Date) {
         var server = serverURL.absoluteString
