@@ -64,7 +64,7 @@ let package = Package(
             name: "portfolio", dependencies: ["HearthAuth", "HearthSignIn", "HearthCommandLine", "TerminalQRCode"],
             path: "Examples/Portfolio/Sources/portfolio"),
         .executableTarget(
-            name: "portfolio-api", dependencies: ["HearthVerify", "HearthHTTP", "SQLite", "HearthCommandLine"],
+            name: "portfolio-api", dependencies: ["HearthVerify", "HearthAdmin", "HearthProtocol", "HearthHTTP", "SQLite", "HearthCommandLine"],
             path: "Examples/Portfolio/Sources/portfolio-api"),
 
         // Tests: one target per library target, plus the storage conformance suite and end-to-end tests.
