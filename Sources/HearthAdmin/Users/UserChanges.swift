@@ -24,16 +24,27 @@ public struct CreateUserRequest: Sendable, Equatable {
     public init() {}
 
     var wire: JSONValue {
-        var body: [String: JSONValue] = [:]
+        var body = Self.profile(
+            email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL,
+            phoneNumber: phoneNumber, disabled: disabled)
         body["localId"] = uid.map(JSONValue.string)
-        body["email"] = email.map(JSONValue.string)
-        body["emailVerified"] = emailVerified.map(JSONValue.bool)
-        body["phoneNumber"] = phoneNumber.map(JSONValue.string)
         body["password"] = password.map(JSONValue.string)
-        body["displayName"] = displayName.map(JSONValue.string)
-        body["photoUrl"] = photoURL.map(JSONValue.string)
-        body["disabled"] = disabled.map(JSONValue.bool)
         return .object(body)
+    }
+
+    /// The profile fields that `accounts` (create) and `accounts:batchCreate` (import) rows share; nil ones are
+    /// left out.
+    static func profile(
+        email: String?, emailVerified: Bool?, displayName: String?, photoURL: String?, phoneNumber: String?, disabled: Bool?
+    ) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [:]
+        fields["email"] = email.map(JSONValue.string)
+        fields["emailVerified"] = emailVerified.map(JSONValue.bool)
+        fields["displayName"] = displayName.map(JSONValue.string)
+        fields["photoUrl"] = photoURL.map(JSONValue.string)
+        fields["phoneNumber"] = phoneNumber.map(JSONValue.string)
+        fields["disabled"] = disabled.map(JSONValue.bool)
+        return fields
     }
 }
 

@@ -35,13 +35,10 @@ public struct UserImportRecord: Sendable, Equatable {
     /// The `batchCreate` row (firebase-admin-python's `ImportUserRecord.to_dict`, plus `mfaInfo`).
     func wire() throws(HearthAdminError) -> JSONValue {
         try AdminAuth.checkUID(uid)
-        var row: [String: JSONValue] = ["localId": .string(uid)]
-        row["email"] = email.map(JSONValue.string)
-        row["emailVerified"] = emailVerified.map(JSONValue.bool)
-        row["displayName"] = displayName.map(JSONValue.string)
-        row["photoUrl"] = photoURL.map(JSONValue.string)
-        row["phoneNumber"] = phoneNumber.map(JSONValue.string)
-        row["disabled"] = disabled.map(JSONValue.bool)
+        var row = CreateUserRequest.profile(
+            email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL,
+            phoneNumber: phoneNumber, disabled: disabled)
+        row["localId"] = .string(uid)
         if let customClaims {
             row["customAttributes"] = .string(try CustomClaims.serialize(customClaims))
         }

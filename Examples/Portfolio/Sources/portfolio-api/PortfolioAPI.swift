@@ -28,15 +28,10 @@ struct PortfolioAPI: Sendable {
 
     private var portfolioList: HTTPHandler {
         { request in
-            guard let token = BearerToken.extract(fromAuthorizationHeader: request.headers["Authorization"]) else {
-                return Self.unauthorized(nil, "Send your Hearth ID token in the Authorization header.")
-            }
             let verified: VerifiedToken
-            do throws(VerificationError) {
-                verified = try verify(token)
-            } catch {
-                log("event=rejected code=\(error.code)")
-                return Self.unauthorized(error, "Your ID token was not accepted (\(error.code)).")
+            switch caller(of: request) {
+            case .success(let token): verified = token
+            case .failure(let refusal): return refusal.response
             }
             do {
                 let portfolios = try store.portfolios(of: verified.uid)
@@ -51,15 +46,10 @@ struct PortfolioAPI: Sendable {
 
     private var adminUsers: HTTPHandler {
         { request in
-            guard let token = BearerToken.extract(fromAuthorizationHeader: request.headers["Authorization"]) else {
-                return Self.unauthorized(nil, "Send your Hearth ID token in the Authorization header.")
-            }
             let verified: VerifiedToken
-            do throws(VerificationError) {
-                verified = try verify(token)
-            } catch {
-                log("event=rejected code=\(error.code)")
-                return Self.unauthorized(error, "Your ID token was not accepted (\(error.code)).")
+            switch caller(of: request) {
+            case .success(let token): verified = token
+            case .failure(let refusal): return refusal.response
             }
             guard verified.claims["admin"] == true else {
                 log("event=forbidden route=admin_users")
@@ -85,6 +75,24 @@ struct PortfolioAPI: Sendable {
                 log("event=store_error type=\(type(of: error))")
                 return Self.json(["error": "The portfolio store is unavailable."], status: 503)
             }
+        }
+    }
+
+    /// A 401 answer for a request without an acceptable ID token.
+    struct Refusal: Error {
+        var response: HTTPResponse
+    }
+
+    /// The verified ID token in the request's `Authorization` header, or the 401 to answer.
+    private func caller(of request: HTTPRequest) -> Result<VerifiedToken, Refusal> {
+        guard let token = BearerToken.extract(fromAuthorizationHeader: request.headers["Authorization"]) else {
+            return .failure(Refusal(response: Self.unauthorized(nil, "Send your Hearth ID token in the Authorization header.")))
+        }
+        do throws(VerificationError) {
+            return .success(try verify(token))
+        } catch {
+            log("event=rejected code=\(error.code)")
+            return .failure(Refusal(response: Self.unauthorized(error, "Your ID token was not accepted (\(error.code)).")))
         }
     }
 
