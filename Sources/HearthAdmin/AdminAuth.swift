@@ -11,7 +11,15 @@ import FoundationNetworking
 /// with the credential's authorization; tokens are verified locally against `<serverURL>/.well-known/jwks.json`.
 /// Every method is safe to call from many tasks at once.
 ///
+/// Verification returns HearthVerify's `VerifiedToken`, and claims are HearthProtocol's `JSONValue`: import those
+/// modules too to read them. (`UserRecord` is also the name of HearthProtocol's wire type; write
+/// `HearthAdmin.UserRecord` where both modules are imported.)
+///
 /// ```swift
+/// import HearthAdmin
+/// import HearthProtocol
+/// import HearthVerify
+///
 /// let key = try Data(contentsOf: URL(filePath: "/etc/portfolio/hearth-admin.json"))
 /// let auth = AdminAuth(
 ///     serverURL: URL(string: "https://auth.example.com")!, credential: try .serviceAccount(json: key),

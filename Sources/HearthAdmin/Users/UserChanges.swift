@@ -11,13 +11,19 @@ public import HearthProtocol
 public struct CreateUserRequest: Sendable, Equatable {
     /// The uid to give the user; Hearth chooses one when nil.
     public var uid: String?
+    /// The email address.
     public var email: String?
+    /// Whether the email counts as verified.
     public var emailVerified: Bool?
+    /// The phone number in E.164 form (`+15555550100`).
     public var phoneNumber: String?
     /// A password; Hearth answers `OPERATION_NOT_ALLOWED` while password sign-in is off.
     public var password: String?
+    /// The display name.
     public var displayName: String?
+    /// The profile photo URL.
     public var photoURL: String?
+    /// Whether the account starts disabled.
     public var disabled: Bool?
 
     /// Creates an empty request.
@@ -65,13 +71,19 @@ public enum ProfileChange<Value: Sendable & Equatable>: Sendable, Equatable {
 /// let user = try await auth.updateUser(uid: uid, changes)
 /// ```
 public struct UpdateUserRequest: Sendable, Equatable {
+    /// A new email address.
     public var email: String?
+    /// Whether the email counts as verified.
     public var emailVerified: Bool?
     /// A new phone number, or `.remove` to unlink the phone provider.
     public var phoneNumber: ProfileChange<String>?
+    /// A new password (revokes the user's sessions, as in Firebase).
     public var password: String?
+    /// A new display name, or `.remove`.
     public var displayName: ProfileChange<String>?
+    /// A new photo URL, or `.remove`.
     public var photoURL: ProfileChange<String>?
+    /// Disable (`true`) or enable (`false`) the account (`disableUser`).
     public var disabled: Bool?
     /// New custom claims (replacing all of them; `[:]` clears them).
     public var customClaims: [String: JSONValue]?

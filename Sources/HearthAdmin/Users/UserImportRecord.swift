@@ -12,11 +12,17 @@ public import HearthProtocol
 public struct UserImportRecord: Sendable, Equatable {
     /// The uid to keep (1–128 characters).
     public var uid: String
+    /// The email address.
     public var email: String?
+    /// Whether the email counts as verified.
     public var emailVerified: Bool?
+    /// The display name.
     public var displayName: String?
+    /// The profile photo URL.
     public var photoURL: String?
+    /// The phone number in E.164 form.
     public var phoneNumber: String?
+    /// Whether the account is disabled.
     public var disabled: Bool?
     /// Custom claims (the rules of ``AdminAuth/setCustomUserClaims(uid:_:)`` apply).
     public var customClaims: [String: JSONValue]?

@@ -47,19 +47,24 @@ extension AdminAuth {
 /// and the empty page Hearth may send after an exactly full last page is not yielded), and a token the server
 /// repeats ends the iteration with `.unexpectedResponse` instead of looping.
 public struct UserPages: AsyncSequence, Sendable {
+    /// One page of users.
     public typealias Element = ListUsersPage
+    /// Iteration throws only ``HearthAdminError``.
     public typealias Failure = HearthAdminError
 
     let auth: AdminAuth
     let pageSize: Int
 
+    /// An iterator that starts from the first page.
     public func makeAsyncIterator() -> Iterator {
         Iterator(auth: auth, pageSize: pageSize)
     }
 
     /// Fetches one page per step.
     public struct Iterator: AsyncIteratorProtocol {
+        /// One page of users.
         public typealias Element = ListUsersPage
+        /// Iteration throws only ``HearthAdminError``.
         public typealias Failure = HearthAdminError
 
         let auth: AdminAuth
@@ -72,6 +77,7 @@ public struct UserPages: AsyncSequence, Sendable {
             self.pageSize = pageSize
         }
 
+        /// The next page that has users, or nil after the last.
         public mutating func next() async throws(HearthAdminError) -> ListUsersPage? {
             while !finished {
                 let token = nextToken

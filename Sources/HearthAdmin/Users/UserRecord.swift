@@ -5,13 +5,17 @@ public import HearthProtocol
 public struct UserRecord: Sendable, Equatable {
     /// The user's uid (`localId`).
     public var uid: String
+    /// The email address, if the user has one.
     public var email: String?
+    /// Whether the email address was verified; `false` when absent.
     public var emailVerified: Bool
+    /// The display name, if set.
     public var displayName: String?
     /// The profile photo URL (`photoUrl`).
     public var photoURL: String?
     /// The phone number in E.164 form.
     public var phoneNumber: String?
+    /// Whether the account is disabled (its tokens no longer refresh); `false` when absent.
     public var disabled: Bool
     /// The custom claims set with ``AdminAuth/setCustomUserClaims(uid:_:)``; nil when none (`{}` counts as none,
     /// as in firebase-admin).
@@ -82,9 +86,13 @@ public struct UserInfo: Sendable, Equatable {
     public var providerID: String
     /// The user's id at the provider (`rawId`).
     public var uid: String
+    /// The email the provider reported.
     public var email: String?
+    /// The name the provider reported.
     public var displayName: String?
+    /// The photo URL the provider reported (`photoUrl`).
     public var photoURL: String?
+    /// The phone number, for the `phone` provider.
     public var phoneNumber: String?
 
     /// Creates an entry (for ``UserImportRecord``).
@@ -113,6 +121,7 @@ public struct MultiFactorInfo: Sendable, Equatable {
     public var factorID: String
     /// The enrollment's id (`mfaEnrollmentId`).
     public var uid: String
+    /// The name the user gave the factor.
     public var displayName: String?
     /// When it was enrolled (`enrolledAt`).
     public var enrollmentTime: Date?
