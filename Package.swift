@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
+                "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
             ]),
     ]
 )
