@@ -110,6 +110,37 @@ struct RequestShapeTests {
         #expect(user.disabled)
     }
 
+    @Test("updateUser links a provider and replaces or clears the second factors")
+    func updateUserProvidersAndFactors() async throws {
+        for _ in 0..<2 {
+            harness.transport.enqueue("accounts:update", json: ["localId": "uid-1"])
+            harness.transport.enqueue("accounts:lookup", json: Fixture.lookup())
+        }
+        var replace = UpdateUserRequest()
+        replace.providerToLink = UserInfo(providerID: "google.com", uid: "g-9", email: "ada@gmail.com")
+        replace.multiFactor = [
+            MultiFactorInfo(phoneNumber: "+15555550101", uid: "enr-1", displayName: "work"),
+            MultiFactorInfo(phoneNumber: "+15555550102", enrollmentTime: Date(timeIntervalSince1970: 1_800_000_000.5)),
+        ]
+        var clear = UpdateUserRequest()
+        clear.multiFactor = []
+        let auth = harness.auth()
+        _ = try await auth.updateUser(uid: "uid-1", replace)
+        _ = try await auth.updateUser(uid: "uid-1", clear)
+        let updates = harness.transport.requests(to: "accounts:update")
+        #expect(updates.first?.json == [
+            "localId": "uid-1",
+            "linkProviderUserInfo": ["providerId": "google.com", "rawId": "g-9", "email": "ada@gmail.com"],
+            "mfa": [
+                "enrollments": [
+                    ["mfaEnrollmentId": "enr-1", "phoneInfo": "+15555550101", "displayName": "work"],
+                    ["phoneInfo": "+15555550102", "enrolledAt": "2027-01-15T08:00:00.500Z"],
+                ],
+            ],
+        ])
+        #expect(updates.last?.json == ["localId": "uid-1", "mfa": [:]])
+    }
+
     @Test("deleteUser posts accounts:delete with the uid")
     func deleteUser() async throws {
         harness.transport.enqueue("accounts:delete", json: ["kind": "identitytoolkit#DeleteAccountResponse"])

@@ -89,6 +89,11 @@ public struct UpdateUserRequest: Sendable, Equatable {
     public var customClaims: [String: JSONValue]?
     /// Providers to unlink, such as `google.com`.
     public var providersToDelete: [String] = []
+    /// A provider to link (`linkProviderUserInfo`), such as a Google account by its `sub`.
+    public var providerToLink: UserInfo?
+    /// The second factors the user should have afterwards, replacing all enrolled ones; `[]` removes them all.
+    /// Phone factors only; a factor with an empty ``MultiFactorInfo/uid`` gets a new enrollment ID.
+    public var multiFactor: [MultiFactorInfo]?
 
     /// Creates an empty change.
     public init() {}
@@ -118,6 +123,10 @@ public struct UpdateUserRequest: Sendable, Equatable {
         }
         if let customClaims {
             body["customAttributes"] = .string(try CustomClaims.serialize(customClaims))
+        }
+        body["linkProviderUserInfo"] = providerToLink?.wire
+        if let multiFactor {
+            body["mfa"] = multiFactor.isEmpty ? .object([:]) : ["enrollments": .array(multiFactor.map(\.wire))]
         }
         if !deleteAttributes.isEmpty { body["deleteAttribute"] = .array(deleteAttributes) }
         if !deleteProviders.isEmpty { body["deleteProvider"] = .array(deleteProviders) }

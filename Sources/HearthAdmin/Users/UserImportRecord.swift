@@ -50,36 +50,12 @@ public struct UserImportRecord: Sendable, Equatable {
         }
         row["createdAt"] = metadata?.creationTime.map(Self.millis)
         row["lastLoginAt"] = metadata?.lastSignInTime.map(Self.millis)
-        if !providerData.isEmpty {
-            row["providerUserInfo"] = .array(providerData.map { provider in
-                var entry: [String: JSONValue] = ["providerId": .string(provider.providerID), "rawId": .string(provider.uid)]
-                entry["email"] = provider.email.map(JSONValue.string)
-                entry["displayName"] = provider.displayName.map(JSONValue.string)
-                entry["photoUrl"] = provider.photoURL.map(JSONValue.string)
-                entry["phoneNumber"] = provider.phoneNumber.map(JSONValue.string)
-                return .object(entry)
-            })
-        }
-        if !multiFactor.isEmpty {
-            row["mfaInfo"] = .array(multiFactor.map { factor in
-                var entry: [String: JSONValue] = [:]
-                entry["mfaEnrollmentId"] = factor.uid.isEmpty ? nil : .string(factor.uid)
-                entry["phoneInfo"] = factor.phoneNumber.map(JSONValue.string)
-                entry["displayName"] = factor.displayName.map(JSONValue.string)
-                entry["enrolledAt"] = factor.enrollmentTime.map { .string(Self.rfc3339($0)) }
-                return .object(entry)
-            })
-        }
+        if !providerData.isEmpty { row["providerUserInfo"] = .array(providerData.map(\.wire)) }
+        if !multiFactor.isEmpty { row["mfaInfo"] = .array(multiFactor.map(\.wire)) }
         return .object(row)
     }
 
     private static func millis(_ date: Date) -> JSONValue {
         .integer(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-    }
-
-    private static func rfc3339(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
     }
 }

@@ -108,6 +108,16 @@ public struct UserInfo: Sendable, Equatable {
         self.phoneNumber = phoneNumber
     }
 
+    /// The entry as `providerUserInfo[]` (import) and `linkProviderUserInfo` (update) carry it.
+    var wire: JSONValue {
+        var entry: [String: JSONValue] = ["providerId": .string(providerID), "rawId": .string(uid)]
+        entry["email"] = email.map(JSONValue.string)
+        entry["displayName"] = displayName.map(JSONValue.string)
+        entry["photoUrl"] = photoURL.map(JSONValue.string)
+        entry["phoneNumber"] = phoneNumber.map(JSONValue.string)
+        return .object(entry)
+    }
+
     init(wire: ProviderUserInfo) {
         self.init(
             providerID: wire.providerId, uid: wire.rawId ?? wire.federatedId ?? "", email: wire.email,
@@ -135,6 +145,23 @@ public struct MultiFactorInfo: Sendable, Equatable {
         self.displayName = displayName
         self.enrollmentTime = enrollmentTime
         self.phoneNumber = phoneNumber
+    }
+
+    /// The factor as `mfaInfo[]` (import) and `mfa.enrollments[]` (update) carry it (firebase-admin-node's
+    /// `convertMultiFactorInfoToServerFormat`); an empty ``uid`` is left out for the server to choose one.
+    var wire: JSONValue {
+        var entry: [String: JSONValue] = [:]
+        entry["mfaEnrollmentId"] = uid.isEmpty ? nil : .string(uid)
+        entry["phoneInfo"] = phoneNumber.map(JSONValue.string)
+        entry["displayName"] = displayName.map(JSONValue.string)
+        entry["enrolledAt"] = enrollmentTime.map { .string(Self.rfc3339($0)) }
+        return .object(entry)
+    }
+
+    private static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 
     init(wire: MFAEnrollmentInfo) {
