@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .library(name: "HearthSignIn", targets: ["HearthSignIn"]),
         .library(name: "HearthVerify", targets: ["HearthVerify"]),
+        .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
         // For the fuzz targets (Fuzz/Package.swift), which drive the server in-process; not a supported API.
         .library(name: "HearthHTTP", targets: ["HearthHTTP"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
@@ -51,6 +52,8 @@ let package = Package(
             name: "HearthSignIn",
             dependencies: ["HearthProtocol", .target(name: "JOSE", condition: .when(platforms: [.linux]))]),
         .target(name: "HearthVerify", dependencies: ["JOSE", "HearthProtocol"]),
+        // Firebase Admin's user management for Swift backends (HearthCrypto holds the service-account key).
+        .target(name: "HearthAdmin", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
 
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
@@ -61,7 +64,7 @@ let package = Package(
             name: "portfolio", dependencies: ["HearthAuth", "HearthSignIn", "HearthCommandLine", "TerminalQRCode"],
             path: "Examples/Portfolio/Sources/portfolio"),
         .executableTarget(
-            name: "portfolio-api", dependencies: ["HearthVerify", "HearthHTTP", "SQLite", "HearthCommandLine"],
+            name: "portfolio-api", dependencies: ["HearthVerify", "HearthAdmin", "HearthProtocol", "HearthHTTP", "SQLite", "HearthCommandLine"],
             path: "Examples/Portfolio/Sources/portfolio-api"),
 
         // Tests: one target per library target, plus the storage conformance suite and end-to-end tests.
@@ -77,11 +80,12 @@ let package = Package(
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
+        .testTarget(name: "HearthAdminTests", dependencies: ["HearthAdmin", "HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
         .testTarget(name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
+                "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
             ]),
     ]
 )

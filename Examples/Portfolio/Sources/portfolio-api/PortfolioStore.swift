@@ -43,6 +43,18 @@ final class PortfolioStore: Sendable {
         }
     }
 
+    /// Every user's portfolios by owner uid, for the admin listing (read only: nobody gets a starter portfolio).
+    func portfoliosByOwner() throws -> [String: [Portfolio]] {
+        try pool.read { db in
+            var byOwner: [String: [Portfolio]] = [:]
+            try db.query("SELECT owner_uid, portfolio_id, name FROM portfolios ORDER BY created_at_millis, portfolio_id") { row in
+                byOwner[try row.requiredText(0), default: []].append(
+                    Portfolio(portfolioId: try row.requiredText(1), portfolioName: try row.requiredText(2)))
+            }
+            return byOwner
+        }
+    }
+
     private static func select(_ uid: String, _ db: SQLiteConnection) throws -> [Portfolio] {
         try db.queryAll(
             "SELECT portfolio_id, name FROM portfolios WHERE owner_uid = ? ORDER BY created_at_millis, portfolio_id",

@@ -1,13 +1,13 @@
-import Foundation
+public import Foundation
 
 /// Reads RFC 3339 timestamps as Google sends them (`google-datetime`): `2026-11-29T12:34:56.789Z`,
 /// with any number of fraction digits (or none) and `Z` or a `±hh:mm` offset.
 ///
 /// Written by hand rather than with `ISO8601DateFormatter`, whose handling of fraction digits
 /// differs between platforms and versions. <https://www.rfc-editor.org/rfc/rfc3339#section-5.6>
-enum RFC3339 {
+public enum RFC3339 {
     /// The instant `text` names, or nil if it is not an RFC 3339 date-time.
-    static func date(from text: String) -> Date? {
+    public static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20 else { return nil }
 
