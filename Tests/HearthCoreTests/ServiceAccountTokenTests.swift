@@ -131,6 +131,16 @@ struct ServiceAccountTokenTests {
         otherProject["aud"] = "hearth:admin:another-project"
         let signedForOther = try test.platform.sessionKeys.current().signer.sign(payload: JSONValue.object(otherProject).jsonData())
         #expect(wireErrorCode { _ = try verifier(test).caller(bearerToken: signedForOther) } == .unauthenticated)
+        // Each of iss, aud, sub and sa_kid must be the admin token's.
+        for (claim, value) in [
+            ("iss", JSONValue.string(TestPlatform.issuer)), ("sub", "other@test-project.iam.hearth"), ("sa_kid", "k"),
+            ("sa_kid", .null),
+        ] {
+            var changed = claims
+            changed[claim] = value == .null ? nil : value
+            let signed = try test.platform.sessionKeys.current().signer.sign(payload: JSONValue.object(changed).jsonData())
+            #expect(wireErrorCode { _ = try verifier(test).caller(bearerToken: signed) } == .unauthenticated, "\(claim)")
+        }
         // A service account's own assertion is not an access token either.
         let assertion = try account.sign(account.grantClaims(now: test.time.nowSeconds))
         #expect(wireErrorCode { _ = try verifier(test).caller(bearerToken: assertion) } == .unauthenticated)
