@@ -82,7 +82,8 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
-            ]),
+            ],
+            exclude: ["Python"]),
     ]
 )
 
