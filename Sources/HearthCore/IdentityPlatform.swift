@@ -67,8 +67,7 @@ public final class IdentityPlatform: Sendable {
             project: project, store: store, tokens: tokens, time: time, limiter: rateLimiter,
             acceptsUnsignedTokens: acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
-        serviceAccountTokenVerifier = ServiceAccountTokenVerifier(
-            project: project, store: store, keys: sessionKeys, time: time)
+        serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time, limiter: rateLimiter)
     }

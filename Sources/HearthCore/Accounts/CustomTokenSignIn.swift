@@ -97,12 +97,7 @@ public final class CustomTokenSignIn: Sendable {
             }
             return unverified
         }
-        let verified: ServiceAccountAssertion
-        do {
-            verified = try ServiceAccountAssertion.verify(token, store: store)
-        } catch let refusal as ServiceAccountAssertion.Refusal {
-            throw Self.invalid(refusal.detail)
-        }
+        let verified = try ServiceAccountAssertion.verify(token, store: store, refusal: Self.invalid)
         let claims = verified.claims
         guard claims["sub"]?.stringValue?.lowercased() == verified.account.email else {
             throw Self.invalid("The token's sub must be its signer's email, like its iss.")

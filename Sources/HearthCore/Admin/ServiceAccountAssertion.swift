@@ -11,32 +11,21 @@ struct ServiceAccountAssertion {
     let account: ServiceAccountRecord
     let claims: [String: JSONValue]
 
-    /// Why an assertion was refused, for the error detail (never a value from the token).
-    enum Refusal: Error, Equatable {
-        case malformed
-        case unknownSigner
-        case badSignature
-
-        var detail: String {
-            switch self {
-            case .malformed: "The token is not a signed JWT with a JSON object payload."
-            case .unknownSigner: "The token's signer is not a live service account of this project."
-            case .badSignature: "Invalid JWT signature."
-            }
-        }
-    }
-
-    static func verify(_ token: String, store: any HearthStore) throws -> ServiceAccountAssertion {
+    /// - Parameter refusal: the error to throw, given a detail that names no value from the token, when the
+    ///   token is malformed, its signer no live account, or its signature wrong.
+    static func verify(_ token: String, store: any HearthStore, refusal: (String) -> any Error) throws
+        -> ServiceAccountAssertion
+    {
         guard let (header, payload) = try? InsecureJWT.decodeWithoutVerifying(token),
             case .object(let unverified)? = try? JSONValue(parsing: payload),
             let issuer = unverified["iss"]?.stringValue, !issuer.isEmpty
-        else { throw Refusal.malformed }
+        else { throw refusal("The token is not a signed JWT with a JSON object payload.") }
         let found = try store.read { reader in
             if let keyID = header.kid, !keyID.isEmpty { return try reader.serviceAccount(keyID: keyID) }
             return try reader.serviceAccount(email: issuer)
         }
         guard let account = found, account.revokedAt == nil, account.email == issuer.lowercased() else {
-            throw Refusal.unknownSigner
+            throw refusal("The token's signer is not a live service account of this project.")
         }
         var keys = JWTKeySet()
         guard let publicKey = try? RSAPublicKey(pemRepresentation: account.publicKeyPEM) else {
@@ -45,7 +34,7 @@ struct ServiceAccountAssertion {
         keys.add(publicKey, keyID: account.keyID, algorithm: .rs256)
         guard let verified = try? keys.verify(token, keyID: account.keyID),
             case .object(let claims)? = try? JSONValue(parsing: verified.payload)
-        else { throw Refusal.badSignature }
+        else { throw refusal("Invalid JWT signature.") }
         return ServiceAccountAssertion(account: account, claims: claims)
     }
 }

@@ -16,10 +16,10 @@ public final class ServiceAccountTokenIssuer: Sendable {
         "https://www.googleapis.com/oauth2/v4/token",
     ]
 
-    private let project: ProjectConfiguration
-    private let store: any HearthStore
-    private let keys: SigningKeyRing
-    private let time: any TimeSource
+    let project: ProjectConfiguration
+    let store: any HearthStore
+    let keys: SigningKeyRing
+    let time: any TimeSource
 
     public init(project: ProjectConfiguration, store: any HearthStore, keys: SigningKeyRing, time: any TimeSource) {
         self.project = project
@@ -37,12 +37,7 @@ public final class ServiceAccountTokenIssuer: Sendable {
             throw OAuthError("unsupported_grant_type", "Only the JWT-bearer grant (\(Self.grantType)) is supported.")
         }
         guard let assertion, !assertion.isEmpty else { throw OAuthError.invalidRequest("assertion is missing.") }
-        let verified: ServiceAccountAssertion
-        do {
-            verified = try ServiceAccountAssertion.verify(assertion, store: store)
-        } catch let refusal as ServiceAccountAssertion.Refusal {
-            throw OAuthError.invalidGrant(refusal.detail)
-        }
+        let verified = try ServiceAccountAssertion.verify(assertion, store: store, refusal: OAuthError.invalidGrant)
         let claims = verified.claims
         guard let audience = claims["aud"]?.stringValue,
             audience == tokenEndpoint || Self.googleTokenAudiences.contains(audience)

@@ -7,16 +7,11 @@ import JOSE
 /// account (one primary-key lookup). Refuses expired tokens, ID tokens and anything signed by another key.
 /// Bearer tokens that are not JWTs (API keys, `owner`) are not its kind.
 public struct ServiceAccountTokenVerifier: AdminTokenVerifier {
-    private let project: ProjectConfiguration
-    private let store: any HearthStore
-    private let keys: SigningKeyRing
-    private let time: any TimeSource
+    /// The issuer whose tokens this accepts (its project, store, keys and clock).
+    private let issuer: ServiceAccountTokenIssuer
 
-    public init(project: ProjectConfiguration, store: any HearthStore, keys: SigningKeyRing, time: any TimeSource) {
-        self.project = project
-        self.store = store
-        self.keys = keys
-        self.time = time
+    public init(issuer: ServiceAccountTokenIssuer) {
+        self.issuer = issuer
     }
 
     /// What Google answers for a refused access token (HTTP 401 `UNAUTHENTICATED`).
@@ -26,6 +21,7 @@ public struct ServiceAccountTokenVerifier: AdminTokenVerifier {
             + "valid authentication credential.")
 
     public func caller(bearerToken token: String) throws -> AdminCaller? {
+        let (project, store, keys, time) = (issuer.project, issuer.store, issuer.keys, issuer.time)
         guard token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else { return nil }
         let verified: VerifiedJWT
         do {

@@ -29,7 +29,7 @@ struct ServiceAccountTokenRoutes {
             guard limiter.hasToken(.serviceAccountTokenFailuresPerClient, key: client) else {
                 return Self.render(
                     OAuthError("invalid_request", "Too many failed token requests from this client; try again later.",
-                        httpStatus: 429))
+                        status: 429))
             }
             do {
                 let fields = RequestFields(form: String(decoding: request.body, as: UTF8.self))
@@ -46,15 +46,13 @@ struct ServiceAccountTokenRoutes {
                 let failure = WireFailure(error)
                 if let fault = failure.fault { log("\(fault) method=POST path=\(Self.path)") }
                 return Self.render(
-                    OAuthError("temporarily_unavailable", "The server cannot issue tokens right now.", httpStatus: 503))
+                    OAuthError("temporarily_unavailable", "The server cannot issue tokens right now.", status: 503))
             }
         }
     }
 
     static func render(_ error: OAuthError) -> HTTPResponse {
-        var response = Responses.json(
-            ["error": .string(error.error), "error_description": .string(error.description)] as [String: JSONValue],
-            status: error.httpStatus)
+        var response = Responses.json(error.body, status: error.status)
         response.headers["Cache-Control"] = "no-store"
         return response
     }
