@@ -96,6 +96,11 @@ struct ServiceAccountTests {
             #expect(data.range(of: Data(secretLine.utf8)) == nil, "\(name) holds part of the private key")
         }
 
+        let help = try HearthProcess.run(["service-accounts", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("create NAME"))
+        #expect(try HearthProcess.run(["help", "service-accounts"]).output == help.output)
+
         let list = try server.runCommand(["service-accounts", "list"])
         #expect(list.status == 0)
         #expect(list.output.contains("backend-api@sa-project.iam.hearth"))
