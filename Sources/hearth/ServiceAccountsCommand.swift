@@ -68,13 +68,14 @@ enum ServiceAccountsCommand {
     private static func list(_ settings: Settings) throws {
         let store = try openStore(settings)
         defer { store.close() }
-        print("EMAIL                                                   KEY ID                                    CREATED (UTC)          STATE")
-        for account in try store.read({ try $0.serviceAccounts() }) {
+        let accounts = try store.read { try $0.serviceAccounts() }
+        // Columns as wide as their longest entry: emails are never cut short.
+        let width = accounts.map(\.email.count).max().map { max($0, 5) + 2 } ?? 7
+        func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        print(column("EMAIL", width) + column("KEY ID", 42) + column("CREATED (UTC)", 23) + "STATE")
+        for account in accounts {
             let state = account.revokedAt.map { "revoked \(timestamp($0))" } ?? "live"
-            print(
-                account.email.padding(toLength: 56, withPad: " ", startingAt: 0) + " "
-                    + account.keyID.padding(toLength: 42, withPad: " ", startingAt: 0)
-                    + timestamp(account.createdAt).padding(toLength: 23, withPad: " ", startingAt: 0) + state)
+            print(column(account.email, width) + column(account.keyID, 42) + column(timestamp(account.createdAt), 23) + state)
         }
     }
 

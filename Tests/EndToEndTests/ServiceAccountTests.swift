@@ -123,6 +123,12 @@ struct ServiceAccountTests {
         let noProject = try server.runCommand(["service-accounts", "create", "other-api"])
         #expect(noProject.status == 64)
         #expect(try server.runCommand(["service-accounts", "list"]).output.split(separator: "\n").count == 2)
+
+        // Long emails are listed whole.
+        let long = try KeyFile(server, name: "a-very-long-service-account-nm", extra: ["--project-id", "a-rather-long-project-id-for-tests"])
+        defer { long.remove() }
+        #expect(try server.runCommand(["service-accounts", "list"]).output.contains(
+            "a-very-long-service-account-nm@a-rather-long-project-id-for-tests.iam.hearth "))
         #expect(try server.runCommand(["service-accounts", "revoke", "nobody-here"]).status == 1)
     }
 
