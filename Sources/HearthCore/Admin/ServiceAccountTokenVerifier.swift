@@ -21,8 +21,8 @@ public struct ServiceAccountTokenVerifier: AdminTokenVerifier {
             + "valid authentication credential.")
 
     public func caller(bearerToken token: String) throws -> AdminCaller? {
-        let (project, store, keys, time) = (issuer.project, issuer.store, issuer.keys, issuer.time)
         guard token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else { return nil }
+        let (project, store, keys, time) = (issuer.project, issuer.store, issuer.keys, issuer.time)
         let verified: VerifiedJWT
         do {
             verified = try keys.verify(token)
