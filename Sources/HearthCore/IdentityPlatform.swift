@@ -8,6 +8,12 @@ public final class IdentityPlatform: Sendable {
     public let tokens: TokenService
     public let accounts: AccountService
     public let mfa: MFAService
+    /// `accounts:signInWithCustomToken`.
+    public let customTokens: CustomTokenSignIn
+    /// The OAuth token endpoint of service accounts (`POST /oauth2/token`).
+    public let serviceAccountTokens: ServiceAccountTokenIssuer
+    /// Accepts the admin access tokens `serviceAccountTokens` issues (for the admin endpoints' edge).
+    public let serviceAccountTokenVerifier: ServiceAccountTokenVerifier
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The local Google look-alike; nil unless running with `--dev`.
@@ -23,13 +29,14 @@ public final class IdentityPlatform: Sendable {
     ///   - securityEvents: receives lockouts and exhausted quotas (for the log), once committed.
     ///   - outboundLimits: bounds on the calls Google verification makes to identity providers.
     ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
+    ///   - acceptsUnsignedCustomTokens: whether `alg: none` custom tokens sign in (development only).
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
-        sessionPolicy: SessionPolicy = SessionPolicy(),
+        sessionPolicy: SessionPolicy = SessionPolicy(), acceptsUnsignedCustomTokens: Bool = false,
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         self.project = project
@@ -56,6 +63,11 @@ public final class IdentityPlatform: Sendable {
         mfa = MFAService(
             project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
             limiter: rateLimiter, report: securityEvents)
+        customTokens = CustomTokenSignIn(
+            project: project, store: store, tokens: tokens, time: time, limiter: rateLimiter,
+            acceptsUnsignedTokens: acceptsUnsignedCustomTokens)
+        serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
+        serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time, limiter: rateLimiter)
     }

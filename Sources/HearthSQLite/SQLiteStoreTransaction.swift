@@ -224,6 +224,30 @@ class SQLiteStoreReader: StoreReader {
             createdAtMillis: try row.requiredInt64(10), verifiedAtMillis: row.int64(11))
     }
 
+    // MARK: Service accounts
+
+    final func serviceAccounts() throws -> [ServiceAccountRecord] {
+        try run("serviceAccounts") { try connection.queryAll(SQL.serviceAccounts, [], Self.decodeServiceAccount) }
+    }
+
+    final func serviceAccount(keyID: String) throws -> ServiceAccountRecord? {
+        try run("serviceAccount(keyID:)") {
+            try connection.queryFirst(SQL.serviceAccountByKeyID, [.text(keyID)], Self.decodeServiceAccount)
+        }
+    }
+
+    final func serviceAccount(email: String) throws -> ServiceAccountRecord? {
+        try run("serviceAccount(email:)") {
+            try connection.queryFirst(SQL.liveServiceAccountByEmail, [.text(email.lowercased())], Self.decodeServiceAccount)
+        }
+    }
+
+    private static func decodeServiceAccount(_ row: SQLiteRow) throws -> ServiceAccountRecord {
+        ServiceAccountRecord(
+            keyID: try row.requiredText(0), email: try row.requiredText(1), clientID: try row.requiredText(2),
+            publicKeyPEM: try row.requiredText(3), createdAt: try row.requiredInt64(4), revokedAt: row.int64(5))
+    }
+
     // MARK: Limits
 
     final func limitCounter(key: String) throws -> LimitCounter? {
@@ -602,6 +626,25 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
         try run("revokeSession") { try execute(SQL.revokeSession, [.integer(millis), .text(sessionID)]) > 0 }
     }
 
+    // MARK: Service accounts
+
+    func insertServiceAccount(_ account: ServiceAccountRecord) throws {
+        try run("insertServiceAccount") {
+            try execute(
+                SQL.insertServiceAccount,
+                [
+                    .text(account.keyID), .text(account.email.lowercased()), .text(account.clientID),
+                    .text(account.publicKeyPEM), .integer(account.createdAt), SQLiteValue(account.revokedAt),
+                ]
+            ) { code in code == .constraintPrimaryKey ? .duplicateKeyID : code == .constraintUnique ? .duplicateEmail : nil }
+        }
+    }
+
+    @discardableResult
+    func revokeServiceAccount(keyID: String, at seconds: Int64) throws -> Bool {
+        try run("revokeServiceAccount") { try execute(SQL.revokeServiceAccount, [.integer(seconds), .text(keyID)]) > 0 }
+    }
+
     func purgeLegacyRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64)
         throws -> RefreshTokenPurgeStep
     {
@@ -862,6 +905,18 @@ enum SQL {
             SELECT key FROM limit_counters WHERE expires_at_millis < ?1 ORDER BY expires_at_millis LIMIT ?2)
         """
 
+    private static let serviceAccountSelect = """
+        SELECT key_id, email, client_id, public_key_pem, created_at, revoked_at FROM service_accounts
+        """
+    static let serviceAccounts = "\(serviceAccountSelect) ORDER BY created_at, rowid"
+    static let serviceAccountByKeyID = "\(serviceAccountSelect) WHERE key_id = ?"
+    static let liveServiceAccountByEmail = "\(serviceAccountSelect) WHERE email = ? AND revoked_at IS NULL"
+    static let insertServiceAccount = """
+        INSERT INTO service_accounts (key_id, email, client_id, public_key_pem, created_at, revoked_at)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+    static let revokeServiceAccount = "UPDATE service_accounts SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL"
+
     /// The lookups SQLite runs for `ON DELETE CASCADE` when an account is deleted (they do not show in
     /// the plan of the DELETE itself), so the tests can check each is indexed.
     static let cascadeLookups: [(name: String, sql: String)] = [
@@ -899,5 +954,7 @@ enum SQL {
         ("revokeSession", revokeSession), ("legacyRefreshTokenPage", legacyRefreshTokenPage),
         ("purgeLegacyRefreshTokens", purgeLegacyRefreshTokens),
         ("sessionPage", sessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
+        ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
+        ("revokeServiceAccount", revokeServiceAccount),
     ] + cascadeLookups
 }

@@ -24,6 +24,12 @@ enum Schema {
         migrator.register(5, "refresh tokens name their session, which keeps its rotation state") { db in
             try db.executeScript(version5)
         }
+        // Number 6 belongs to another branch's index migration; this placeholder keeps the numbering
+        // consecutive until the branches are merged, when that migration takes its place.
+        migrator.register(6, "reserved") { _ in }
+        migrator.register(7, "service accounts: public keys of the admin API's callers") { db in
+            try db.executeScript(version7)
+        }
         return migrator
     }
 
@@ -250,5 +256,20 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         INSERT INTO legacy_refresh_tokens SELECT token_hash, session_id, rotated_at_millis FROM refresh_tokens;
         DROP TABLE refresh_tokens;
+        """
+
+    /// Service accounts (`hearth service-accounts create`): the public key only. A revoked account keeps its
+    /// row, so its key id is never reused; its name may be created again (unique among live accounts only).
+    static let version7 = """
+        -- rowid keeps insertion order, the tie-breaker for accounts created in the same second.
+        CREATE TABLE service_accounts (
+            key_id TEXT PRIMARY KEY NOT NULL,
+            email TEXT NOT NULL,
+            client_id TEXT NOT NULL,
+            public_key_pem TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            revoked_at INTEGER
+        ) STRICT;
+        CREATE UNIQUE INDEX service_accounts_live_email ON service_accounts(email) WHERE revoked_at IS NULL;
         """
 }

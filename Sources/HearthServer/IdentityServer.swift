@@ -21,6 +21,8 @@ public final class IdentityServer: Sendable {
         let edge = Edge(platform: platform, options: options, log: log)
         IdentityToolkitRoutes(platform: platform, edge: edge).register(in: &router)
         KeyRoutes(platform: platform, options: options, edge: edge).register(in: &router)
+        ServiceAccountTokenRoutes(platform: platform, publicURL: options.publicURL, edge: edge, log: log)
+            .register(in: &router)
         if options.development {
             EmulatorRoutes(platform: platform, sentCodes: options.sentVerificationCodes, edge: edge).register(in: &router)
             if let dev = platform.devIdentityProvider {

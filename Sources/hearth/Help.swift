@@ -12,6 +12,8 @@ enum Help {
           keys reencrypt
                         Encrypt every private signing key and TOTP secret under the current encryption key
           users …       Show, disable, enable, revoke the sessions of, or delete one user
+          service-accounts create|list|revoke
+                        Manage the service accounts that may call the admin API (key files for google-auth)
           help [cmd]    Show help for a command
 
         Run 'hearth <command> --help' for a command's options.
@@ -89,5 +91,21 @@ enum Help {
           disable   Block sign-in and token refresh (USER_DISABLED); 'enable' undoes it
           revoke    End every current session: refreshes answer TOKEN_EXPIRED, older ID tokens are refused
           delete    Delete the user; its sessions answer USER_NOT_FOUND
+        """
+
+    static let serviceAccounts = """
+        Usage: hearth service-accounts create NAME [--out FILE] [--public-url URL] [--project-id ID | --dev]
+               hearth service-accounts list
+               hearth service-accounts revoke NAME|EMAIL|KEY-ID
+        (each also takes --data-dir DIR, --config FILE.json, --encryption-key-file FILE)
+
+          create   Make service account NAME@<project>.iam.hearth with a new RSA-2048 key and write its
+                   Google-format key file (default ./NAME.json, never overwritten, mode 0600): the only copy of
+                   the private key. Its token_uri is <public-url>/oauth2/token, where google-auth and
+                   firebase-admin exchange it for admin access tokens (1 hour). NAME: 6-30 lower-case letters,
+                   digits and hyphens, starting with a letter.
+          list     Print each service account: email, key id, created, state (live or revoked)
+          revoke   Revoke the live account: its access tokens and custom tokens are refused from its next
+                   request on. The name can then be created again, with a new key.
         """
 }

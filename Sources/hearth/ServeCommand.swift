@@ -80,7 +80,8 @@ enum ServeCommand {
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
                 devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
-                sessionPolicy: settings.sessionPolicy, securityEvents: { logLine($0.logLine) })
+                sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
+                securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")

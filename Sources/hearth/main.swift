@@ -29,6 +29,7 @@ do {
         case "serve": print(Help.serve)
         case "keys": print(Help.keys)
         case "users": print(Help.users)
+        case "service-accounts": print(Help.serviceAccounts)
         case let other?: throw UsageError("unknown command '\(other)'")
         }
     case "serve":
@@ -37,6 +38,8 @@ do {
         try KeysCommand.run(Array(arguments.dropFirst()))
     case "users":
         try UsersCommand.run(Array(arguments.dropFirst()))
+    case "service-accounts":
+        try ServiceAccountsCommand.run(Array(arguments.dropFirst()))
     case let command?:
         throw UsageError("unknown command '\(command)' (try 'hearth --help')")
     }

@@ -123,7 +123,7 @@ struct DevIdentityProviderTests {
         #expect(info["email"] == "dev@example.com")
 
         // The code is single-use.
-        #expect(throws: DevIdentityProvider.OAuthError.self) {
+        #expect(throws: OAuthError.self) {
             _ = try dev.token([
                 "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI,
                 "client_id": Self.clientID, "code_verifier": verifier,
@@ -142,11 +142,11 @@ struct DevIdentityProviderTests {
                 "client_id": Self.clientID, "code_verifier": verifier,
             ]
             form.merge(bad, uniquingKeysWith: { _, new in new })
-            #expect(throws: DevIdentityProvider.OAuthError("invalid_grant", "")) { _ = try dev.token(form) }
+            #expect(throws: OAuthError("invalid_grant", "")) { _ = try dev.token(form) }
             form.merge(["code_verifier": verifier, "redirect_uri": request.redirectURI], uniquingKeysWith: { _, new in new })
-            #expect(throws: DevIdentityProvider.OAuthError.self) { _ = try dev.token(form) }
+            #expect(throws: OAuthError.self) { _ = try dev.token(form) }
         }
-        #expect(throws: DevIdentityProvider.OAuthError.self) {
+        #expect(throws: OAuthError.self) {
             _ = try dev.token(["grant_type": "authorization_code", "code": "x", "client_id": "nobody"])
         }
     }
@@ -157,7 +157,7 @@ struct DevIdentityProviderTests {
         let dev = try provider(test)
         let (code, request) = try code(dev)
         test.time.advance(by: 301)
-        #expect(throws: DevIdentityProvider.OAuthError.self) {
+        #expect(throws: OAuthError.self) {
             _ = try dev.token([
                 "grant_type": "authorization_code", "code": code, "redirect_uri": request.redirectURI,
                 "client_id": Self.clientID, "code_verifier": verifier,
@@ -179,7 +179,7 @@ struct DevIdentityProviderTests {
         #expect(try dev.accessTokenInfo(newAccess)?.audience == Self.clientID)
         try dev.revoke(token: newAccess)
         #expect(try dev.accessTokenInfo(newAccess) == nil)
-        #expect(throws: DevIdentityProvider.OAuthError.self) {
+        #expect(throws: OAuthError.self) {
             _ = try dev.token(["grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": Self.clientID])
         }
     }
@@ -197,9 +197,9 @@ struct DevIdentityProviderTests {
         let id = try dev.tokenInfo(accessToken: nil, idToken: tokens["id_token"]?.stringValue)
         #expect(id["email_verified"] == "true")
         #expect(id["alg"] == "RS256")
-        #expect(throws: DevIdentityProvider.OAuthError("invalid_token", "")) { _ = try dev.tokenInfo(accessToken: "nope", idToken: nil) }
+        #expect(throws: OAuthError("invalid_token", "")) { _ = try dev.tokenInfo(accessToken: "nope", idToken: nil) }
         test.time.advance(by: 3601)
-        #expect(throws: DevIdentityProvider.OAuthError("invalid_token", "")) {
+        #expect(throws: OAuthError("invalid_token", "")) {
             _ = try dev.tokenInfo(accessToken: nil, idToken: tokens["id_token"]?.stringValue)
         }
     }

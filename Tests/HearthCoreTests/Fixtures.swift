@@ -100,7 +100,7 @@ struct TestPlatform {
 
     init(
         dev: Bool = false, mfa: MFAPolicy = .disabled, sessions: SessionPolicy = SessionPolicy(),
-        rateLimits: RateLimiter.Rules = RateLimiter.Rules()
+        rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false
     ) throws {
         google = try FakeGoogle(time: time)
         let project = ProjectConfiguration(
@@ -113,7 +113,8 @@ struct TestPlatform {
             : nil
         platform = try IdentityPlatform(
             project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
-            smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions)
+            smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
+            acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens)
     }
 
     var accounts: AccountService { platform.accounts }

@@ -59,7 +59,7 @@ struct GoogleNumericClaimsTests {
         claims[claim] = value
         let hostile = try keys.current().signer.sign(payload: JSONValue.object(claims).jsonData())
         if claim == "exp" {
-            #expect(throws: DevIdentityProvider.OAuthError("invalid_token", "")) {
+            #expect(throws: OAuthError("invalid_token", "")) {
                 _ = try dev.tokenInfo(accessToken: nil, idToken: hostile)
             }
         }

@@ -28,7 +28,8 @@ struct ServerFixture {
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             : nil
         platform = try IdentityPlatform(
-            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, rateLimits: rateLimits)
+            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, rateLimits: rateLimits,
+            acceptsUnsignedCustomTokens: development)
         server = IdentityServer(
             platform: platform,
             options: ServerOptions(publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies),

@@ -72,15 +72,15 @@ struct SQLiteStoreTests {
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(
             try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
-                == Array(1...5))
+                == Array(1...7))
         let tables = try connection.queryAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
             try $0.requiredText(0)
         }
         #expect(
             tables == [
                 "accounts", "dev_accounts", "dev_grants", "identities", "legacy_refresh_tokens", "limit_counters",
-                "mfa_enrollments", "mfa_pending_sign_ins", "refresh_sessions", "schema_migrations", "signing_keys",
-                "verification_sessions",
+                "mfa_enrollments", "mfa_pending_sign_ins", "refresh_sessions", "schema_migrations", "service_accounts",
+                "signing_keys", "verification_sessions",
             ])
     }
 
@@ -151,7 +151,7 @@ struct SQLiteStoreTests {
         store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...5))
+        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...7))
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }

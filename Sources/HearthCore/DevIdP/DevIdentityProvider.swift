@@ -197,24 +197,6 @@ public final class DevIdentityProvider: GoogleIssuer {
 
     // MARK: - Token endpoint
 
-    /// An OAuth error from the token, tokeninfo or revoke endpoints: `{"error": …, "error_description": …}`.
-    public struct OAuthError: Error, Sendable, Equatable {
-        public var error: String
-        public var description: String
-        public var status: Int
-
-        public init(_ error: String, _ description: String, status: Int = 400) {
-            self.error = error
-            self.description = description
-            self.status = status
-        }
-
-        public var body: [String: JSONValue] { ["error": .string(error), "error_description": .string(description)] }
-
-        /// Equal when the OAuth error code and status match (descriptions are for people).
-        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.error == rhs.error && lhs.status == rhs.status }
-    }
-
     /// `POST /token` with `grant_type` `authorization_code` (PKCE verified) or `refresh_token`.
     /// `basicClientID` is the client id from an HTTP Basic `Authorization` header, if any.
     public func token(_ form: [String: String], basicClientID: String? = nil) throws -> [String: JSONValue] {

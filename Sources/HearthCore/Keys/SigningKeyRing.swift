@@ -102,6 +102,16 @@ public final class SigningKeyRing: Sendable {
         return try install(records)
     }
 
+    /// Checks the signature of `token` with the published keys, reloading them once for an unknown `kid` (a
+    /// key another instance just made). Claims are the caller's to check.
+    public func verify(_ token: String) throws -> VerifiedJWT {
+        do {
+            return try current().verification.verify(token)
+        } catch let error as JOSEError where error.code == .unknownKeyID {
+            return try reload().verification.verify(token)
+        }
+    }
+
     /// Whether a retired key in `keys` has passed its publication window since it was installed.
     private func hasExpiredKeys(_ keys: Keys, now: Int64) -> Bool {
         keys.records.contains { record in

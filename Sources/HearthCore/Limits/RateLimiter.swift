@@ -19,6 +19,7 @@ public final class RateLimiter: Sendable {
         case mfaPerClient
         case mfaPerAccount
         case accountCreationPerClient
+        case serviceAccountTokenFailuresPerClient
     }
 
     /// A bucket's size and refill rate.
@@ -45,6 +46,7 @@ public final class RateLimiter: Sendable {
         public var mfaPerClient = Rule.burst(60, perMinute: 120)
         public var mfaPerAccount = Rule.burst(20, perMinute: 20)
         public var accountCreationPerClient = Rule.burst(20, perMinute: 10)
+        public var serviceAccountTokenFailuresPerClient = Rule.burst(10, perMinute: 10)
 
         public init() {}
 
@@ -67,6 +69,7 @@ public final class RateLimiter: Sendable {
                 case .mfaPerClient: mfaPerClient
                 case .mfaPerAccount: mfaPerAccount
                 case .accountCreationPerClient: accountCreationPerClient
+                case .serviceAccountTokenFailuresPerClient: serviceAccountTokenFailuresPerClient
                 }
             }
             set {
@@ -77,6 +80,7 @@ public final class RateLimiter: Sendable {
                 case .mfaPerClient: mfaPerClient = newValue
                 case .mfaPerAccount: mfaPerAccount = newValue
                 case .accountCreationPerClient: accountCreationPerClient = newValue
+                case .serviceAccountTokenFailuresPerClient: serviceAccountTokenFailuresPerClient = newValue
                 }
             }
         }

@@ -44,6 +44,8 @@ public final class InMemoryStore: HearthStore {
         var mfaPendingSignIns: [String: MFAPendingSignIn] = [:]
         var verificationSessions: [String: VerificationSession] = [:]
         var limitCounters: [String: LimitCounter] = [:]
+        /// Oldest first (by `createdAt`, then insertion order).
+        var serviceAccounts: [ServiceAccountRecord] = []
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -95,6 +97,17 @@ public final class InMemoryStore: HearthStore {
         }
 
         func limitCounter(key: String) throws -> LimitCounter? { state.limitCounters[key] }
+
+        func serviceAccounts() throws -> [ServiceAccountRecord] { state.serviceAccounts }
+
+        func serviceAccount(keyID: String) throws -> ServiceAccountRecord? {
+            state.serviceAccounts.first { $0.keyID == keyID }
+        }
+
+        func serviceAccount(email: String) throws -> ServiceAccountRecord? {
+            let wanted = email.lowercased()
+            return state.serviceAccounts.first { $0.email == wanted && $0.revokedAt == nil }
+        }
 
         // MARK: Accounts
 
@@ -243,6 +256,26 @@ public final class InMemoryStore: HearthStore {
                 $0.value.expiresAt >= seconds || $0.value.createdAtMillis >= keepSinceMillis
             }
             return before - state.mfaPendingSignIns.count - state.verificationSessions.count
+        }
+
+        // MARK: Service accounts
+
+        func insertServiceAccount(_ account: ServiceAccountRecord) throws {
+            var account = account
+            account.email = account.email.lowercased()
+            if state.serviceAccounts.contains(where: { $0.keyID == account.keyID }) { throw StoreError(.duplicateKeyID) }
+            if account.revokedAt == nil, try serviceAccount(email: account.email) != nil {
+                throw StoreError(.duplicateEmail)
+            }
+            let index = state.serviceAccounts.lastIndex { $0.createdAt <= account.createdAt }.map { $0 + 1 } ?? 0
+            state.serviceAccounts.insert(account, at: index)
+        }
+
+        func revokeServiceAccount(keyID: String, at seconds: Int64) throws -> Bool {
+            guard let index = state.serviceAccounts.firstIndex(where: { $0.keyID == keyID && $0.revokedAt == nil })
+            else { return false }
+            state.serviceAccounts[index].revokedAt = seconds
+            return true
         }
 
         // MARK: Limits

@@ -57,6 +57,15 @@ public protocol StoreReader {
     /// The ids of `localID`'s sessions that are not revoked, newest first (by `startedAtMillis`,
     /// then by id, both descending), without the first `count`: the sessions beyond a cap of `count`.
     func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String]
+
+    // MARK: Service accounts
+
+    /// Every service account, revoked ones included, oldest first (by `createdAt`, then insertion order).
+    func serviceAccounts() throws -> [ServiceAccountRecord]
+    /// The account whose key is `keyID`, revoked or not.
+    func serviceAccount(keyID: String) throws -> ServiceAccountRecord?
+    /// The live (unrevoked) account with this email, ignoring case.
+    func serviceAccount(email: String) throws -> ServiceAccountRecord?
 }
 
 /// Changes available inside `write`.
@@ -159,6 +168,15 @@ public protocol StoreWriter: StoreReader {
     /// `revokedBefore` (their tokens die with them; their legacy token rows go with the next legacy purge).
     func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
         -> RefreshTokenPurgeStep
+
+    // MARK: Service accounts
+
+    /// Stores a new live account (its email lower-cased). Throws `.duplicateKeyID` if the key id exists,
+    /// `.duplicateEmail` if a live account has the email.
+    func insertServiceAccount(_ account: ServiceAccountRecord) throws
+    /// Revokes the live account whose key is `keyID` at `seconds`. Returns whether there was one (an unknown
+    /// or already revoked key is left as it is).
+    @discardableResult func revokeServiceAccount(keyID: String, at seconds: Int64) throws -> Bool
 }
 
 /// What one `purgeLegacyRefreshTokens` or `purgeSessions` step did, and where the next one starts.

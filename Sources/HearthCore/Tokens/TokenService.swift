@@ -250,7 +250,7 @@ public final class TokenService: Sendable {
         guard let idToken, !idToken.isEmpty else { throw WireError(.missingIDToken) }
         let verified: VerifiedJWT
         do {
-            verified = try verifySignature(idToken)
+            verified = try keys.verify(idToken)
         } catch {
             throw WireError(.invalidIDToken)
         }
@@ -278,13 +278,5 @@ public final class TokenService: Sendable {
             secondFactor: firebase["sign_in_second_factor"]?.stringValue,
             secondFactorIdentifier: firebase["second_factor_identifier"]?.stringValue)
         return AuthenticatedUser(account: account, session: session, issuedAt: issuedAt)
-    }
-
-    private func verifySignature(_ token: String) throws -> VerifiedJWT {
-        do {
-            return try keys.current().verification.verify(token)
-        } catch let error as JOSEError where error.code == .unknownKeyID {
-            return try keys.reload().verification.verify(token)
-        }
     }
 }

@@ -114,7 +114,7 @@ struct DevIdPRoutes {
         var response: HTTPResponse
         do {
             response = Responses.json(try body())
-        } catch let error as DevIdentityProvider.OAuthError {
+        } catch let error as OAuthError {
             response = Responses.json(error.body, status: error.status)
             if error.status == 401 { response.headers["WWW-Authenticate"] = "Bearer error=\"\(error.error)\"" }
         } catch let error as WireError {
@@ -152,7 +152,7 @@ struct DevIdPRoutes {
                     token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
                 }
                 guard let token, !token.isEmpty else {
-                    throw DevIdentityProvider.OAuthError("invalid_request", "Missing access token.", status: 401)
+                    throw OAuthError("invalid_request", "Missing access token.", status: 401)
                 }
                 return try provider.userInfo(accessToken: token)
             }

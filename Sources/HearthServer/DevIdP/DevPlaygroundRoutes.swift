@@ -99,7 +99,7 @@ struct DevPlaygroundRoutes {
                     """
                 return page("Signed in", body, status: 200)
             } catch {
-                let detail = (error as? WireError)?.message ?? (error as? DevIdentityProvider.OAuthError)?.error ?? "internal error"
+                let detail = (error as? WireError)?.message ?? (error as? OAuthError)?.error ?? "internal error"
                 return page("Sign-in failed", "<p><code>\(HTML.escape(detail))</code></p>", status: 400)
             }
         }

@@ -20,19 +20,23 @@ struct IdentityToolkitRoutes {
         "getOobConfirmationCode": "accounts:sendOobCode", "getProjectConfig": "projects",
         "getRecaptchaParam": "recaptchaParams", "publicKeys": "publicKeys", "resetPassword": "accounts:resetPassword",
         "sendVerificationCode": "accounts:sendVerificationCode", "setProjectConfig": "setProjectConfig",
-        "signupNewUser": "accounts:signUp", "verifyCustomToken": "accounts:signInWithCustomToken",
+        "signupNewUser": "accounts:signUp",
         "verifyPassword": "accounts:signInWithPassword", "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
         "signOutUser": "signOutUser", "downloadAccount": "accounts:batchGet", "uploadAccount": "accounts:batchCreate",
     ]
 
     func register(in router: inout Router) {
         let accounts = platform.accounts
+        let customTokens = platform.customTokens
         let mfa = platform.mfa
         let signIn = edge.clientCall(.signInPerClient)
         let secondFactor = edge.clientCall(.mfaPerClient)
         let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
             ("accounts:signInWithIdp", "verifyAssertion", signIn, Self.json { fields, client in
                 try accounts.signInWithIdp(SignInWithIdpRequest(fields: fields), client: client)
+            }),
+            ("accounts:signInWithCustomToken", "verifyCustomToken", signIn, Self.json { fields, client in
+                try customTokens.signIn(SignInWithCustomTokenRequest(fields: fields), client: client)
             }),
             ("accounts:lookup", "getAccountInfo", edge.clientCall(), Self.json { fields, _ in
                 try accounts.lookup(LookupRequest(fields: fields))

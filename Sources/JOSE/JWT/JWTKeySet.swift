@@ -86,6 +86,16 @@ public struct JWTKeySet: Sendable {
     /// - Returns: the verified header and payload.
     /// - Throws: ``JOSEError`` as listed.
     public func verify(_ token: String) throws(JOSEError) -> VerifiedJWT {
+        try verify(token, keyID: nil)
+    }
+
+    /// Verifies a compact JWS with the key the caller chose as `keyID` (for example by the token's `iss`, for
+    /// signers that send no `kid`): a `kid` in the header must name that same key. Otherwise as ``verify(_:)``.
+    public func verify(_ token: String, keyID chosen: String) throws(JOSEError) -> VerifiedJWT {
+        try verify(token, keyID: Optional(chosen))
+    }
+
+    private func verify(_ token: String, keyID chosen: String?) throws(JOSEError) -> VerifiedJWT {
         let jws = try CompactJWS.parse(token, headers: headers)
         let header = jws.header
         guard !jws.hasCriticalParameters else {
@@ -97,7 +107,10 @@ public struct JWTKeySet: Sendable {
         guard JWSAlgorithm.registeredNames.contains(header.alg) else {
             throw JOSEError(.unsupportedAlgorithm, reason: "alg \(JOSEError.quoted(header.alg)) is not a JWS algorithm")
         }
-        guard let kid = header.kid, !kid.isEmpty else {
+        if let chosen, let kid = header.kid, kid != chosen {
+            throw JOSEError(.unknownKeyID, reason: "kid \(JOSEError.quoted(kid)) is not the key of the token's signer")
+        }
+        guard let kid = chosen ?? header.kid, !kid.isEmpty else {
             throw JOSEError(.missingKeyID, reason: "the header has no \"kid\"")
         }
         guard let entry = entries[kid] else {

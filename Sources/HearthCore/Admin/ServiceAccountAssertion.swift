@@ -1,0 +1,59 @@
+import Foundation
+import HearthCrypto
+import HearthProtocol
+import JOSE
+
+/// A JWT that a live service account signed with its key: the JWT-bearer grant's assertion, or a custom
+/// token. The account is found by the header's `kid` (its `private_key_id`), or by `iss` for signers that
+/// send no `kid` (firebase-admin for Node); either way `iss` must be the account's email and the signature
+/// must verify with its stored public key. Claims other than `iss` are the caller's to check.
+struct ServiceAccountAssertion {
+    let account: ServiceAccountRecord
+    let claims: [String: JSONValue]
+
+    /// - Parameter refusal: the error to throw, given a detail that names no value from the token, when the
+    ///   token is malformed, its signer no live account, or its signature wrong.
+    static func verify(_ token: String, store: any HearthStore, refusal: (String) -> any Error) throws
+        -> ServiceAccountAssertion
+    {
+        guard let (header, payload) = try? InsecureJWT.decodeWithoutVerifying(token),
+            case .object(let unverified)? = try? JSONValue(parsing: payload),
+            let issuer = unverified["iss"]?.stringValue, !issuer.isEmpty
+        else { throw refusal("The token is not a signed JWT with a JSON object payload.") }
+        let found = try store.read { reader in
+            if let keyID = header.kid, !keyID.isEmpty { return try reader.serviceAccount(keyID: keyID) }
+            return try reader.serviceAccount(email: issuer)
+        }
+        guard let account = found, account.revokedAt == nil, account.email == issuer.lowercased() else {
+            throw refusal("The token's signer is not a live service account of this project.")
+        }
+        var keys = JWTKeySet()
+        guard let publicKey = try? RSAPublicKey(pemRepresentation: account.publicKeyPEM) else {
+            throw StoreError(.corrupt, "service account \(account.keyID) has an unreadable public key")
+        }
+        keys.add(publicKey, keyID: account.keyID, algorithm: .rs256)
+        guard let verified = try? keys.verify(token, keyID: account.keyID),
+            case .object(let claims)? = try? JSONValue(parsing: verified.payload)
+        else { throw refusal("Invalid JWT signature.") }
+        return ServiceAccountAssertion(account: account, claims: claims)
+    }
+}
+
+/// The lifetime checks of a signed assertion: issued no later than now (within the allowed skew), not yet
+/// expired, and valid for at most `maximumLifetime` seconds.
+enum AssertionLifetime {
+    /// A detail for the refusal, or nil when `claims` pass.
+    static func problem(_ claims: [String: JSONValue], now: Int64, skew: Int64, maximumLifetime: Int64 = 3600)
+        -> String?
+    {
+        guard let issuedAt = NumericDate(claims["iat"])?.secondsSince1970,
+            let expiresAt = NumericDate(claims["exp"])?.secondsSince1970
+        else { return "The token must have numeric iat and exp claims." }
+        guard issuedAt <= now + skew else { return "The token's iat is in the future." }
+        guard expiresAt > now - skew else { return "The token has expired." }
+        guard expiresAt > issuedAt, expiresAt - issuedAt <= maximumLifetime else {
+            return "The token's lifetime (exp - iat) must be at most \(maximumLifetime) seconds."
+        }
+        return nil
+    }
+}
