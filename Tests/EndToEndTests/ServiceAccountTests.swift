@@ -166,11 +166,11 @@ struct ServiceAccountTests {
 
     @Test("google-auth's service-account credentials (from PyPI) get a token from the key file; not once revoked")
     func realGoogleAuth() throws {
-        let python = try PythonEnvironment.python(with: ["google-auth", "requests"])
+        let python = try PythonClients.python.get()
         let server = try Self.productionServer()
         let keyFile = try KeyFile(server)
         defer { keyFile.remove() }
-        let script = PythonEnvironment.script("google_auth_token.py")
+        let script = PythonClients.script("google_auth_token.py")
         let result = try runProgramSplit(python, [script.path, keyFile.path.path])
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         let answer = try #require(

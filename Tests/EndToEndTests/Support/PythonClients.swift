@@ -16,11 +16,12 @@ enum PythonClients {
         return URL(fileURLWithPath: path)
     }
 
+    /// `Tests/Python/<name>`.
+    static func script(_ name: String) -> URL { repository.appendingPathComponent("Tests/Python/\(name)") }
+
     /// Runs `Tests/Python/<script>` with `arguments` and returns the JSON object it printed last.
     static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws -> [String: Any] {
-        let result = try runProgramSplit(
-            try python.get(), [repository.appendingPathComponent("Tests/Python/\(script)").path] + arguments,
-            environment: environment)
+        let result = try runProgramSplit(try python.get(), [Self.script(script).path] + arguments, environment: environment)
         guard result.status == 0, let line = result.stdout.split(separator: "\n").last,
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {
