@@ -8,6 +8,8 @@ public final class IdentityPlatform: Sendable {
     public let tokens: TokenService
     public let accounts: AccountService
     public let mfa: MFAService
+    /// Firebase's admin account operations, for callers the request edge authorized.
+    public let admin: AdminService
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The local Google look-alike; nil unless running with `--dev`.
@@ -56,6 +58,7 @@ public final class IdentityPlatform: Sendable {
         mfa = MFAService(
             project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
             limiter: rateLimiter, report: securityEvents)
+        admin = AdminService(store: store, time: time, maximumFactors: mfaLimits.maximumFactors)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time, limiter: rateLimiter)
     }

@@ -24,6 +24,9 @@ enum Schema {
         migrator.register(5, "refresh tokens name their session, which keeps its rotation state") { db in
             try db.executeScript(version5)
         }
+        migrator.register(6, "an index for looking accounts up by phone number") { db in
+            try db.executeScript(version6)
+        }
         return migrator
     }
 
@@ -250,5 +253,10 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         INSERT INTO legacy_refresh_tokens SELECT token_hash, session_id, rotated_at_millis FROM refresh_tokens;
         DROP TABLE refresh_tokens;
+        """
+
+    /// Admin lookups by phone number (`accounts:lookup` with `phoneNumber[]`).
+    static let version6 = """
+        CREATE INDEX accounts_phone_number ON accounts(phone_number) WHERE phone_number IS NOT NULL;
         """
 }

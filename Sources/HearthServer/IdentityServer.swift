@@ -20,6 +20,7 @@ public final class IdentityServer: Sendable {
         var router = Router()
         let edge = Edge(platform: platform, options: options, log: log)
         IdentityToolkitRoutes(platform: platform, edge: edge).register(in: &router)
+        AdminRoutes(platform: platform, edge: edge).register(in: &router)
         KeyRoutes(platform: platform, options: options, edge: edge).register(in: &router)
         if options.development {
             EmulatorRoutes(platform: platform, sentCodes: options.sentVerificationCodes, edge: edge).register(in: &router)

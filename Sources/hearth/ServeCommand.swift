@@ -85,11 +85,13 @@ enum ServeCommand {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
         }
+        // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`); none outside development yet.
+        let adminVerifiers: [any AdminTokenVerifier] = settings.development ? [DevelopmentOwnerVerifier()] : []
         let server = IdentityServer(
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                trustedProxies: trustedProxies),
+                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(

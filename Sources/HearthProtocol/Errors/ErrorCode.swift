@@ -63,6 +63,18 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let tenantNotFound = ErrorCode(rawValue: "TENANT_NOT_FOUND")
     public static let providerAlreadyLinked = ErrorCode(rawValue: "PROVIDER_ALREADY_LINKED")
     public static let invalidOOBCode = ErrorCode(rawValue: "INVALID_OOB_CODE")
+    // Admin API (PROTOCOL.md §3.1, §3.6, §3.14).
+    public static let duplicateLocalID = ErrorCode(rawValue: "DUPLICATE_LOCAL_ID")
+    public static let phoneNumberExists = ErrorCode(rawValue: "PHONE_NUMBER_EXISTS")
+    public static let invalidClaims = ErrorCode(rawValue: "INVALID_CLAIMS")
+    public static let claimsTooLarge = ErrorCode(rawValue: "CLAIMS_TOO_LARGE")
+    public static let forbiddenClaim = ErrorCode(rawValue: "FORBIDDEN_CLAIM")
+    public static let missingProviderID = ErrorCode(rawValue: "MISSING_PROVIDER_ID")
+    public static let missingRawID = ErrorCode(rawValue: "MISSING_RAW_ID")
+    public static let invalidMFAPhoneNumber = ErrorCode(rawValue: "INVALID_MFA_PHONE_NUMBER")
+    public static let localIDListExceedsLimit = ErrorCode(rawValue: "LOCAL_ID_LIST_EXCEEDS_LIMIT")
+    public static let notDisabled = ErrorCode(rawValue: "NOT_DISABLED")
+    public static let invalidPageSelection = ErrorCode(rawValue: "INVALID_PAGE_SELECTION")
     // Multi-factor (PROTOCOL.md §6).
     public static let missingMFAPendingCredential = ErrorCode(rawValue: "MISSING_MFA_PENDING_CREDENTIAL")
     public static let missingCredential = ErrorCode(rawValue: "MISSING_CREDENTIAL")
