@@ -75,6 +75,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let localIDListExceedsLimit = ErrorCode(rawValue: "LOCAL_ID_LIST_EXCEEDS_LIMIT")
     public static let notDisabled = ErrorCode(rawValue: "NOT_DISABLED")
     public static let invalidPageSelection = ErrorCode(rawValue: "INVALID_PAGE_SELECTION")
+    public static let missingUserAccount = ErrorCode(rawValue: "MISSING_USER_ACCOUNT")
+    public static let duplicateEmail = ErrorCode(rawValue: "DUPLICATE_EMAIL")
+    public static let duplicateRawID = ErrorCode(rawValue: "DUPLICATE_RAW_ID")
     // Multi-factor (PROTOCOL.md §6).
     public static let missingMFAPendingCredential = ErrorCode(rawValue: "MISSING_MFA_PENDING_CREDENTIAL")
     public static let missingCredential = ErrorCode(rawValue: "MISSING_CREDENTIAL")

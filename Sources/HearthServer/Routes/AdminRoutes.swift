@@ -11,9 +11,6 @@ struct AdminRoutes {
 
     static let base = "\(IdentityToolkitRoutes.v1)/projects/{project}"
 
-    /// Admin endpoints Hearth does not serve yet.
-    static let unimplemented = ["accounts:query", "accounts:batchCreate"]
-
     func register(in router: inout Router) {
         let admin = platform.admin
         let endpoints: [(method: HTTPMethod, name: String, responder: HTTPResponder)] = [
@@ -32,21 +29,22 @@ struct AdminRoutes {
             (.post, "accounts:batchDelete", IdentityToolkitRoutes.json { fields, _ in
                 try admin.batchDelete(BatchDeleteRequest(fields: fields))
             }),
+            (.post, "accounts:query", IdentityToolkitRoutes.json { fields, _ in
+                try admin.query(QueryAccountsRequest(fields: fields))
+            }),
+            (.post, "accounts:batchCreate", IdentityToolkitRoutes.json { fields, _ in
+                try admin.batchCreate(BatchCreateRequest(fields: fields))
+            }),
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
                 try IdentityToolkitRoutes.refuseTenant(fields)
                 return Responses.json(try admin.batchGet(BatchGetRequest(fields: fields)))
             }),
         ]
-        let notImplemented: HTTPResponder = { request in
-            let name = request.path.split(separator: "/").last.map(String.init) ?? request.path
-            throw WireError(.notImplemented, "\(name) is not implemented by this Hearth server yet.")
-        }
         let tenants: HTTPResponder = { _ in
             throw WireError(.tenantNotFound, "This Hearth server has no tenants; call the project's own paths.")
         }
-        let all = endpoints + Self.unimplemented.map { (HTTPMethod.post, $0, notImplemented) }
-        for endpoint in all {
+        for endpoint in endpoints {
             router.add(endpoint.method, "\(Self.base)/\(endpoint.name)", edge.admin.handler(endpoint.responder))
             router.add(endpoint.method, "\(Self.base)/tenants/{tenant}/\(endpoint.name)", edge.admin.handler(tenants))
         }
