@@ -225,4 +225,38 @@ struct AdminAPITests {
         let otherProject = try FirebaseAdminClient(server: server, projectID: "someone-else").post("/accounts", create)
         #expect(otherProject.errorMessage?.hasPrefix("PROJECT_NOT_FOUND") == true)
     }
+
+    @Test("import_users without hashes, reporting bad rows; then accounts:query filters, sorts and counts")
+    func importAndQuery() throws {
+        let server = HearthProcess()
+        try server.start()
+        let admin = FirebaseAdminClient(server: server)
+        let imported = try admin.post(
+            "/accounts:batchCreate",
+            #"{"users": [{"localId": "imp-b", "email": "b@example.com", "displayName": "Bee", "emailVerified": true, "customAttributes": "{\"tier\": \"gold\"}", "createdAt": 1600000000000, "lastLoginAt": 1600000100000, "providerUserInfo": [{"rawId": "gh-7", "providerId": "github.com", "displayName": "bee", "email": "b@github.example"}]}, {"localId": "imp-a", "phoneNumber": "+15555550142", "disabled": true}, {"localId": "imp-bad", "customAttributes": "{\"aud\": \"x\"}"}]}"#)
+        #expect(imported.status == 200, "\(imported.text)")
+        #expect(imported.json["kind"] as? String == "identitytoolkit#UploadAccountResponse")
+        let errors = try #require(imported.json["error"] as? [[String: Any]])
+        #expect(errors.count == 1 && errors.first?["index"] as? Int == 2)
+        #expect(errors.first?["message"] as? String == "Custom claims provided include a reserved claim.")
+
+        let bee = try #require(try admin.lookUp(#"{"federatedUserId": [{"providerId": "github.com", "rawId": "gh-7"}]}"#))
+        #expect(bee["localId"] as? String == "imp-b")
+        #expect(bee["createdAt"] as? String == "1600000000000" && bee["lastLoginAt"] as? String == "1600000100000")
+        #expect(bee["customAttributes"] as? String == #"{"tier": "gold"}"#)
+
+        let all = try admin.post("/accounts:query", #"{"returnUserInfo": true, "sortBy": "USER_ID", "order": "DESC"}"#)
+        #expect(all.json["recordsCount"] as? String == "2", "\(all.text)")
+        #expect((all.json["userInfo"] as? [[String: Any]])?.compactMap { $0["localId"] as? String } == ["imp-b", "imp-a"])
+        let filtered = try admin.post("/accounts:query", #"{"expression": [{"phoneNumber": "+15555550142"}], "limit": "10", "offset": "0"}"#)
+        #expect((filtered.json["userInfo"] as? [[String: Any]])?.first?["localId"] as? String == "imp-a")
+        let count = try admin.post("/accounts:query", #"{"returnUserInfo": false}"#)
+        #expect(count.json["recordsCount"] as? String == "2" && count.json["userInfo"] == nil)
+
+        let withHash = try admin.post(
+            "/accounts:batchCreate",
+            #"{"users": [{"localId": "hashed", "passwordHash": "aGFzaA==", "salt": "c2FsdA=="}], "hashAlgorithm": "BCRYPT"}"#)
+        #expect((withHash.json["error"] as? [[String: Any]])?.first?["index"] as? Int == 0)
+        #expect(try admin.lookUp(#"{"localId": ["hashed"]}"#) == nil)
+    }
 }
