@@ -19,7 +19,7 @@ struct FirebaseAdminPythonTests {
         guard made.status == 0 else { throw RawHTTP.Failure(description: "python3 -m venv failed:\n\(made.output)") }
         let installed = try runProgram(python, ["-m", "pip", "install", "--quiet", "firebase-admin==\(firebaseAdminVersion)"])
         guard installed.status == 0 else { throw RawHTTP.Failure(description: "pip install failed:\n\(installed.output)") }
-        FileManager.default.createFile(atPath: marker.path, contents: Data())
+        try Data().write(to: marker)
         return python
     }
 
