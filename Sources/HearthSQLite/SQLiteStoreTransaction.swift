@@ -910,7 +910,8 @@ enum SQL {
     /// Every lookup that must be served by an index (checked by the tests with EXPLAIN QUERY PLAN).
     static let indexedLookups: [(name: String, sql: String)] = [
         ("accountByLocalID", accountByLocalID), ("accountByEmail", accountByEmail),
-        ("accountByIdentity", accountByIdentity), ("identitiesOfAccount", identitiesOfAccount),
+        ("accountByIdentity", accountByIdentity), ("accountByPhoneNumber", accountByPhoneNumber),
+        ("accountPage", accountPage), ("identitiesOfAccount", identitiesOfAccount),
         ("recordRefresh", recordRefresh), ("deleteAccount", deleteAccount),
         ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshSessionByID", refreshSessionByID),
         ("refreshSessionByLegacyToken", refreshSessionByLegacyToken),
