@@ -93,10 +93,7 @@ extension AdminService {
                 throw RowRefusal(message: "raw id exists in other account in database")
             }
             account.providers.removeAll { $0.providerID == providerID }
-            account.providers.append(
-                LinkedIdentity(
-                    providerID: providerID, rawID: rawID, email: provider.email?.lowercased(),
-                    displayName: provider.displayName, photoURL: provider.photoUrl, screenName: provider.screenName))
+            account.providers.append(provider.identity(providerID: providerID, rawID: rawID))
         }
         account.mfaEnrollments = try importedFactors(row, of: account, at: now)
         if existing == nil { try writer.insertAccount(account) } else { try writer.updateAccount(account) }

@@ -65,9 +65,7 @@ extension AdminService {
         guard providerID != "password" && providerID != "phone" else {
             throw WireError(.invalidArgument, "Set the email or phoneNumber instead of linking the \(providerID) provider.")
         }
-        return LinkedIdentity(
-            providerID: providerID, rawID: rawID, email: provider.email?.lowercased(), displayName: provider.displayName,
-            photoURL: provider.photoUrl, screenName: provider.screenName)
+        return provider.identity(providerID: providerID, rawID: rawID)
     }
 
     private func replacedEnrollments(of account: Account, with requested: [AdminMFAEnrollment], at now: Int64) throws
@@ -99,5 +97,14 @@ extension AdminService {
             throw WireError(.secondFactorLimitExceeded, "An account may have at most \(maximumFactors) second factors.")
         }
         return result
+    }
+}
+
+extension AdminLinkedProvider {
+    /// The identity this provider entry describes, once its provider and raw id are known to be set.
+    func identity(providerID: String, rawID: String) -> LinkedIdentity {
+        LinkedIdentity(
+            providerID: providerID, rawID: rawID, email: email?.lowercased(), displayName: displayName,
+            photoURL: photoUrl, screenName: screenName)
     }
 }
