@@ -14,6 +14,8 @@ public final class IdentityPlatform: Sendable {
     public let serviceAccountTokens: ServiceAccountTokenIssuer
     /// Accepts the admin access tokens `serviceAccountTokens` issues (for the admin endpoints' edge).
     public let serviceAccountTokenVerifier: ServiceAccountTokenVerifier
+    /// Firebase's admin account operations, for callers the request edge authorized.
+    public let admin: AdminService
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The local Google look-alike; nil unless running with `--dev`.
@@ -68,6 +70,7 @@ public final class IdentityPlatform: Sendable {
             acceptsUnsignedTokens: acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
+        admin = AdminService(store: store, time: time, maximumFactors: mfaLimits.maximumFactors)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time, limiter: rateLimiter)
     }

@@ -46,6 +46,22 @@ class SQLiteStoreReader: StoreReader {
         }
     }
 
+    final func account(phoneNumber: String) throws -> Account? {
+        try run("account(phoneNumber:)") {
+            try loadAccount(SQL.accountByPhoneNumber, [.text(phoneNumber)])
+        }
+    }
+
+    final func accounts(after localID: String?, limit: Int) throws -> [Account] {
+        precondition(limit >= 1, "a page needs a limit of at least 1")
+        return try run("accounts(after:limit:)") {
+            let page = try connection.queryAll(SQL.accountPage, [.text(localID ?? ""), .integer(Int64(limit))]) {
+                try $0.requiredText(0)
+            }
+            return try page.compactMap { try loadAccount(SQL.accountByLocalID, [.text($0)]) }
+        }
+    }
+
     final func accountCount() throws -> Int {
         try run("accountCount") {
             try connection.queryFirst(SQL.accountCount) { try $0.requiredInt64(0) }.map { Int($0) } ?? 0
@@ -702,6 +718,10 @@ enum SQL {
         FROM identities AS i JOIN accounts AS a ON a.local_id = i.local_id
         WHERE i.provider_id = ? AND i.raw_id = ?
         """
+    static let accountByPhoneNumber = """
+        \(accountSelect) FROM accounts AS a WHERE a.phone_number = ? ORDER BY a.local_id LIMIT 1
+        """
+    static let accountPage = "SELECT local_id FROM accounts WHERE local_id > ? ORDER BY local_id LIMIT ?"
     static let accountCount = "SELECT count(*) FROM accounts"
     static let accountExists = "SELECT 1 FROM accounts WHERE local_id = ?"
     static let identitiesOfAccount = """
@@ -926,7 +946,8 @@ enum SQL {
     /// Every lookup that must be served by an index (checked by the tests with EXPLAIN QUERY PLAN).
     static let indexedLookups: [(name: String, sql: String)] = [
         ("accountByLocalID", accountByLocalID), ("accountByEmail", accountByEmail),
-        ("accountByIdentity", accountByIdentity), ("identitiesOfAccount", identitiesOfAccount),
+        ("accountByIdentity", accountByIdentity), ("accountByPhoneNumber", accountByPhoneNumber),
+        ("accountPage", accountPage), ("identitiesOfAccount", identitiesOfAccount),
         ("recordRefresh", recordRefresh), ("deleteAccount", deleteAccount),
         ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshSessionByID", refreshSessionByID),
         ("refreshSessionByLegacyToken", refreshSessionByLegacyToken),

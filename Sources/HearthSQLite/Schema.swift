@@ -24,9 +24,9 @@ enum Schema {
         migrator.register(5, "refresh tokens name their session, which keeps its rotation state") { db in
             try db.executeScript(version5)
         }
-        // Number 6 belongs to another branch's index migration; this placeholder keeps the numbering
-        // consecutive until the branches are merged, when that migration takes its place.
-        migrator.register(6, "reserved") { _ in }
+        migrator.register(6, "an index for looking accounts up by phone number") { db in
+            try db.executeScript(version6)
+        }
         migrator.register(7, "service accounts: public keys of the admin API's callers") { db in
             try db.executeScript(version7)
         }
@@ -256,6 +256,11 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         INSERT INTO legacy_refresh_tokens SELECT token_hash, session_id, rotated_at_millis FROM refresh_tokens;
         DROP TABLE refresh_tokens;
+        """
+
+    /// Admin lookups by phone number (`accounts:lookup` with `phoneNumber[]`).
+    static let version6 = """
+        CREATE INDEX accounts_phone_number ON accounts(phone_number) WHERE phone_number IS NOT NULL;
         """
 
     /// Service accounts (`hearth service-accounts create`): the public key only. A revoked account keeps its

@@ -3,7 +3,8 @@ public import HearthHTTP
 import HearthProtocol
 
 /// Hearth's HTTP face: Firebase Auth's wire protocol (Identity Toolkit v1, the iOS SDK's legacy v3
-/// paths, Secure Token), the key documents, and in development the dev IdP and emulator helpers.
+/// paths, Secure Token), the admin endpoints (for the callers `ServerOptions.adminVerifiers` accept), the key
+/// documents, and in development the dev IdP and emulator helpers.
 ///
 /// `handle` is a plain synchronous function; the HTTP server calls it on its worker threads.
 public final class IdentityServer: Sendable {
@@ -20,6 +21,7 @@ public final class IdentityServer: Sendable {
         var router = Router()
         let edge = Edge(platform: platform, options: options, log: log)
         IdentityToolkitRoutes(platform: platform, edge: edge).register(in: &router)
+        AdminRoutes(platform: platform, edge: edge).register(in: &router)
         KeyRoutes(platform: platform, options: options, edge: edge).register(in: &router)
         ServiceAccountTokenRoutes(platform: platform, publicURL: options.publicURL, edge: edge, log: log)
             .register(in: &router)

@@ -86,11 +86,15 @@ enum ServeCommand {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
         }
+        // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`): service accounts through the access tokens
+        // of `POST /oauth2/token`, and in development `Bearer owner`, as the Admin SDKs send to an emulator.
+        let adminVerifiers: [any AdminTokenVerifier] =
+            (settings.development ? [DevelopmentOwnerVerifier()] : []) + [platform.serviceAccountTokenVerifier]
         let server = IdentityServer(
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                trustedProxies: trustedProxies),
+                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(

@@ -38,6 +38,39 @@ struct TokenServiceTests {
         #expect(account.lastRefreshAtMillis == test.time.nowMillis)
     }
 
+    @Test("a session cookie carries the ID token's claims under Firebase's session issuer, for 5 minutes to 14 days")
+    func sessionCookie() throws {
+        let test = try TestPlatform()
+        let signIn = try test.signIn(subject: "cookie", email: "cookie@example.com")
+        let idToken = try #require(signIn.idToken)
+        let tokenClaims = try test.claims(of: idToken)
+        test.time.advance(by: 60)
+        let cookie = try test.tokens.mintSessionCookie(idToken: idToken, validDuration: nil)
+        var claims = try test.claims(of: cookie)
+        #expect(claims["iss"] == .string("https://session.firebase.google.com/\(TestPlatform.projectID)"))
+        #expect(claims["iat"] == .integer(test.time.nowSeconds))
+        #expect(claims["exp"] == .integer(test.time.nowSeconds + 1_209_600), "14 days by default")
+        for name in ["iss", "iat", "exp"] { claims[name] = tokenClaims[name] }
+        #expect(claims == tokenClaims, "every other claim is the ID token's")
+        let short = try test.claims(of: try test.tokens.mintSessionCookie(idToken: idToken, validDuration: 300))
+        #expect(short["exp"] == .integer(test.time.nowSeconds + 300))
+
+        for duration: Int64 in [299, 1_209_601, 0, -1] {
+            #expect(wireErrorCode { _ = try test.tokens.mintSessionCookie(idToken: idToken, validDuration: duration) } == .invalidDuration)
+        }
+        #expect(wireErrorCode { _ = try test.tokens.mintSessionCookie(idToken: nil, validDuration: nil) } == .missingIDToken)
+        #expect(wireErrorCode { _ = try test.tokens.mintSessionCookie(idToken: cookie, validDuration: nil) } == .invalidIDToken,
+                "a session cookie is not an ID token")
+        // A revoked user's ID token makes no cookie.
+        test.time.advance(by: 5)
+        try test.store.write { writer in
+            var account = try #require(try writer.account(localID: signIn.localId!))
+            account.validSinceMillis = test.time.nowMillis
+            try writer.updateAccount(account)
+        }
+        #expect(wireErrorCode { _ = try test.tokens.mintSessionCookie(idToken: idToken, validDuration: nil) } == .tokenExpired)
+    }
+
     @Test("bad grant requests", arguments: [
         (RefreshTokenRequest(grantType: nil, refreshToken: "x"), ErrorCode.missingGrantType),
         (RefreshTokenRequest(grantType: "authorization_code", refreshToken: "x"), .invalidGrantType),

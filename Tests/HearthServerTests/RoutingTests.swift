@@ -1,7 +1,7 @@
 import Foundation
 import HearthCore
 import HearthHTTP
-import HearthServer
+@testable import HearthServer
 import Testing
 
 @Suite("Routes and wire envelope")
@@ -50,6 +50,25 @@ struct RoutingTests {
         let unimplemented = fixture.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPassword?key=k", "{}")
         #expect(unimplemented.status == 501)
         #expect(unimplemented.error["status"] as? String == "NOT_IMPLEMENTED")
+        // Their v1 names too (they used to be 404s).
+        for name in IdentityToolkitRoutes.unimplementedV1Names {
+            let v1 = fixture.postJSON("/identitytoolkit.googleapis.com/v1/\(name)?key=k", "{}")
+            #expect(v1.status == 501, "\(name)")
+            #expect((v1.error["message"] as? String)?.contains(name) == true, "\(name)")
+        }
+    }
+
+    @Test("publicKeys (v3 and v1) serves the X.509 map that session cookies verify with, as securetoken's path does")
+    func publicKeys() throws {
+        let fixture = try ServerFixture()
+        let securetoken = fixture.call(.get, "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
+        #expect(securetoken.status == 200)
+        for path in ["/www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys", "/identitytoolkit.googleapis.com/v1/publicKeys"] {
+            let keys = fixture.call(.get, path)
+            #expect(keys.status == 200, "\(path)")
+            #expect(keys.body == securetoken.body, "\(path)")
+            #expect(String(decoding: keys.body, as: UTF8.self).contains("BEGIN CERTIFICATE"))
+        }
     }
 
     @Test("errors the HTTP layer makes are rendered in the envelope")

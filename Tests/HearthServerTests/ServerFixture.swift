@@ -15,7 +15,7 @@ struct ServerFixture {
     init(
         development: Bool = true, apiKeys: ProjectConfiguration.APIKeyPolicy = .anyNonEmpty,
         store: any HearthStore = InMemoryStore(), rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
-        trustedProxies: TrustedProxies = .none
+        trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil
     ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
@@ -32,7 +32,9 @@ struct ServerFixture {
             acceptsUnsignedCustomTokens: development)
         server = IdentityServer(
             platform: platform,
-            options: ServerOptions(publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies),
+            options: ServerOptions(
+                publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies,
+                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : [])),
             log: log.append)
     }
 

@@ -111,6 +111,23 @@ def revoke_then_refresh():
 step("revoke_refresh_tokens", revoke_then_refresh)
 
 
+def disabled_user_check():
+    fresh = auth.create_custom_token("disabled-check", app=app).decode()
+    status, body = client_post("/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken",
+                               {"token": fresh, "returnSecureToken": True})
+    if status != 200:
+        raise RuntimeError(f"signInWithCustomToken answered {status}: {body}")
+    auth.update_user("disabled-check", disabled=True, app=app)
+    try:
+        auth.verify_id_token(body["idToken"], app=app, check_revoked=True)
+        return "accepted"
+    except auth.UserDisabledError:
+        return "UserDisabledError"
+
+
+step("check_revoked_disabled_user", disabled_user_check)
+
+
 def bulk_import_and_list():
     total = settings["bulkUsers"]
     imported = 0

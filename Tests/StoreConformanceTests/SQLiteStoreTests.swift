@@ -73,6 +73,10 @@ struct SQLiteStoreTests {
         #expect(
             try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
                 == Array(1...7))
+        #expect(
+            try connection.queryFirst("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'accounts_phone_number'") {
+                $0.int(0)
+            } == 1)
         let tables = try connection.queryAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
             try $0.requiredText(0)
         }

@@ -19,7 +19,7 @@ extension AccountService {
     /// tokens issued before now stop being accepted.
     public func revokeSessions(localID: String) throws {
         let now = time.nowMillis
-        try modify(localID: localID) { $0.validSinceMillis = now }
+        try modify(localID: localID) { $0.revokeSessions(atMillis: now) }
     }
 
     /// Deletes the account; its sessions then answer `USER_NOT_FOUND`.

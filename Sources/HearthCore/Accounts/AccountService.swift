@@ -273,48 +273,19 @@ public final class AccountService: Sendable {
         if request.email != nil || request.password != nil {
             throw WireError(.operationNotAllowed, "Changing the email or password is not supported by this server yet.")
         }
-        let deleted = Set(request.deleteAttribute ?? [])
-        if deleted.contains("PROVIDER") || deleted.contains("RAW_USER_INFO") {
-            throw WireError(.operationNotAllowed, "deleteAttribute PROVIDER and RAW_USER_INFO are not supported.")
-        }
-        if let displayName = request.displayName, displayName.count > 256 {
-            throw WireError(.invalidDisplayName, "The display name must be at most 256 characters.")
-        }
-        if let photoURL = request.photoUrl, !photoURL.isEmpty, !Self.isAbsoluteURL(photoURL) || photoURL.count > 2048 {
-            throw WireError(.invalidPhotoURL, "The photo URL must be an absolute URL.")
-        }
+        let change = try ProfileChange(
+            displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute ?? [],
+            deleteProvider: request.deleteProvider ?? [])
         let user = try tokens.authenticate(idToken: request.idToken)
         let account = try store.write { writer -> Account in
             guard var account = try writer.account(localID: user.account.localID) else {
                 throw WireError(.userNotFound)
             }
-            if let displayName = request.displayName { account.displayName = displayName.isEmpty ? nil : displayName }
-            if let photoURL = request.photoUrl { account.photoURL = photoURL.isEmpty ? nil : photoURL }
-            if deleted.contains("DISPLAY_NAME") { account.displayName = nil }
-            if deleted.contains("PHOTO_URL") { account.photoURL = nil }
-            if deleted.contains("EMAIL") {
-                account.email = nil
-                account.emailVerified = false
-            }
-            if deleted.contains("PASSWORD") { account.passwordHash = nil }
-            for provider in request.deleteProvider ?? [] {
-                switch provider {
-                case "phone": account.phoneNumber = nil
-                case "password": account.passwordHash = nil
-                default: account.providers.removeAll { $0.providerID == provider }
-                }
-            }
+            change.apply(to: &account)
             try writer.updateAccount(account)
             return account
         }
-        let record = UserRecord(account)
-        var response = UpdateAccountResponse(localId: account.localID)
-        response.email = account.email
-        response.emailVerified = account.emailVerified
-        response.displayName = account.displayName
-        response.photoUrl = account.photoURL
-        response.providerUserInfo = record.providerUserInfo ?? []
-        return response
+        return UpdateAccountResponse(account)
     }
 
     /// `accounts:delete` of the signed-in user; its sessions end with it.

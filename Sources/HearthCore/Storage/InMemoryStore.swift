@@ -69,6 +69,24 @@ public final class InMemoryStore: HearthStore {
             }
         }
 
+        func account(phoneNumber: String) throws -> Account? {
+            state.accounts.values.filter { $0.phoneNumber == phoneNumber }.min { Self.sortsBefore($0.localID, $1.localID) }
+        }
+
+        func accounts(after localID: String?, limit: Int) throws -> [Account] {
+            precondition(limit >= 1, "a page needs a limit of at least 1")
+            let following = state.accounts.values.filter { account in
+                localID.map { Self.sortsBefore($0, account.localID) } ?? true
+            }
+            return Array(following.sorted { Self.sortsBefore($0.localID, $1.localID) }.prefix(limit))
+        }
+
+        /// Byte order of UTF-8, as SQLite compares text (Swift's `<` on strings compares by Unicode
+        /// canonical equivalence, which would order some ids differently).
+        private static func sortsBefore(_ lhs: String, _ rhs: String) -> Bool {
+            lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        }
+
         func accountCount() throws -> Int { state.accounts.count }
 
         func signingKeys() throws -> [SigningKeyRecord] { state.signingKeys }

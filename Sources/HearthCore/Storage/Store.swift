@@ -21,6 +21,13 @@ public protocol StoreReader {
     /// Looks up by email, ignoring case.
     func account(email: String) throws -> Account?
     func account(providerID: String, rawID: String) throws -> Account?
+    /// Looks up by E.164 phone number (exact match); when several accounts have it, the one whose
+    /// `localID` sorts first.
+    func account(phoneNumber: String) throws -> Account?
+    /// At most `limit` accounts (at least 1) whose `localID` sorts after `localID` (byte order of UTF-8;
+    /// `nil` starts at the beginning), in that order: a page of a listing that stays stable while accounts
+    /// are added, since a page starts after the last id of the one before.
+    func accounts(after localID: String?, limit: Int) throws -> [Account]
     /// Number of accounts, for status output.
     func accountCount() throws -> Int
 

@@ -19,6 +19,7 @@ public struct WireFailure: Sendable {
             switch error.code {
             case .duplicateEmail: wire = WireError(.emailExists)
             case .duplicateIdentity: wire = WireError(.federatedUserIDAlreadyLinked)
+            case .duplicateLocalID: wire = WireError(.duplicateLocalID)
             case .notFound: wire = WireError(.userNotFound)
             case .unavailable, .closed, .corrupt:
                 wire = WireError(.unavailable, "The account store is unavailable. Try again later.")

@@ -247,6 +247,31 @@ public final class TokenService: Sendable {
     /// unknown `kid`), issuer, audience, expiry, then that the account exists, is enabled and has not
     /// revoked the token.
     public func authenticate(idToken: String?) throws -> AuthenticatedUser {
+        try verified(idToken: idToken).user
+    }
+
+    /// The lifetimes a session cookie may have, in seconds (5 minutes to 14 days, as Firebase's).
+    public static let sessionCookieLifetimes: ClosedRange<Int64> = 300...1_209_600
+
+    /// A session cookie (`createSessionCookie`) for the holder of `idToken`: the ID token's claims, issued now
+    /// for `validDuration` seconds (14 days by default) by `https://session.firebase.google.com/<project>`,
+    /// signed with the same keys. The ID token is checked as `authenticate(idToken:)` checks it.
+    ///
+    /// - Throws: `INVALID_DURATION`, or what `authenticate(idToken:)` throws.
+    public func mintSessionCookie(idToken: String?, validDuration: Int64?) throws -> String {
+        let lifetime = validDuration ?? Self.sessionCookieLifetimes.upperBound
+        guard Self.sessionCookieLifetimes.contains(lifetime) else {
+            throw WireError(.invalidDuration, "The session cookie duration must be between 5 minutes and 14 days.")
+        }
+        var claims = try verified(idToken: idToken).claims
+        let now = time.nowSeconds
+        claims["iss"] = .string("https://session.firebase.google.com/\(project.projectID)")
+        claims["iat"] = .integer(now)
+        claims["exp"] = .integer(now + lifetime)
+        return try keys.current().signer.sign(payload: JSONValue.object(claims).jsonData())
+    }
+
+    private func verified(idToken: String?) throws -> (claims: [String: JSONValue], user: AuthenticatedUser) {
         guard let idToken, !idToken.isEmpty else { throw WireError(.missingIDToken) }
         let verified: VerifiedJWT
         do {
@@ -277,6 +302,6 @@ public final class TokenService: Sendable {
             signInProvider: provider, authTime: authTime,
             secondFactor: firebase["sign_in_second_factor"]?.stringValue,
             secondFactorIdentifier: firebase["second_factor_identifier"]?.stringValue)
-        return AuthenticatedUser(account: account, session: session, issuedAt: issuedAt)
+        return (claims, AuthenticatedUser(account: account, session: session, issuedAt: issuedAt))
     }
 }

@@ -110,6 +110,19 @@ public struct RequestFields: Sendable {
         return RequestFields(object)
     }
 
+    /// A list of nested objects; a single object is read as a one-element list.
+    public func objects(_ key: String) throws(WireError) -> [RequestFields]? {
+        guard let value = value(key) else { return nil }
+        let items: [JSONValue]
+        if case .array(let array) = value { items = array } else { items = [value] }
+        var result: [RequestFields] = []
+        for item in items {
+            guard case .object(let object) = item else { throw Self.typeError(key, "a list of objects") }
+            result.append(RequestFields(object))
+        }
+        return result
+    }
+
     /// An enum given by name or by its index in `names` (protobuf JSON accepts both).
     public func enumName(_ key: String, names: [String]) throws(WireError) -> String? {
         guard let value = value(key) else { return nil }

@@ -8,6 +8,9 @@ struct Edge: Sendable {
     let firebase: MiddlewareChain
     /// Routes whose bodies are not Firebase's (the dev IdP): only the client address is resolved.
     let plain: MiddlewareChain
+    /// Admin routes (`/v1/projects/{project}/accounts…`): errors in the wire envelope, then the caller
+    /// authorized by the configured admin verifiers (never by an API key).
+    let admin: MiddlewareChain
     private let apiKey: RequireAPIKey
     private let limiter: RateLimiter
 
@@ -15,6 +18,7 @@ struct Edge: Sendable {
         let client = ResolveClientAddress(trusted: options.trustedProxies)
         firebase = MiddlewareChain([RenderWireErrors(log: log), client])
         plain = MiddlewareChain([client])
+        admin = firebase.appending(RequireAdmin(verifiers: options.adminVerifiers, projectID: platform.project.projectID))
         apiKey = RequireAPIKey(policy: platform.project.apiKeys)
         limiter = platform.rateLimiter
     }

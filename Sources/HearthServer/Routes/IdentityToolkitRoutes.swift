@@ -18,12 +18,26 @@ struct IdentityToolkitRoutes {
     static let unimplementedLegacyNames: [String: String] = [
         "createAuthUri": "accounts:createAuthUri", "emailLinkSignin": "accounts:signInWithEmailLink",
         "getOobConfirmationCode": "accounts:sendOobCode", "getProjectConfig": "projects",
-        "getRecaptchaParam": "recaptchaParams", "publicKeys": "publicKeys", "resetPassword": "accounts:resetPassword",
+        "getRecaptchaParam": "recaptchaParams", "resetPassword": "accounts:resetPassword",
         "sendVerificationCode": "accounts:sendVerificationCode", "setProjectConfig": "setProjectConfig",
         "signupNewUser": "accounts:signUp",
         "verifyPassword": "accounts:signInWithPassword", "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
         "signOutUser": "signOutUser", "downloadAccount": "accounts:batchGet", "uploadAccount": "accounts:batchCreate",
     ]
+
+    /// Client v1 paths Hearth does not serve yet (the v1 names of `unimplementedLegacyNames`).
+    static let unimplementedV1Names = [
+        "accounts:createAuthUri", "accounts:signInWithEmailLink", "accounts:sendOobCode", "projects", "recaptchaParams",
+        "accounts:resetPassword", "accounts:sendVerificationCode", "accounts:signUp", "accounts:signInWithPassword",
+        "accounts:signInWithPhoneNumber",
+    ]
+
+    /// `501 NOT_IMPLEMENTED` in the wire envelope, naming the v1 endpoint.
+    private static func notImplemented(_ v1Name: String, edge: Edge) -> HTTPHandler {
+        edge.firebase.handler { _ in
+            throw WireError(.notImplemented, "\(v1Name) is not implemented by this Hearth server yet.")
+        }
+    }
 
     func register(in router: inout Router) {
         let accounts = platform.accounts
@@ -54,11 +68,14 @@ struct IdentityToolkitRoutes {
             router.add(.post, "\(Self.legacy)/\(endpoint.legacy)", handler)
         }
         for (legacyName, v1Name) in Self.unimplementedLegacyNames {
-            let handler = edge.firebase.handler { _ in
-                throw WireError(.notImplemented, "\(v1Name) is not implemented by this Hearth server yet.")
-            }
+            let handler = Self.notImplemented(v1Name, edge: edge)
             router.add(.post, "\(Self.legacy)/\(legacyName)", handler)
             router.add(.get, "\(Self.legacy)/\(legacyName)", handler)
+        }
+        for v1Name in Self.unimplementedV1Names {
+            let handler = Self.notImplemented(v1Name, edge: edge)
+            router.add(.post, "\(Self.v1)/\(v1Name)", handler)
+            router.add(.get, "\(Self.v1)/\(v1Name)", handler)
         }
         let mfaEndpoints: [(String, HTTPResponder)] = [
             ("accounts/mfaEnrollment:start", Self.json { fields, client in

@@ -19,10 +19,12 @@ struct KeyRoutes {
             Self.document(\.publishedJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge))
         router.add(.get, Self.jwksPath, jwks)
         router.add(.get, Self.securetokenJWKPath, jwks)
-        router.add(
-            .get, Self.securetokenX509Path,
-            edge.firebase.handler(
-                Self.document(\.certificatesJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge)))
+        // The X.509 map verifies ID tokens (securetoken's path) and session cookies (Identity Toolkit's publicKeys).
+        let certificates = edge.firebase.handler(
+            Self.document(\.certificatesJSON, of: platform.sessionKeys, maxAge: options.keyCacheMaxAge))
+        for path in [Self.securetokenX509Path, "\(IdentityToolkitRoutes.legacy)/publicKeys", "\(IdentityToolkitRoutes.v1)/publicKeys"] {
+            router.add(.get, path, certificates)
+        }
         router.add(.get, "/\(platform.project.projectID)/.well-known/openid-configuration", edge.firebase.handler(discovery))
     }
 

@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// How the identity server presents itself over HTTP.
 public struct ServerOptions: Sendable {
     /// The URL clients reach this server at, without a trailing slash (e.g. `http://127.0.0.1:9099`).
@@ -10,15 +12,20 @@ public struct ServerOptions: Sendable {
     public var sentVerificationCodes: (@Sendable () -> [DeliveredCode])?
     /// Proxies whose `X-Forwarded-For` names the client (for rate limits and lockouts).
     public var trustedProxies: TrustedProxies
+    /// Who may call the admin endpoints: each verifier is asked in turn about a request's bearer token.
+    /// Empty (the default) leaves every admin route refused.
+    public var adminVerifiers: [any AdminTokenVerifier]
 
     public init(
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
-        sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none
+        sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
+        adminVerifiers: [any AdminTokenVerifier] = []
     ) {
         self.publicURL = publicURL
         self.development = development
         self.keyCacheMaxAge = keyCacheMaxAge
         self.sentVerificationCodes = sentVerificationCodes
         self.trustedProxies = trustedProxies
+        self.adminVerifiers = adminVerifiers
     }
 }

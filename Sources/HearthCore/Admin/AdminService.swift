@@ -1,0 +1,156 @@
+import HearthCrypto
+public import HearthProtocol
+
+/// Firebase's admin account operations (`/v1/projects/{p}/accounts…`, PROTOCOL.md §3 (A) and §3.14), under
+/// the rules the client operations keep: one account per email, federated ids unique, custom claims as
+/// Firebase checks them. Callers are authorized at the request edge; every write is one transaction.
+public final class AdminService: Sendable {
+    let store: any HearthStore
+    let time: any TimeSource
+    let maximumFactors: Int
+
+    /// The most identifiers one `accounts:lookup` may name, and accounts one `batchDelete` may delete.
+    public static let maximumBatch = 1000
+    /// `batchGet`'s page size when the request names none (the emulator's default).
+    public static let defaultPageSize = 20
+
+    /// - Parameter maximumFactors: how many second factors an account may have (`MFAService.Limits`).
+    public init(store: any HearthStore, time: any TimeSource, maximumFactors: Int) {
+        self.store = store
+        self.time = time
+        self.maximumFactors = maximumFactors
+    }
+
+    // MARK: - create
+
+    /// `POST …/accounts`: a new account, with the caller's uid or a generated one. Passwords are refused
+    /// until password sign-in exists.
+    public func create(_ request: AdminCreateAccountRequest) throws -> AdminCreateAccountResponse {
+        if request.password != nil {
+            throw WireError(.operationNotAllowed, "Password sign-in is not available on this server yet.")
+        }
+        if let localID = request.localId { try AccountFieldRules.checkLocalID(localID) }
+        let email = try request.email.map(AccountFieldRules.checkedEmail)
+        if let phone = request.phoneNumber { try AccountFieldRules.checkPhoneNumber(phone) }
+        let claims = try request.customAttributes.flatMap(CustomClaims.validated)
+        let profile = try ProfileChange(displayName: request.displayName, photoURL: request.photoUrl)
+        let now = time.nowMillis
+        var account = Account(
+            localID: request.localId ?? Identifiers.localID(), email: email,
+            emailVerified: request.emailVerified ?? false, phoneNumber: request.phoneNumber,
+            disabled: request.disabled ?? false, customAttributes: claims, createdAtMillis: now,
+            validSinceMillis: now)
+        profile.apply(to: &account)
+        try store.transaction { writer -> WriteOutcome<Void> in
+            guard try writer.account(localID: account.localID) == nil else { throw WireError(.duplicateLocalID) }
+            try Self.requireUnique(email: email, phoneNumber: account.phoneNumber, for: account.localID, writer)
+            try writer.insertAccount(account)
+            return .commit(())
+        }
+        return AdminCreateAccountResponse(
+            localId: account.localID, email: account.email, displayName: account.displayName)
+    }
+
+    /// Refuses an email or phone number another account has (`EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`).
+    static func requireUnique(email: String?, phoneNumber: String?, for localID: String, _ reader: any StoreReader)
+        throws
+    {
+        if let email, let owner = try reader.account(email: email), owner.localID != localID {
+            throw WireError(.emailExists, "The email address is already in use by another account.")
+        }
+        if let phoneNumber, let owner = try reader.account(phoneNumber: phoneNumber), owner.localID != localID {
+            throw WireError(.phoneNumberExists, "The phone number is already in use by another account.")
+        }
+    }
+
+    // MARK: - lookup
+
+    /// `POST …/accounts:lookup`: every account any identifier names, each once, in the order of the request's
+    /// lists (uids, emails, phone numbers, federated ids); `users` left out when none matched.
+    public func lookup(_ request: AdminLookupRequest) throws -> LookupResponse {
+        if !request.initialEmail.isEmpty {
+            throw WireError(.notImplemented, "Lookup by initialEmail is not implemented by this Hearth server.")
+        }
+        guard request.count <= Self.maximumBatch else {
+            throw WireError(.invalidArgument, "A lookup may name at most \(Self.maximumBatch) identifiers.")
+        }
+        let accounts = try store.read { reader -> [Account] in
+            var found: [Account?] = []
+            for localID in request.localId { found.append(try reader.account(localID: localID)) }
+            for email in request.email { found.append(try reader.account(email: email)) }
+            for phone in request.phoneNumber { found.append(try reader.account(phoneNumber: phone)) }
+            for identity in request.federatedUserId {
+                found.append(try reader.account(providerID: identity.providerId, rawID: identity.rawId))
+            }
+            var seen = Set<String>()
+            return found.compactMap { $0 }.filter { seen.insert($0.localID).inserted }
+        }
+        return LookupResponse(users: accounts.map(UserRecord.init))
+    }
+
+    // MARK: - delete
+
+    /// `POST …/accounts:delete`: the account, its identities and second factors; its sessions answer
+    /// `USER_NOT_FOUND` from then on.
+    public func delete(_ request: AdminDeleteAccountRequest) throws -> DeleteAccountResponse {
+        guard let localID = request.localId, !localID.isEmpty else { throw WireError(.missingLocalID) }
+        try store.transaction { writer -> WriteOutcome<Void> in
+            guard try writer.deleteAccount(localID: localID) else { throw WireError(.userNotFound) }
+            return .commit(())
+        }
+        return DeleteAccountResponse()
+    }
+
+    /// `POST …/accounts:batchDelete`: deletes the disabled accounts among `localIds` (every one with
+    /// `force`); an enabled one without `force` is reported as `NOT_DISABLED` and kept, an unknown one
+    /// skipped, as Firebase does.
+    public func batchDelete(_ request: BatchDeleteRequest) throws -> BatchDeleteResponse {
+        guard (1...Self.maximumBatch).contains(request.localIds.count) else {
+            throw WireError(.localIDListExceedsLimit, "Send 1 to \(Self.maximumBatch) localIds.")
+        }
+        let failures = try store.transaction { writer -> WriteOutcome<[BatchDeleteResponse.Failure]> in
+            var failures: [BatchDeleteResponse.Failure] = []
+            for (index, localID) in request.localIds.enumerated() {
+                guard let account = try writer.account(localID: localID) else { continue }
+                guard account.disabled || request.force else {
+                    let message = WireError(.notDisabled, "Disable the account before batch deletion.").message
+                    failures.append(.init(index: index, localId: localID, message: message))
+                    continue
+                }
+                try writer.deleteAccount(localID: localID)
+            }
+            return .commit(failures)
+        }
+        return BatchDeleteResponse(errors: failures)
+    }
+
+    // MARK: - batchGet
+
+    /// `GET …/accounts:batchGet`: one page of every account, ordered by uid. `nextPageToken` (opaque; it
+    /// names the page's last uid) is set when more accounts follow, so accounts added meanwhile never move
+    /// an account into a page already read or out of the next one.
+    public func batchGet(_ request: BatchGetRequest) throws -> BatchGetResponse {
+        let requested = request.maxResults ?? Int64(Self.defaultPageSize)
+        guard requested >= 1 else { throw WireError(.invalidArgument, "maxResults must be at least 1.") }
+        let pageSize = Int(min(requested, Int64(Self.maximumBatch)))
+        let after = try request.nextPageToken.flatMap { $0.isEmpty ? nil : try PageToken.localID(from: $0) }
+        let accounts = try store.read { try $0.accounts(after: after, limit: pageSize + 1) }
+        let page = accounts.prefix(pageSize)
+        let next = accounts.count > pageSize ? page.last.map { PageToken.token(after: $0.localID) } : nil
+        return BatchGetResponse(users: page.map(UserRecord.init), nextPageToken: next)
+    }
+}
+
+/// `batchGet`'s `nextPageToken`: the last uid of the page, base64url-encoded, so that clients treat it as
+/// opaque.
+enum PageToken {
+    static func token(after localID: String) -> String { Base64URL.encode(Array(localID.utf8)) }
+
+    /// - Throws: `INVALID_PAGE_SELECTION` for text no page ever answered.
+    static func localID(from token: String) throws -> String {
+        guard let bytes = Base64URL.decode(token), let localID = String(validating: bytes, as: UTF8.self),
+            (1...128).contains(localID.count)
+        else { throw WireError(.invalidPageSelection, "The page token is not one this server issued.") }
+        return localID
+    }
+}
