@@ -186,6 +186,49 @@ struct ServiceAccountTests {
         #expect(refused.stdout.contains("invalid_grant"))
     }
 
+    @Test("in production the admin endpoints take google-auth's access token, and refuse an API key, an ID token, another key's assertion and a revoked account's token")
+    func adminEndpointsWithServiceAccountTokens() throws {
+        let server = try Self.productionServer()
+        let keyFile = try KeyFile(server)
+        let other = try KeyFile(server, name: "other-service")
+        defer { keyFile.remove(); other.remove() }
+        let fetched = try PythonClients.run("google_auth_token.py", [keyFile.path.path])
+        let accessToken = try #require(fetched["token"] as? String, "\(fetched)")
+        let admin = "/identitytoolkit.googleapis.com/v1/projects/sa-project"
+        func call(_ name: String, _ body: [String: Any], bearer: String?, key: String? = nil) throws -> HTTPResult {
+            try server.postJSON(
+                "\(admin)/\(name)" + (key.map { "?key=\($0)" } ?? ""), body,
+                headers: bearer.map { [("Authorization", "Bearer \($0)")] } ?? [])
+        }
+
+        let created = try call("accounts", ["localId": "made-by-backend", "email": "backend@example.com"], bearer: accessToken)
+        #expect(created.status == 200, "\(created.text)")
+        let found = try call("accounts:lookup", ["localId": ["made-by-backend"]], bearer: accessToken)
+        #expect((found.json["users"] as? [[String: Any]])?.first?["email"] as? String == "backend@example.com", "\(found.text)")
+
+        // An API key alone, and an API key with no bearer token.
+        let keyOnly = try call("accounts:lookup", ["localId": ["made-by-backend"]], bearer: nil, key: Self.apiKey)
+        #expect(keyOnly.status == 401, "\(keyOnly.text)")
+        // A user's ID token (from a custom-token sign-in) is not an admin credential.
+        let now = Int(Date().timeIntervalSince1970)
+        let customToken = try keyFile.sign([
+            "iss": keyFile.email, "sub": keyFile.email, "aud": Self.customTokenAudience, "uid": "plain-user",
+            "iat": now, "exp": now + 3600,
+        ])
+        let user = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=\(Self.apiKey)",
+            ["token": customToken, "returnSecureToken": true])
+        let idToken = try #require(user.json["idToken"] as? String, "\(user.text)")
+        #expect(try call("accounts:lookup", ["localId": ["plain-user"]], bearer: idToken).status == 401)
+        // An assertion naming this account but signed with another account's key gets no token.
+        let forged = try Self.tokenRequest(server, assertion: keyFile.sign(Self.assertionClaims(keyFile), key: other.privateKey))
+        #expect(forged.status == 400 && forged.json["error"] as? String == "invalid_grant", "\(forged.text)")
+        // Revoking the account ends its access token at once.
+        #expect(try server.runCommand(["service-accounts", "revoke", "backend-api"]).status == 0)
+        let revoked = try call("accounts:lookup", ["localId": ["made-by-backend"]], bearer: accessToken)
+        #expect(revoked.status == 401, "\(revoked.text)")
+    }
+
     @Test("a custom token signed with the key file's key signs in (new uid, claims, refresh); unsigned ones are refused")
     func customTokenSignIn() throws {
         let server = try Self.productionServer()
