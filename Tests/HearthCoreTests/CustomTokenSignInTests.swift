@@ -28,6 +28,7 @@ struct CustomTokenSignInTests {
         #expect(claims["firebase"]?["sign_in_provider"] == "custom")
         let stored = try #require(try test.store.read { try $0.account(localID: "user-42") })
         #expect(stored.lastLoginAtMillis == test.time.nowMillis)
+        #expect(stored.lastRefreshAtMillis == test.time.nowMillis)
 
         // The claims stay with the session through refreshes.
         test.time.advance(by: 60)

@@ -18,8 +18,13 @@ struct SignInWithIdpTests {
         #expect(first.expiresIn == "3600")
         #expect(first.idToken != nil && first.refreshToken != nil)
         let localID = try #require(first.localId)
+        let created = try #require(try test.store.read { try $0.account(localID: localID) })
+        #expect(created.lastLoginAtMillis == test.time.nowMillis)
+        #expect(created.lastRefreshAtMillis == test.time.nowMillis, "a sign-in issues tokens: lastRefreshAt is set")
 
+        test.time.advance(by: 600)
         let second = try test.signIn(subject: "111", email: "ada@example.com")
+        #expect(try test.store.read { try $0.account(localID: localID) }?.lastRefreshAtMillis == test.time.nowMillis)
         #expect(second.isNewUser == false)
         #expect(second.localId == localID)
         #expect(try test.store.read { try $0.accountCount() } == 1)

@@ -120,7 +120,7 @@ public final class AccountService: Sendable {
                     let pending = try mfa.startPendingSignIn(for: account, signInProvider: profile.providerID, writer: writer)
                     return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
                 }
-                account.lastLoginAtMillis = nowMillis
+                account.recordSignIn(atMillis: nowMillis)
                 isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
                 let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
                 return .signedIn(

@@ -76,7 +76,7 @@ public final class CustomTokenSignIn: Sendable {
             guard limiter.take(bucket, key: isNewUser ? client : uid) else {
                 throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
             }
-            account.lastLoginAtMillis = now
+            account.recordSignIn(atMillis: now)
             isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer), isNewUser)
         }

@@ -341,7 +341,7 @@ public final class MFAService: Sendable {
                 guard let usedIndex else { throw WireError(.mfaEnrollmentNotFound) }
                 try ledger.reset(factorKey)
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
-                account.lastLoginAtMillis = time.nowMillis
+                account.recordSignIn(atMillis: time.nowMillis)
                 try writer.updateAccount(account)
                 return .commit((account.localID, pending.signInProvider, account.mfaEnrollments[usedIndex]))
             }

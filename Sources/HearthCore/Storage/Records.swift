@@ -359,3 +359,12 @@ public struct DevIdPGrant: Sendable, Equatable {
         self.createdAt = createdAt
     }
 }
+
+extension Account {
+    /// A sign-in at `millis` issued tokens: `lastLoginAt`, and `lastRefreshAt` (which Firebase sets whenever it
+    /// issues tokens; refreshes keep it to within a minute).
+    public mutating func recordSignIn(atMillis millis: Int64) {
+        lastLoginAtMillis = millis
+        lastRefreshAtMillis = millis
+    }
+}
