@@ -8,7 +8,8 @@ import HearthServer
 /// The store holds the fixed signing keys (`TestKeys`), the clock stands still at `FixedTime`, and one known user
 /// (`Fixture.user`, linked to the dev IdP's `fuzz-google-sub`, with a session whose refresh token is
 /// `Fixture.refreshToken`) is put back before every input. So tokens in the seed corpus are valid: dev IdP ID tokens sign in, session ID tokens
-/// reach lookup, update, delete and the MFA routes, and the refresh token refreshes.
+/// reach lookup, update, delete and the MFA routes, and the refresh token refreshes. Admin routes take `Bearer owner`
+/// (as with `--dev`), and unsigned custom tokens sign in.
 struct Fixture {
     static let publicURL = "http://hearth.test"
     static let projectID = "demo-hearth"
@@ -43,10 +44,12 @@ struct Fixture {
             let sms = DevelopmentSMSSender(log: { _ in }, capacity: 16)
             let platform = try IdentityPlatform(
                 project: project, store: store, time: FixedTime(), googleIssuers: [], devIdentityProvider: dev,
-                smsSender: sms)
+                smsSender: sms, acceptsUnsignedCustomTokens: true)
             server = IdentityServer(
                 platform: platform,
-                options: ServerOptions(publicURL: Self.publicURL, development: true, sentVerificationCodes: { sms.deliveredCodes }))
+                options: ServerOptions(
+                    publicURL: Self.publicURL, development: true, sentVerificationCodes: { sms.deliveredCodes },
+                    adminVerifiers: [DevelopmentOwnerVerifier(), platform.serviceAccountTokenVerifier]))
         } catch {
             fatalError("the fuzzing server does not start: \(error)")
         }
