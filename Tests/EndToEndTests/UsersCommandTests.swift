@@ -258,6 +258,22 @@ struct UsersCommandTests {
         #expect(stdout.stderr == "hearth: Exported 2 users.\n")
     }
 
+    @Test("import and export count users on stderr when it is a terminal")
+    func progressOnTerminal() throws {
+        let data = try UsersDataDirectory()
+        let file = try data.file(["users": Self.richUsers])
+        let out = data.server.dataDirectory.appendingPathComponent("export.json").path
+        // script(1) (util-linux, essential on Debian) runs the command on a pseudo-terminal and copies what it prints.
+        let command = [HearthProcess.executable.path, "users"].joined(separator: " ")
+        let dir = "--data-dir '\(data.path)'"
+        let result = try runProgramSplit(
+            URL(fileURLWithPath: "/usr/bin/script"),
+            ["-qec", "\(command) import '\(file)' \(dir) && \(command) export --out '\(out)' \(dir)", "/dev/null"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("\rhearth: imported 2 users"), "\(result.stdout)")
+        #expect(result.stdout.contains("\rhearth: exported 2 users"), "\(result.stdout)")
+    }
+
     /// A listed record without what an import makes anew (validSince, factor ids and enrolment times).
     static func comparable(_ record: [String: Any]) -> String {
         var record = record
