@@ -21,6 +21,7 @@ struct JSONArrayReader {
     private var position = 0
     private var consumed = 0
     private var captured: [UInt8]?
+    private var readFailed = false
     private var state = State.beforeObject
 
     private enum State { case beforeObject, firstElement, afterElement, done }
@@ -185,7 +186,12 @@ struct JSONArrayReader {
     private mutating func peek() -> UInt8? {
         if position == buffer.count {
             consumed += buffer.count
-            buffer = (try? handle.read(upToCount: Self.chunkSize)).map { Array($0 ?? Data()) } ?? []
+            do {
+                buffer = Array(try handle.read(upToCount: Self.chunkSize) ?? Data())
+            } catch {
+                buffer = []
+                readFailed = true
+            }
             position = 0
         }
         return position < buffer.count ? buffer[position] : nil
@@ -198,5 +204,7 @@ struct JSONArrayReader {
         return byte
     }
 
-    private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: consumed + position) }
+    private func failure(_ reason: String) -> Failure {
+        Failure(reason: readFailed ? "reading the file failed" : reason, offset: consumed + position)
+    }
 }

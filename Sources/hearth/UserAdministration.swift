@@ -38,11 +38,7 @@ struct UserAdministration {
 
     /// Pages through every account by uid (1,000 at a time), printing each page as it is read.
     func list() throws {
-        var remaining = Int.max
-        if let text = options.values["limit"] {
-            guard let limit = Int(text), limit > 0 else { throw UsageError("--limit must be a positive whole number") }
-            remaining = limit
-        }
+        var remaining = options.values["limit"].flatMap { Int($0) } ?? Int.max
         let json = options.flags.contains("json")
         let table = UserTable()
         if !json { writeOut(table.header) }
@@ -62,7 +58,6 @@ struct UserAdministration {
     func find() throws {
         let email = options.values["email"]
         let phone = options.values["phone"]
-        guard (email == nil) != (phone == nil) else { throw UsageError("usage: hearth users find --email E | --phone P") }
         let request = AdminLookupRequest(email: email.map { [$0] } ?? [], phoneNumber: phone.map { [$0] } ?? [])
         guard let record = try admin.lookup(request).users?.first else {
             throw StartupError(email.map { "no user with email \($0)" } ?? "no user with phone number \(phone ?? "")")

@@ -34,6 +34,21 @@ enum UsersCommand {
             }
         }
 
+        /// Refuses option values the action cannot use (usage errors, before the data directory is opened).
+        func checkValues(_ options: ParsedOptions) throws {
+            switch self {
+            case .list:
+                if let limit = options.values["limit"], (Int(limit) ?? 0) <= 0 {
+                    throw UsageError("--limit must be a positive whole number")
+                }
+            case .find:
+                guard (options.values["email"] == nil) != (options.values["phone"] == nil) else {
+                    throw UsageError("usage: hearth users find --email E | --phone P")
+                }
+            default: break
+            }
+        }
+
         static let valuedOptions: Set<String> = ["limit", "email", "phone", "uid", "name", "photo", "out"]
         static let switches: Set<String> = ["json", "email-verified", "disabled"]
     }
@@ -59,6 +74,7 @@ enum UsersCommand {
         {
             throw UsageError("option '--\(stray)' is not for 'users \(action.rawValue)'")
         }
+        try action.checkValues(options)
         let settings = try Settings(options: options, environment: ProcessInfo.processInfo.environment)
         let store = try openStore(settings)
         defer { store.close() }

@@ -34,7 +34,7 @@ struct UsersExport {
             try output?.finish()
         } catch {
             output?.discard()
-            throw StartupError("export failed after \(count) users: \(error)")
+            throw StartupError("export failed after \(count) users: \((error as? StartupError)?.message ?? "\(error)")")
         }
         progress.finish()
         let summary = "Exported \(count) users" + (path.map { " to \($0) (mode 0600)" } ?? "") + "."
@@ -117,7 +117,7 @@ struct ExportFile {
         temporaryPath = path + ".partial-\(getpid())"
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(0o600))
         guard descriptor >= 0 else {
-            throw StartupError("cannot create \(temporaryPath): \(String(cString: strerror(errno)))")
+            throw StartupError("cannot create \(path): \(String(cString: strerror(errno)))")
         }
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }

@@ -17,6 +17,10 @@ struct UsersImport {
     }
 
     func run(path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw StartupError("cannot read \(path): it is a directory")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StartupError("cannot read \(path): \(String(cString: strerror(errno)))")
         }

@@ -94,16 +94,17 @@ struct UsersCommandTests {
         #expect(try data.listed().count == 2, "refused creations left nothing behind")
     }
 
-    @Test("usage errors exit 64 with one line")
+    @Test("usage errors exit 64 with one line, before any data directory is opened")
     func usageErrors() throws {
-        let data = try UsersDataDirectory()
+        let missing = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: missing) }
         let wrong: [[String]] = [
             ["find"], ["find", "--email", "a@b.c", "--phone", "+15550001111"], ["list", "--limit", "0"],
             ["list", "--limit", "x"], ["list", "--out", "f"], ["set-claims", "uid"], ["remove-factor", "uid"],
             ["import"], ["export", "extra"], ["create", "--json"], ["frobnicate"],
         ]
         for arguments in wrong {
-            let result = try data.users(arguments)
+            let result = try runProgramSplit(HearthProcess.executable, ["users"] + arguments + ["--data-dir", missing.path])
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix("hearth: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
@@ -336,6 +337,11 @@ struct UsersCommandTests {
         let path = try data.write(Data("{}".utf8))
         let missing = try data.users(["import", path + ".missing"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("cannot read"))
+        #expect(missing.stderr == "hearth: cannot read \(path).missing: No such file or directory\n")
+        let folder = try data.users(["import", data.path])
+        #expect(folder.stderr == "hearth: cannot read \(data.path): it is a directory\n")
+        let unwritable = try data.users(["export", "--out", data.path + "/no/such/folder/users.json"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr == "hearth: cannot create \(data.path)/no/such/folder/users.json: No such file or directory\n")
     }
 }
