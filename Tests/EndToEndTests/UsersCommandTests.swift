@@ -275,6 +275,33 @@ struct UsersCommandTests {
         #expect(result.stdout.contains("\rhearth: exported 2 users"), "\(result.stdout)")
     }
 
+    @Test("export leaves out TOTP factors (their secrets stay on the server) and says so; remove-factor removes one")
+    func totpFactors() throws {
+        let data = try UsersDataDirectory()
+        try data.server.start()
+        let client = MFATests.Client(server: data.server)
+        let session = try SignedIn(client.signIn("totp-user@example.com"))
+        _ = try client.enrollTOTP(session)
+        data.server.stop()
+        let uid = try #require(try data.listed().first?["localId"] as? String)
+        let factor = try #require((try data.show(uid)["mfaInfo"] as? [[String: Any]])?.first)
+        #expect(factor["totpInfo"] != nil)
+
+        let exported = try data.users(["export"])
+        #expect(exported.status == 0)
+        #expect(exported.stderr == "hearth: Exported 1 users. 1 TOTP factors were left out: their users enroll again after an import.\n")
+        let file = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
+        let user = try #require((file["users"] as? [[String: Any]])?.first)
+        #expect(user["mfaInfo"] == nil)
+        #expect(!exported.stdout.contains("totpInfo") && !exported.stdout.contains("mfaEnrollmentId"))
+        #expect((user["providerUserInfo"] as? [[String: Any]])?.first?["providerId"] as? String == "google.com")
+
+        let removed = try data.users(["remove-factor", uid, try #require(factor["mfaEnrollmentId"] as? String)])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("(TOTP)") && removed.stdout.contains("0 remain"))
+        #expect(try data.show(uid)["mfaInfo"] == nil)
+    }
+
     /// A listed record without what an import makes anew (validSince, factor ids and enrolment times).
     static func comparable(_ record: [String: Any]) -> String {
         var record = record
