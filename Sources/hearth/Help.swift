@@ -11,7 +11,8 @@ enum Help {
           keys rotate   Make a new signing key; the old one stays published until its tokens expire
           keys reencrypt
                         Encrypt every private signing key and TOTP secret under the current encryption key
-          users …       Show, disable, enable, revoke the sessions of, or delete one user
+          users …       List, find, create, import and export users; show, disable, enable, revoke the
+                        sessions of, set the claims of, or delete one user
           service-accounts create|list|revoke
                         Manage the service accounts that may call the admin API (key files for google-auth)
           help [cmd]    Show help for a command
@@ -84,13 +85,36 @@ enum Help {
         """
 
     static let users = """
-        Usage: hearth users show|disable|enable|revoke|delete UID [--data-dir DIR] [--config FILE.json]
-                                                             [--encryption-key-file FILE]
+        Usage: hearth users show|disable|enable|revoke|delete UID
+               hearth users list [--limit N] [--json]
+               hearth users find --email E | --phone P
+               hearth users create [--uid U] [--email E] [--phone P] [--name N] [--photo URL] [--email-verified]
+                                   [--disabled]
+               hearth users set-claims UID '{"admin":true}'
+               hearth users remove-factor UID ENROLLMENT-ID
+               hearth users import FILE.json
+               hearth users export [--out FILE]
+        (each also takes --data-dir DIR, --config FILE.json, --encryption-key-file FILE)
 
           show      Print the user's record as accounts:lookup returns it
           disable   Block sign-in and token refresh (USER_DISABLED); 'enable' undoes it
           revoke    End every current session: refreshes answer TOKEN_EXPIRED, older ID tokens are refused
           delete    Delete the user; its sessions answer USER_NOT_FOUND
+          list      Print every user (uid order), a page at a time: uid, email, phone, providers, disabled,
+                    created; --json prints one record per line as accounts:lookup returns it
+          find      Print the user with this email or phone number (exit 1 when there is none)
+          create    Make a user (a generated uid unless --uid) and print its uid
+          set-claims
+                    Replace the user's custom claims with a JSON object ('{}' clears them): at most 1000
+                    characters (CLAIMS_TOO_LARGE), no names ID tokens reserve (FORBIDDEN_CLAIM), an object
+                    (INVALID_CLAIMS). ID tokens carry them from the user's next token refresh.
+          remove-factor
+                    Remove one second factor (its id is in 'show' under mfaInfo)
+          import    Import the users of a 'firebase auth:export' JSON file (or of 'export'), 1000 at a time;
+                    existing uids are kept. Rows that fail (users with passwordHash, for now) are listed on
+                    stderr by index, uid and reason; exit 1 if any did.
+          export    Write every user as 'firebase auth:export' JSON to stdout or to FILE (created mode 0600:
+                    it holds personal data). TOTP factors are left out: their secrets stay on the server.
         """
 
     static let serviceAccounts = """

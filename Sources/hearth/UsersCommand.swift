@@ -4,20 +4,77 @@ import HearthCore
 import HearthProtocol
 import HearthSQLite
 
-/// `hearth users show|disable|enable|revoke|delete UID`: operator actions on one account, applied to
-/// the data directory's store (a running server sees them on its next request).
+/// `hearth users …`: operator actions on the accounts of the data directory's store, through the admin
+/// service's rules (a running server sees the changes on its next request).
 enum UsersCommand {
+    /// One `users` action: the positional arguments it takes after its name and the options it accepts.
+    enum Action: String, CaseIterable {
+        case show, disable, enable, revoke, delete, list, find, create
+        case setClaims = "set-claims"
+        case removeFactor = "remove-factor"
+        case `import`, export
+
+        var arguments: [String] {
+            switch self {
+            case .show, .disable, .enable, .revoke, .delete: ["UID"]
+            case .list, .find, .create, .export: []
+            case .setClaims: ["UID", "CLAIMS-JSON"]
+            case .removeFactor: ["UID", "ENROLLMENT-ID"]
+            case .import: ["FILE.json"]
+            }
+        }
+
+        var options: Set<String> {
+            switch self {
+            case .list: ["limit", "json"]
+            case .find: ["email", "phone"]
+            case .create: ["uid", "email", "phone", "name", "photo", "email-verified", "disabled"]
+            case .export: ["out"]
+            default: []
+            }
+        }
+
+        /// Refuses option values the action cannot use (usage errors, before the data directory is opened).
+        func checkValues(_ options: ParsedOptions) throws {
+            switch self {
+            case .list:
+                if let limit = options.values["limit"], (Int(limit) ?? 0) <= 0 {
+                    throw UsageError("--limit must be a positive whole number")
+                }
+            case .find:
+                guard (options.values["email"] == nil) != (options.values["phone"] == nil) else {
+                    throw UsageError("usage: hearth users find --email E | --phone P")
+                }
+            default: break
+            }
+        }
+
+        static let valuedOptions: Set<String> = ["limit", "email", "phone", "uid", "name", "photo", "out"]
+        static let switches: Set<String> = ["json", "email-verified", "disabled"]
+    }
+
     static func run(_ arguments: [String]) throws {
-        let options = try ParsedOptions(arguments, valued: Settings.storeOptions, switches: ["help"])
+        let options = try ParsedOptions(
+            arguments, valued: Settings.storeOptions.union(Action.valuedOptions),
+            switches: Action.switches.union(["help"]))
         if options.flags.contains("help") || options.positionals.isEmpty {
             print(Help.users)
             return
         }
-        guard options.positionals.count == 2 else { throw UsageError("usage: hearth users <action> <uid>") }
-        let (action, localID) = (options.positionals[0], options.positionals[1])
-        guard ["show", "disable", "enable", "revoke", "delete"].contains(action) else {
-            throw UsageError("unknown users action '\(action)' (show, disable, enable, revoke or delete)")
+        guard let action = Action(rawValue: options.positionals[0]) else {
+            let names = Action.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("unknown users action '\(options.positionals[0])' (\(names))")
         }
+        let given = options.positionals.dropFirst()
+        guard given.count == action.arguments.count else {
+            throw UsageError("usage: hearth users \(([action.rawValue] + action.arguments).joined(separator: " "))")
+        }
+        if let stray = Set(options.values.keys).union(options.flags).subtracting(Settings.storeOptions)
+            .subtracting(action.options).sorted().first
+        {
+            throw UsageError("option '--\(stray)' is not for 'users \(action.rawValue)'")
+        }
+        try action.checkValues(options)
         let settings = try Settings(options: options, environment: ProcessInfo.processInfo.environment)
         let store = try openStore(settings)
         defer { store.close() }
@@ -25,27 +82,17 @@ enum UsersCommand {
         let platform = try IdentityPlatform(
             project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
             store: store, googleIssuers: [])
-        do {
-            switch action {
-            case "show":
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(platform.accounts.userRecord(localID: localID)), as: UTF8.self))
-            case "disable":
-                try platform.accounts.setDisabled(localID: localID, true)
-                print("Disabled \(localID): it can no longer sign in or refresh tokens.")
-            case "enable":
-                try platform.accounts.setDisabled(localID: localID, false)
-                print("Enabled \(localID).")
-            case "revoke":
-                try platform.accounts.revokeSessions(localID: localID)
-                print("Revoked every session of \(localID): its refresh tokens now answer TOKEN_EXPIRED.")
-            default:
-                try platform.accounts.deleteAccount(localID: localID)
-                print("Deleted \(localID).")
-            }
-        } catch let error as WireError where error.code == .userNotFound {
-            throw StartupError("no user with uid \(localID)")
+        let users = UserAdministration(platform: platform, options: options)
+        let uid = given.first ?? ""
+        switch action {
+        case .show, .disable, .enable, .revoke, .delete: try users.accountAction(action, localID: uid)
+        case .list: try users.list()
+        case .find: try users.find()
+        case .create: try users.create()
+        case .setClaims: try users.setClaims(localID: uid, claims: given.last ?? "")
+        case .removeFactor: try users.removeFactor(localID: uid, enrollmentID: given.last ?? "")
+        case .import: try UsersImport(admin: platform.admin).run(path: uid)
+        case .export: try UsersExport(admin: platform.admin).run(out: options.values["out"])
         }
     }
 }

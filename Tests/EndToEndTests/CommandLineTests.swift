@@ -60,7 +60,10 @@ struct CommandLineTests {
     }
 
     @Test("commands other than serve refuse to make a database where none exists, and say where they looked",
-          arguments: [["users", "show", "someone"], ["users", "revoke", "someone"], ["keys", "list"]])
+          arguments: [
+              ["users", "show", "someone"], ["users", "revoke", "someone"], ["users", "list"], ["users", "export"],
+              ["users", "import", "users.json"], ["keys", "list"],
+          ])
     func noDatabaseWhereNoneExists(command: [String]) throws {
         let parent = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: parent) }
