@@ -98,24 +98,19 @@ struct UserAdministration {
 
     // MARK: - remove-factor
 
-    /// Removes one second factor by replacing the account's factors with the others (`mfa.enrollments`).
+    /// Removes one second factor, in one store write (`AccountService.removeSecondFactor`).
     func removeFactor(localID: String, enrollmentID: String) throws {
-        guard let record = try admin.lookup(AdminLookupRequest(localId: [localID])).users?.first else {
-            throw StartupError("no user with uid \(localID)")
+        var result: (removed: MFAEnrollment, remaining: Int)?
+        try refusingUnknown(uid: localID) {
+            do {
+                result = try platform.accounts.removeSecondFactor(localID: localID, enrollmentID: enrollmentID)
+            } catch let error as WireError where error.code == .mfaEnrollmentNotFound {
+                throw StartupError(error.detail ?? error.message)
+            }
         }
-        let factors = record.mfaInfo ?? []
-        guard let removed = factors.first(where: { $0.mfaEnrollmentId == enrollmentID }) else {
-            let known = factors.map(\.mfaEnrollmentId).joined(separator: ", ")
-            throw StartupError(
-                "user \(localID) has no second factor \(enrollmentID)" + (known.isEmpty ? " (it has none)" : " (it has: \(known))"))
-        }
-        var request = AdminUpdateAccountRequest(localId: localID)
-        request.mfaEnrollments = factors.filter { $0.mfaEnrollmentId != enrollmentID }.map {
-            AdminMFAEnrollment(mfaEnrollmentId: $0.mfaEnrollmentId, displayName: $0.displayName, phoneInfo: $0.phoneInfo)
-        }
-        try refusingUnknown(uid: localID) { _ = try admin.update(request) }
-        let kind = removed.phoneInfo.map { "phone \($0)" } ?? "TOTP"
-        print("Removed second factor \(enrollmentID) (\(kind)) from \(localID); \(factors.count - 1) remain.")
+        guard let result else { return }
+        let kind = result.removed.phoneNumber.map { "phone \($0)" } ?? "TOTP"
+        print("Removed second factor \(enrollmentID) (\(kind)) from \(localID); \(result.remaining) remain.")
     }
 
     // MARK: - output

@@ -136,4 +136,27 @@ struct AccountOperationsTests {
         #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken)) } == .userNotFound)
         #expect(wireErrorCode { _ = try test.accounts.delete(DeleteAccountRequest(idToken: signIn.idToken)) } == .userNotFound)
     }
+
+    @Test("removeSecondFactor removes that factor only, in one write; unknown factors and users are refused")
+    func removeSecondFactor() throws {
+        let test = try TestPlatform()
+        let phone = MFAEnrollment(enrollmentID: "phone-1", kind: .phone, enrolledAtMillis: 1, phoneNumber: "+15555550100")
+        let totp = MFAEnrollment(enrollmentID: "totp-1", kind: .totp, enrolledAtMillis: 2, totpSecret: Array(repeating: 7, count: 20))
+        try test.store.write { try $0.insertAccount(Account(localID: "mfa-user", createdAtMillis: 0, validSinceMillis: 0, mfaEnrollments: [phone, totp])) }
+
+        let result = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1")
+        #expect(result.removed == phone)
+        #expect(result.remaining == 1)
+        #expect(try test.store.read { try $0.account(localID: "mfa-user") }?.mfaEnrollments == [totp])
+
+        do {
+            _ = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1")
+            Issue.record("a removed factor was removed again")
+        } catch let error as WireError {
+            #expect(error.code == .mfaEnrollmentNotFound)
+            #expect(error.detail?.contains("(it has: totp-1)") == true, "\(error)")
+        }
+        #expect(wireErrorCode { _ = try test.accounts.removeSecondFactor(localID: "nobody", enrollmentID: "totp-1") } == .userNotFound)
+        #expect(try test.store.read { try $0.account(localID: "mfa-user") }?.mfaEnrollments == [totp])
+    }
 }

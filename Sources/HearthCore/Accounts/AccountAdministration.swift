@@ -22,6 +22,26 @@ extension AccountService {
         try modify(localID: localID) { $0.revokeSessions(atMillis: now) }
     }
 
+    /// Removes one second factor, in one write: a factor enrolled meanwhile is kept. Returns the removed factor and
+    /// how many remain.
+    ///
+    /// - Throws: `USER_NOT_FOUND`, or `MFA_ENROLLMENT_NOT_FOUND` naming the account's factors.
+    public func removeSecondFactor(localID: String, enrollmentID: String) throws -> (removed: MFAEnrollment, remaining: Int) {
+        try store.write { writer in
+            guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
+            guard let index = account.mfaEnrollments.firstIndex(where: { $0.enrollmentID == enrollmentID }) else {
+                let known = account.mfaEnrollments.map(\.enrollmentID)
+                throw WireError(
+                    .mfaEnrollmentNotFound,
+                    "user \(localID) has no second factor \(enrollmentID)"
+                        + (known.isEmpty ? " (it has none)" : " (it has: \(known.joined(separator: ", ")))"))
+            }
+            let removed = account.mfaEnrollments.remove(at: index)
+            try writer.updateAccount(account)
+            return (removed, account.mfaEnrollments.count)
+        }
+    }
+
     /// Deletes the account; its sessions then answer `USER_NOT_FOUND`.
     public func deleteAccount(localID: String) throws {
         let existed = try store.write { try $0.deleteAccount(localID: localID) }
