@@ -88,6 +88,10 @@ struct AdminLibraryTests {
             .provider(providerID: "google.com", providerUID: "no-such-sub"),
         ])
         #expect(try await auth.getUsers([]).users.isEmpty)
+        // Emails are stored lowercased: an email in other case finds the user and is not also reported as not found.
+        let otherCase = try await auth.getUsers([.email("ADA@Example.COM")])
+        #expect(otherCase.users.map(\.uid) == ["lib-ada"])
+        #expect(otherCase.notFound.isEmpty)
 
         #expect(await refusal { try await auth.getUser(uid: "nobody") }?.code == .userNotFound)
         #expect(await refusal { try await auth.getUser(email: "none@example.com") }?.code == .userNotFound)
@@ -206,6 +210,19 @@ struct AdminLibraryTests {
         #expect(await refusal { try await auth.setCustomUserClaims(uid: "nobody", ["admin": true]) }?.code == .userNotFound)
         #expect(await refusal { try await auth.createCustomToken(uid: "") }?.code == .invalidUID)
         #expect(await refusal { try await auth.createCustomToken(uid: uid, claims: ["aud": "x"]) }?.code == .forbiddenClaim)
+
+        // Claims are measured as Hearth measures them, in UTF-16 code units of their JSON text, for a custom token
+        // as for a user: 600 "é" (1,200 bytes) fit; 500 "😀" (500 characters, 1,000 code units) do not.
+        let accented: [String: JSONValue] = ["motto": .string(String(repeating: "é", count: 600))]
+        let accentedSession = try client.signIn(try await auth.createCustomToken(uid: "lib-accented", claims: accented))
+        #expect(try await auth.verifyIDToken(accentedSession.idToken).claims["motto"] == accented["motto"])
+        try await auth.setCustomUserClaims(uid: "lib-accented", accented)
+        #expect(try await auth.getUser(uid: "lib-accented").customClaims == accented)
+        let emoji: [String: JSONValue] = ["motto": .string(String(repeating: "😀", count: 500))]
+        let largeToken = await refusal { try await auth.createCustomToken(uid: uid, claims: emoji) }
+        #expect(largeToken?.code == .claimsTooLarge)
+        let largeClaims = await refusal { try await auth.setCustomUserClaims(uid: uid, emoji) }
+        #expect(largeClaims?.code == .claimsTooLarge && largeClaims?.serverCode == nil, "refused before sending")
 
         // Session cookies.
         let cookie = try await auth.createSessionCookie(idToken: session.idToken, expiresIn: 3600)
