@@ -97,6 +97,8 @@ struct AdminLibraryTests {
         #expect(await refusal { try await auth.getUser(email: "none@example.com") }?.code == .userNotFound)
         #expect(await refusal { try await auth.getUser(phoneNumber: "+15555550199") }?.code == .userNotFound)
         #expect(await refusal { try await auth.getUser(uid: String(repeating: "u", count: 129)) }?.code == .invalidUID)
+        let otherProject = AdminAuth(serverURL: try #require(URL(string: server.baseURL)), projectID: "other-project", credential: .owner)
+        #expect(await refusal { try await otherProject.getUser(uid: "lib-ada") }?.code == .projectNotFound)
         let tooMany = (0...AdminAuth.maximumGetUsersCount).map { UserIdentifier.uid("u\($0)") }
         #expect(await refusal { try await auth.getUsers(tooMany) }?.code == .maximumUserCountExceeded)
 
@@ -332,7 +334,8 @@ struct AdminLibraryTests {
         let mixed = try await auth.importUsers([existing, badPhone, UserImportRecord(uid: "fresh"), takenEmail])
         #expect(mixed.successCount == 1)
         #expect(mixed.errors.map(\.index) == [0, 1, 3])
-        #expect(mixed.errors.allSatisfy { $0.error.code == .invalidUserImport }, "\(mixed.errors)")
+        #expect(mixed.errors.allSatisfy { $0.error.code == .invalidUserImport && $0.error.serverCode == nil }, "\(mixed.errors)")
+        #expect(mixed.errors.first?.error.message == "localId belongs to an existing account - can not overwrite.")
         #expect(try await auth.getUser(uid: "imported-000").displayName == nil)
         #expect(try await auth.getUser(uid: "fresh").uid == "fresh")
         #expect(await refusal { try await auth.getUser(uid: "bad-phone") }?.code == .userNotFound)
