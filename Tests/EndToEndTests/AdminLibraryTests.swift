@@ -73,9 +73,10 @@ struct AdminLibraryTests {
 
         var unnamed = CreateUserRequest()
         unnamed.email = "grace@example.com"
+        unnamed.disabled = true
         let grace = try await auth.createUser(unnamed)
         #expect(!grace.uid.isEmpty && grace.uid != ada.uid)
-        #expect(grace.email == "grace@example.com" && !grace.emailVerified && grace.phoneNumber == nil)
+        #expect(grace.email == "grace@example.com" && !grace.emailVerified && grace.phoneNumber == nil && grace.disabled)
         #expect(grace.providerData.isEmpty)
 
         let found = try await auth.getUsers([
@@ -123,7 +124,6 @@ struct AdminLibraryTests {
         var request = CreateUserRequest()
         request.uid = "lib-update"
         request.email = "update@example.com"
-        request.emailVerified = true
         request.phoneNumber = "+15555550120"
         request.displayName = "Before"
         _ = try await auth.createUser(request)
@@ -133,6 +133,7 @@ struct AdminLibraryTests {
 
         var changes = UpdateUserRequest()
         changes.disabled = true
+        changes.emailVerified = true
         changes.displayName = .remove
         changes.photoURL = .set("https://example.com/after.png")
         changes.phoneNumber = .remove
@@ -173,6 +174,9 @@ struct AdminLibraryTests {
         var reserved = UpdateUserRequest()
         reserved.customClaims = ["firebase": "x"]
         #expect(await refusal { try await auth.updateUser(uid: "lib-update", reserved) }?.code == .forbiddenClaim)
+        var password = UpdateUserRequest()
+        password.password = "new-secret-123"
+        #expect(await refusal { try await auth.updateUser(uid: "lib-update", password) }?.code == .operationNotAllowed)
         var phone = UpdateUserRequest()
         phone.phoneNumber = .set("12")
         #expect(await refusal { try await auth.updateUser(uid: "lib-update", phone) }?.code == .invalidPhoneNumber)
@@ -210,6 +214,7 @@ struct AdminLibraryTests {
         let large: [String: JSONValue] = ["blob": .string(String(repeating: "x", count: 1000))]
         #expect(await refusal { try await auth.setCustomUserClaims(uid: uid, large) }?.code == .claimsTooLarge)
         #expect(await refusal { try await auth.setCustomUserClaims(uid: "nobody", ["admin": true]) }?.code == .userNotFound)
+        #expect(await refusal { try await auth.revokeRefreshTokens(uid: "nobody") }?.code == .userNotFound)
         #expect(await refusal { try await auth.createCustomToken(uid: "") }?.code == .invalidUID)
         #expect(await refusal { try await auth.createCustomToken(uid: uid, claims: ["aud": "x"]) }?.code == .forbiddenClaim)
 
