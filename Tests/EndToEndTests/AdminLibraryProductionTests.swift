@@ -47,6 +47,14 @@ struct AdminLibraryProductionTests {
         let cookie = try await auth.createSessionCookie(idToken: session.idToken, expiresIn: 600)
         #expect(try await auth.verifySessionCookie(cookie, checkRevoked: true).uid == "prod-user")
 
+        // Many calls at once from a client that has no token yet all get one and work.
+        let concurrent = AdminAuth(serverURL: url, credential: try .serviceAccount(json: Data(contentsOf: keyFile.path)))
+        let uids = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<20 { group.addTask { try await concurrent.getUser(uid: "prod-user").uid } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(uids == Array(repeating: "prod-user", count: 20))
+
         // The issuer matters: with Firebase's default, Hearth's production tokens are refused.
         let firebaseIssuer = AdminAuth(serverURL: url, credential: try .serviceAccount(json: Data(contentsOf: keyFile.path)))
         #expect(await refusal { try await firebaseIssuer.verifyIDToken(session.idToken) }?.code == .invalidIDToken)
