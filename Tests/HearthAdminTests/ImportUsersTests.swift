@@ -60,18 +60,25 @@ struct ImportUsersTests {
             "kind": "identitytoolkit#UploadAccountResponse",
             "error": [
                 ["index": 2, "message": "phone number already exists"],
+                ["index": 1, "message": "Provider id(x): not allowed"],
                 ["index": 0, "message": "EMAIL_EXISTS : The email address is already in use by another account."],
             ],
         ])
         let users = ["a", "b", "c"].map(UserImportRecord.init(uid:))
         let result = try await harness.auth().importUsers(users)
-        #expect(result.successCount == 1)
-        #expect(result.failureCount == 2)
-        #expect(result.errors.map(\.index) == [0, 2])
+        #expect(result.successCount == 0)
+        #expect(result.failureCount == 3)
+        #expect(result.errors.map(\.index) == [0, 1, 2])
         #expect(result.errors[0].error.code == .emailAlreadyExists)
         #expect(result.errors[0].error.message == "The email address is already in use by another account.")
+        #expect(result.errors[0].error.serverCode == "EMAIL_EXISTS")
+        // Sentences carry no code: the whole message is kept, and serverCode stays empty.
         #expect(result.errors[1].error.code == .invalidUserImport)
-        #expect(result.errors[1].error.message == "phone number already exists")
+        #expect(result.errors[1].error.message == "Provider id(x): not allowed")
+        #expect(result.errors[1].error.serverCode == nil)
+        #expect(result.errors[2].error.code == .invalidUserImport)
+        #expect(result.errors[2].error.message == "phone number already exists")
+        #expect(result.errors[2].error.serverCode == nil)
     }
 
     @Test("a row error naming an index outside the input is an unexpected response")

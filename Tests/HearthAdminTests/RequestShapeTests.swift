@@ -32,7 +32,7 @@ struct RequestShapeTests {
         ])
     }
 
-    @Test("getUsers combines every kind of identifier in one lookup and reports the ones nobody matched")
+    @Test("getUsers combines every kind of identifier in one lookup and reports the ones nobody matched (emails in any case match)")
     func getUsers() async throws {
         harness.transport.enqueue("accounts:lookup", json: [
             "users": [
@@ -41,13 +41,13 @@ struct RequestShapeTests {
             ],
         ])
         let result = try await harness.auth().getUsers([
-            .uid("uid-1"), .email("ada@example.com"), .phoneNumber("+15555550100"),
+            .uid("uid-1"), .email("Ada@Example.com"), .phoneNumber("+15555550100"),
             .provider(providerID: "google.com", providerUID: "g-2"), .uid("uid-9"),
         ])
         let request = harness.transport.requests.first
         expectAdminPOST(request, "/accounts:lookup")
         #expect(request?.json == [
-            "localId": ["uid-1", "uid-9"], "email": ["ada@example.com"], "phoneNumber": ["+15555550100"],
+            "localId": ["uid-1", "uid-9"], "email": ["Ada@Example.com"], "phoneNumber": ["+15555550100"],
             "federatedUserId": [["providerId": "google.com", "rawId": "g-2"]],
         ])
         #expect(result.users.map(\.uid) == ["uid-1", "uid-2"])
@@ -186,7 +186,7 @@ struct RequestShapeTests {
         ])
     }
 
-    @Test("setCustomUserClaims refuses reserved names and claims over 1,000 characters without sending")
+    @Test("setCustomUserClaims refuses reserved names and claims over 1,000 UTF-16 code units without sending")
     func claimRules() async {
         let auth = harness.auth()
         let forbidden = await adminError { try await auth.setCustomUserClaims(uid: "u", ["admin": true, "firebase": "x"]) }
@@ -196,6 +196,11 @@ struct RequestShapeTests {
             try await auth.setCustomUserClaims(uid: "u", ["blob": .string(String(repeating: "x", count: 990))])
         }
         #expect(large?.code == .claimsTooLarge)
+        // 500 characters, but 1,000 UTF-16 code units (and the JSON around them): too large, as Hearth counts.
+        let emoji = await adminError {
+            try await auth.setCustomUserClaims(uid: "u", ["blob": .string(String(repeating: "😀", count: 500))])
+        }
+        #expect(emoji?.code == .claimsTooLarge)
         #expect(harness.transport.requests.isEmpty)
     }
 

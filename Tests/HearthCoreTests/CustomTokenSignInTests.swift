@@ -97,6 +97,7 @@ struct CustomTokenSignInTests {
         (["claims": ["admin", "x"]], .invalidClaims),
         (["claims": "admin"], .invalidClaims),
         (["claims": ["big": .string(String(repeating: "x", count: 1000))]], .claimsTooLarge),
+        (["claims": ["big": .string(String(repeating: "😀", count: 500))]], .claimsTooLarge),
         (["tenant_id": "tenant-1"], .tenantIDMismatch),
     ] as [([String: JSONValue], ErrorCode)])
     func refusedTokens(overrides: [String: JSONValue], code: ErrorCode) throws {
@@ -106,6 +107,15 @@ struct CustomTokenSignInTests {
         let token = try account.sign(account.customTokenClaims(uid: "u1", now: test.time.nowSeconds, overrides: overrides))
         #expect(wireErrorCode { _ = try signIn(test, token) } == code)
         #expect(try test.store.read { try $0.accountCount() } == 0)
+    }
+
+    @Test("claims are measured in UTF-16 code units of their JSON, as a user's custom claims: 600 \"é\" (1,200 bytes) fit")
+    func claimsMeasuredAsUserClaims() throws {
+        let test = try TestPlatform()
+        let account = try TestServiceAccount(test)
+        let motto = String(repeating: "é", count: 600)
+        let token = try account.sign(account.customTokenClaims(uid: "u1", now: test.time.nowSeconds, claims: ["motto": .string(motto)]))
+        #expect(try test.claims(of: signIn(test, token).idToken)["motto"] == .string(motto))
     }
 
     @Test("a uid of 128 characters is accepted")

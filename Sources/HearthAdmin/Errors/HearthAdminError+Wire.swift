@@ -38,17 +38,23 @@ extension HearthAdminError {
             httpStatus: wire.httpStatus)
     }
 
-    /// The error for one failed row of a batch call, whose `message` is `CODE` or `CODE : detail`.
+    /// The error for one failed row of a batch call, whose `message` is `CODE`, `CODE : detail` or (for an
+    /// import) a plain sentence; ``serverCode`` is set only when the message starts with a code.
     ///
-    /// - Parameter unknown: the code for a message whose code has no mapping.
+    /// - Parameter unknown: the code for a message without a code, or whose code has no mapping.
     init(rowMessage: String, unknown: Code) {
-        guard let colon = rowMessage.firstIndex(of: ":") else {
-            let code = rowMessage.trimmingCharacters(in: .whitespaces)
-            self.init(Self.serverCodes[code] ?? unknown, message: rowMessage, serverCode: code)
+        let parts = rowMessage.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let code = parts[0].trimmingCharacters(in: .whitespaces)
+        guard Self.isServerCode(code) else {
+            self.init(unknown, message: rowMessage)
             return
         }
-        let code = rowMessage[..<colon].trimmingCharacters(in: .whitespaces)
-        let detail = rowMessage[rowMessage.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let detail = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         self.init(Self.serverCodes[code] ?? unknown, message: detail.isEmpty ? code : detail, serverCode: code)
+    }
+
+    /// Whether `text` has the shape of a wire code such as `EMAIL_EXISTS`: capital letters, digits and underscores.
+    private static func isServerCode(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 }

@@ -84,7 +84,7 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         public static let invalidUserImport = Code(.invalidUserImport)
         /// Custom claims that are not a JSON object (`INVALID_CLAIMS`).
         public static let invalidClaims = Code(.invalidClaims)
-        /// Custom claims longer than 1,000 characters as JSON (`CLAIMS_TOO_LARGE`).
+        /// Custom claims longer than 1,000 characters (UTF-16 code units) as JSON (`CLAIMS_TOO_LARGE`).
         public static let claimsTooLarge = Code(.claimsTooLarge)
         /// A custom claim with a reserved name such as `sub` or `firebase` (`FORBIDDEN_CLAIM`).
         public static let forbiddenClaim = Code(.forbiddenClaim)

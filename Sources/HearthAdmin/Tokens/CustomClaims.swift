@@ -7,7 +7,7 @@ enum CustomClaims {
         "iss", "aud", "sub", "iat", "exp", "nbf", "jti", "nonce", "azp", "acr", "amr", "cnf", "auth_time", "firebase",
         "at_hash", "c_hash",
     ]
-    /// The longest serialized claims Hearth stores.
+    /// The longest serialized claims Hearth accepts, in UTF-16 code units (as Hearth and firebase-admin-node count).
     static let maximumLength = 1000
 
     /// Throws `.forbiddenClaim` when `claims` uses a reserved name (the first in sorted order, for a stable message).
@@ -19,13 +19,14 @@ enum CustomClaims {
 
     /// `claims` as the JSON string `customAttributes` carries.
     ///
-    /// - Throws: `.forbiddenClaim` for a reserved name, `.claimsTooLarge` for more than 1,000 characters.
+    /// - Throws: `.forbiddenClaim` for a reserved name, `.claimsTooLarge` for more than 1,000 UTF-16 code units.
     static func serialize(_ claims: [String: JSONValue]) throws(HearthAdminError) -> String {
         try checkNames(claims)
         let text = String(decoding: JSONValue.object(claims).jsonData(sortedKeys: true), as: UTF8.self)
-        guard text.count <= maximumLength else {
+        guard text.utf16.count <= maximumLength else {
             throw HearthAdminError(
-                .claimsTooLarge, message: "custom claims are \(text.count) characters as JSON; at most \(maximumLength) are allowed")
+                .claimsTooLarge,
+                message: "custom claims are \(text.utf16.count) UTF-16 code units as JSON; at most \(maximumLength) are allowed")
         }
         return text
     }

@@ -108,7 +108,7 @@ extension AdminAuth {
     /// They appear in the user's ID tokens from the next refresh on.
     ///
     /// - Throws: ``HearthAdminError``: `.forbiddenClaim` (a reserved name such as `sub`), `.claimsTooLarge` (over
-    ///   1,000 characters as JSON), `.userNotFound`, …
+    ///   1,000 UTF-16 code units as JSON), `.userNotFound`, …
     public func setCustomUserClaims(uid: String, _ claims: [String: JSONValue]?) async throws(HearthAdminError) {
         try Self.checkUID(uid)
         let text = try CustomClaims.serialize(claims ?? [:])

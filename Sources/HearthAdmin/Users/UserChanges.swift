@@ -145,11 +145,12 @@ public enum UserIdentifier: Sendable, Hashable {
     /// By the user's id at a linked provider, such as (`google.com`, the Google `sub`).
     case provider(providerID: String, providerUID: String)
 
-    /// Whether `user` is the user this identifier names (firebase-admin's `_matches`).
+    /// Whether `user` is the user this identifier names (firebase-admin's `_matches`; emails in any case, as
+    /// Hearth stores them lowercased and finds them in any case).
     func matches(_ user: UserRecord) -> Bool {
         switch self {
         case .uid(let uid): user.uid == uid
-        case .email(let email): user.email == email
+        case .email(let email): user.email?.lowercased() == email.lowercased()
         case .phoneNumber(let number): user.phoneNumber == number
         case .provider(let providerID, let providerUID):
             user.providerData.contains { $0.providerID == providerID && $0.uid == providerUID }

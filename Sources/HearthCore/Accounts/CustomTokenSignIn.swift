@@ -16,8 +16,6 @@ public final class CustomTokenSignIn: Sendable {
         "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
     /// The longest `uid` Firebase accepts.
     static let maximumUIDLength = 128
-    /// The longest `claims` object, as JSON text (Firebase's limit for custom claims).
-    static let maximumClaimsLength = 1000
 
     private let project: ProjectConfiguration
     private let store: any HearthStore
@@ -108,7 +106,8 @@ public final class CustomTokenSignIn: Sendable {
         return claims
     }
 
-    /// The token's `claims`, checked: a JSON object of at most 1,000 characters without reserved names.
+    /// The token's `claims`, checked: a JSON object without reserved names, of at most 1,000 characters as JSON
+    /// (UTF-16 code units, as a user's custom claims are measured, so claims that fit one fit the other).
     static func checkedClaims(_ value: JSONValue?) throws -> [String: JSONValue]? {
         guard let value, value != .null else { return nil }
         guard case .object(let claims) = value else {
@@ -117,8 +116,8 @@ public final class CustomTokenSignIn: Sendable {
         if let reserved = claims.keys.sorted().first(where: { ReservedClaims.forbidden.contains($0) }) {
             throw WireError(.forbiddenClaim, reserved)
         }
-        guard value.jsonData().count <= maximumClaimsLength else {
-            throw WireError(.claimsTooLarge, "The claims must be at most \(maximumClaimsLength) characters as JSON.")
+        guard String(decoding: value.jsonData(), as: UTF8.self).utf16.count <= CustomClaims.maximumLength else {
+            throw WireError(.claimsTooLarge, "The claims must be at most \(CustomClaims.maximumLength) characters as JSON.")
         }
         return claims.isEmpty ? nil : claims
     }
