@@ -197,6 +197,30 @@ public final class Auth: Sendable {
             credential: AuthCredential(echoedBy: response, fallbackProviderID: credential.provider))
     }
 
+    /// Signs in as a new anonymous user (a guest: `signupNewUser`), or returns the current user if it is anonymous
+    /// already, as Firebase does. Link a provider later (`User.link(with:)`) to keep the guest's uid and data.
+    ///
+    /// - Throws: `AuthError`: `.tooManyRequests`, `.operationNotAllowed`, `.networkError`.
+    @discardableResult
+    public func signInAnonymously() async throws -> AuthDataResult {
+        if let user = currentUser, user.isAnonymous {
+            return AuthDataResult(
+                user: user,
+                additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: false),
+                credential: nil)
+        }
+        let response = try await backend.call(SignUpCall(body: SignUpRequest(returnSecureToken: true))).response
+        let tokens = TokenState(
+            idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn, now: clock())
+        let record = try await User.lookup(idToken: response.idToken, backend: backend)
+        let user = User(profile: record, tokens: tokens, isAnonymous: true, auth: self)
+        try signInLocally(user)
+        return AuthDataResult(
+            user: user,
+            additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: true),
+            credential: nil)
+    }
+
     /// Signs the current user out: removes the saved session and notifies listeners.
     /// - Throws: `.keychainError` if the session store cannot remove the session (the user stays
     ///   signed in).

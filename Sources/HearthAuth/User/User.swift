@@ -151,7 +151,7 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
             }
             let record = try await Self.lookup(
                 idToken: tokens?.idToken ?? state.withLock { $0.tokens.idToken }, backend: backend)
-            try apply(tokens: tokens, profile: record)
+            try apply(tokens: tokens, profile: record, isAnonymous: false)
             return AuthDataResult(
                 user: self,
                 additionalUserInfo: AdditionalUserInfo(response: response, fallbackProviderID: credential.provider),
@@ -218,9 +218,9 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
     /// The account as last read from `getAccountInfo` (or changed locally since).
     var profile: UserRecord { state.withLock { $0.profile } }
 
-    /// Replaces tokens and/or profile, then saves the session (if this is still the current user)
-    /// and tells ID-token listeners when the token changed.
-    func apply(tokens: TokenState?, profile: UserRecord?) throws(AuthError) {
+    /// Replaces tokens and/or profile (and whether the user is anonymous: a linked guest no longer is), then
+    /// saves the session (if this is still the current user) and tells ID-token listeners when the token changed.
+    func apply(tokens: TokenState?, profile: UserRecord?, isAnonymous: Bool? = nil) throws(AuthError) {
         let tokenChanged = state.withLock { state -> Bool in
             var changed = false
             if let tokens {
@@ -228,6 +228,7 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
                 state.tokens = tokens
             }
             if let profile { state.profile = profile }
+            if let isAnonymous { state.isAnonymous = isAnonymous }
             return changed
         }
         try auth?.userDidChange(self, tokenChanged: tokenChanged)

@@ -7,10 +7,10 @@ public import HearthProtocol
 public final class AccountService: Sendable {
     private let project: ProjectConfiguration
     let store: any HearthStore
-    private let tokens: TokenService
+    let tokens: TokenService
     private let google: GoogleCredentialVerifier
     private let mfa: MFAService
-    private let limiter: RateLimiter
+    let limiter: RateLimiter
     let time: any TimeSource
 
     /// - Parameter limiter: the in-memory buckets (`signInPerAccount`, `accountCreationPerClient`).

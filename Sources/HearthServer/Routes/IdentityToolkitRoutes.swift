@@ -20,7 +20,6 @@ struct IdentityToolkitRoutes {
         "getOobConfirmationCode": "accounts:sendOobCode", "getProjectConfig": "projects",
         "getRecaptchaParam": "recaptchaParams", "resetPassword": "accounts:resetPassword",
         "sendVerificationCode": "accounts:sendVerificationCode", "setProjectConfig": "setProjectConfig",
-        "signupNewUser": "accounts:signUp",
         "verifyPassword": "accounts:signInWithPassword", "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
         "signOutUser": "signOutUser", "downloadAccount": "accounts:batchGet", "uploadAccount": "accounts:batchCreate",
     ]
@@ -28,7 +27,7 @@ struct IdentityToolkitRoutes {
     /// Client v1 paths Hearth does not serve yet (the v1 names of `unimplementedLegacyNames`).
     static let unimplementedV1Names = [
         "accounts:createAuthUri", "accounts:signInWithEmailLink", "accounts:sendOobCode", "projects", "recaptchaParams",
-        "accounts:resetPassword", "accounts:sendVerificationCode", "accounts:signUp", "accounts:signInWithPassword",
+        "accounts:resetPassword", "accounts:sendVerificationCode", "accounts:signInWithPassword",
         "accounts:signInWithPhoneNumber",
     ]
 
@@ -51,6 +50,9 @@ struct IdentityToolkitRoutes {
             }),
             ("accounts:signInWithCustomToken", "verifyCustomToken", signIn, Self.json { fields, client in
                 try customTokens.signIn(SignInWithCustomTokenRequest(fields: fields), client: client)
+            }),
+            ("accounts:signUp", "signupNewUser", edge.clientCall(), Self.json { fields, client in
+                try accounts.signUp(SignUpRequest(fields: fields), client: client)
             }),
             ("accounts:lookup", "getAccountInfo", edge.clientCall(), Self.json { fields, _ in
                 try accounts.lookup(LookupRequest(fields: fields))

@@ -35,6 +35,11 @@ struct FirebaseIOSClient {
         return try server.postJSON(relyingParty("verifyAssertion"), body, headers: iosHeaders)
     }
 
+    /// `signupNewUser` as `Auth.signInAnonymously()` sends it.
+    func signUpAnonymously() throws -> HTTPResult {
+        try server.postJSON(relyingParty("signupNewUser"), ["returnSecureToken": true], headers: iosHeaders)
+    }
+
     func getAccountInfo(idToken: String) throws -> HTTPResult {
         try server.postJSON(relyingParty("getAccountInfo"), ["idToken": idToken], headers: iosHeaders)
     }

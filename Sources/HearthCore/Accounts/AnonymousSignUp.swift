@@ -1,0 +1,32 @@
+public import HearthProtocol
+
+extension AccountService {
+    /// `accounts:signUp` without email and password: a new anonymous account (no identities, no email) and a
+    /// session whose ID tokens say `firebase.sign_in_provider: anonymous`. Linking a provider later
+    /// (`signInWithIdp` with this account's ID token) upgrades it in place. Counts against the client's
+    /// `accountCreationPerClient` bucket.
+    ///
+    /// - Throws: `OPERATION_NOT_ALLOWED` for an email or password (password sign-in is not served yet),
+    ///   `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    public func signUp(_ request: SignUpRequest, client: String? = nil) throws -> SignUpResponse {
+        guard request.email == nil, request.password == nil else {
+            throw WireError(.operationNotAllowed, "Password sign-in is not enabled on this Hearth server.")
+        }
+        let nowMillis = time.nowMillis
+        var account = Account(
+            localID: Identifiers.localID(), displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 },
+            createdAtMillis: nowMillis, validSinceMillis: nowMillis)
+        account.recordSignIn(atMillis: nowMillis)
+        let session = Session(signInProvider: "anonymous", authTime: nowMillis / 1000)
+        guard limiter.take(.accountCreationPerClient, key: client) else {
+            throw WireError(.tooManyAttemptsTryLater, "Too many sign-ups; try again later.")
+        }
+        let refreshToken = try store.write { writer in
+            try writer.insertAccount(account)
+            return try tokens.newRefreshToken(for: account, session: session, writer: writer)
+        }
+        return SignUpResponse(
+            idToken: try tokens.mintIDToken(for: account, session: session), refreshToken: refreshToken,
+            expiresIn: tokens.expiresIn, localId: account.localID, displayName: account.displayName)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import HearthAuth
+import Testing
+
+/// Guests against the built `hearth serve --dev`, with the requests the iOS SDK sends: `signInAnonymously()`,
+/// then `link(with: GoogleAuthProvider.credential(...))`.
+@Suite("Anonymous accounts (e2e)")
+struct AnonymousAccountTests {
+    @Test("signupNewUser makes a guest (no identities, sign_in_provider anonymous); linking Google keeps its uid")
+    func guestThenGoogle() throws {
+        let server = HearthProcess()
+        try server.start()
+        let client = FirebaseIOSClient(server: server)
+        let guest = try SignedIn(try client.signUpAnonymously())
+        #expect(JWTParts.claims(guest.idToken)["firebase"].flatMap { ($0 as? [String: Any])?["sign_in_provider"] as? String } == "anonymous")
+        let before = try client.getAccountInfo(idToken: guest.idToken)
+        let record = try #require((before.json["users"] as? [[String: Any]])?.first, "\(before.text)")
+        #expect(record["localId"] as? String == guest.localID)
+        #expect(record["email"] == nil && (record["providerUserInfo"] as? [Any] ?? []).isEmpty)
+
+        // The v1 path too (the web SDK's signInAnonymously).
+        let v1 = try server.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", ["returnSecureToken": true])
+        #expect(v1.status == 200 && (v1.json["localId"] as? String)?.isEmpty == false, "\(v1.text)")
+
+        let google = try DevGoogle(server: server).signIn(email: "guest-upgraded@example.com")
+        let linked = try SignedIn(try client.verifyAssertion(idToken: google.idToken, accessToken: nil, linking: guest.idToken))
+        #expect(linked.localID == guest.localID)
+        let after = try client.getAccountInfo(idToken: linked.idToken)
+        let upgraded = try #require((after.json["users"] as? [[String: Any]])?.first)
+        #expect(upgraded["email"] as? String == "guest-upgraded@example.com")
+        #expect((upgraded["providerUserInfo"] as? [[String: Any]])?.first?["providerId"] as? String == "google.com")
+
+        let withPassword = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", ["email": "p@example.com", "password": "secret-123"])
+        #expect(withPassword.status == 400)
+        #expect(withPassword.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(withPassword.text)")
+    }
+
+    @Test("HearthAuth: signInAnonymously makes a guest (again the same one while it is signed in); linking Google upgrades it")
+    func hearthAuthGuest() async throws {
+        let server = HearthProcess()
+        try server.start()
+        let auth = Auth(options: HearthOptions(apiKey: "e2e-key", projectID: "demo-hearth"), sessionStore: InMemorySessionStore())
+        auth.useEmulator(withHost: "127.0.0.1", port: Int(server.port))
+        let guest = try await auth.signInAnonymously()
+        #expect(guest.user.isAnonymous)
+        #expect(guest.additionalUserInfo?.isNewUser == true)
+        #expect(guest.user.providerData.isEmpty && guest.user.email == nil)
+        let again = try await auth.signInAnonymously()
+        #expect(again.user.uid == guest.user.uid && again.additionalUserInfo?.isNewUser == false)
+
+        let google = try DevGoogle(server: server).signIn(email: "hearthauth-guest@example.com")
+        let linked = try await guest.user.link(
+            with: GoogleAuthProvider.credential(withIDToken: google.idToken, accessToken: google.accessToken))
+        #expect(linked.user.uid == guest.user.uid)
+        #expect(!linked.user.isAnonymous)
+        #expect(linked.user.email == "hearthauth-guest@example.com")
+        #expect(linked.user.providerData.map(\.providerID) == ["google.com"])
+        #expect(auth.currentUser?.isAnonymous == false)
+    }
+}
