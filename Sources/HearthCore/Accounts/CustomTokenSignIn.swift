@@ -106,19 +106,14 @@ public final class CustomTokenSignIn: Sendable {
         return claims
     }
 
-    /// The token's `claims`, checked: a JSON object without reserved names, of at most 1,000 characters as JSON
-    /// (UTF-16 code units, as a user's custom claims are measured, so claims that fit one fit the other).
+    /// The token's `claims`, checked by the rules of a user's custom claims (`CustomClaims.check`), so claims
+    /// that fit one fit the other.
     static func checkedClaims(_ value: JSONValue?) throws -> [String: JSONValue]? {
         guard let value, value != .null else { return nil }
         guard case .object(let claims) = value else {
             throw WireError(.invalidClaims, "The claims must be a JSON object.")
         }
-        if let reserved = claims.keys.sorted().first(where: { ReservedClaims.forbidden.contains($0) }) {
-            throw WireError(.forbiddenClaim, reserved)
-        }
-        guard String(decoding: value.jsonData(), as: UTF8.self).utf16.count <= CustomClaims.maximumLength else {
-            throw WireError(.claimsTooLarge, "The claims must be at most \(CustomClaims.maximumLength) characters as JSON.")
-        }
+        try CustomClaims.check(claims, text: String(decoding: value.jsonData(), as: UTF8.self))
         return claims.isEmpty ? nil : claims
     }
 
