@@ -57,4 +57,21 @@ struct AnonymousSignUpTests {
         }
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
+
+    @Test("guests count against the client's account-creation bucket: 50 parallel sign-ups make only the burst, another client still signs up")
+    func rateLimited() async throws {
+        var rules = RateLimiter.Rules()
+        rules.accountCreationPerClient = .burst(5, perMinute: 1)
+        let test = try TestPlatform(rateLimits: rules)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 {
+                group.addTask { (try? test.accounts.signUp(SignUpRequest(), client: "203.0.113.9")) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 5)
+        #expect(try test.store.read { try $0.accountCount() } == 5, "a refused sign-up stores nothing")
+        #expect(wireErrorCode { _ = try test.accounts.signUp(SignUpRequest(), client: "203.0.113.9") } == .tooManyAttemptsTryLater)
+        #expect((try? test.accounts.signUp(SignUpRequest(), client: "198.51.100.7")) != nil, "another client is not affected")
+    }
 }
