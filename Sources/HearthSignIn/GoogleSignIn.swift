@@ -130,53 +130,10 @@ public final class GoogleSignIn: Sendable {
         pendingFlows.withLock { $0.append(flow) }
         defer { pendingFlows.withLock { $0.removeAll { $0.state == flow.state } } }
 
-        let parameters = try await waitForResponse(
-            inbox: inbox, url: request.url, opener: headless ? headlessBrowser : browser, headless: headless,
-            timeout: timeout)
+        let parameters = try await inbox.response(
+            afterOpening: request.url, with: headless ? headlessBrowser : browser, headless: headless, timeout: timeout)
         if let error = AuthorizationResponse.error(in: parameters) { throw error }
         return try await complete(request, code: parameters["code"] ?? "")
-    }
-
-    /// Opens the browser, then waits for the inbox; the timeout (counted from when the browser was opened) and task
-    /// cancellation end the wait.
-    private func waitForResponse(
-        inbox: RedirectInbox, url: URL, opener: any BrowserOpener, headless: Bool, timeout: Duration
-    ) async throws -> [String: String] {
-        try await withTaskCancellationHandler {
-            do {
-                try await opener.open(url)
-            } catch let error as SignInError {
-                throw error
-            } catch is CancellationError {
-                throw SignInError.canceled
-            } catch {
-                throw SignInError(.unknown, "Cannot open the browser: \(Self.describe(error)).")
-            }
-            // The listener records the response before it answers the request, so a headless fetch that came
-            // back without one did not end at the redirect URI.
-            if headless, !inbox.isFinished {
-                throw SignInError(.unknown, "Headless sign-in did not come back to the redirect URI.")
-            }
-            let timer = Task {
-                try await Task.sleep(for: timeout)
-                inbox.fail(Self.timeoutError(timeout, refusedStates: inbox.refusedStates))
-            }
-            defer { timer.cancel() }
-            return try await inbox.wait()
-        } onCancel: {
-            inbox.fail(SignInError(.canceled, "The sign-in flow was canceled."))
-        }
-    }
-
-    private static func timeoutError(_ timeout: Duration, refusedStates: Int) -> SignInError {
-        let seconds = String(describing: timeout)  // "300.0 seconds"
-        if refusedStates > 0 {
-            return SignInError(
-                .unknown,
-                "State mismatch: \(refusedStates) authorization response(s) with a wrong or missing state were refused, "
-                    + "and none for this request arrived within \(seconds).")
-        }
-        return SignInError(.canceled, "No sign-in response arrived within \(seconds).")
     }
 
     /// The loopback listener's answer to one request.
@@ -189,28 +146,7 @@ public final class GoogleSignIn: Sendable {
             return LoopbackReply(status: 405, title: "Method not allowed", message: "Use GET.")
         }
         let parameters = AuthorizationResponse.parameters(query: parts.count > 1 ? String(parts[1]) : nil)
-        guard parameters["state"] == expectedState else {
-            inbox.noteRefusedState()
-            return LoopbackReply(
-                status: 400, title: "Sign-in response refused",
-                message: "This response does not belong to the sign-in in progress (state mismatch). "
-                    + "Close this window and start again from the app.")
-        }
-        guard inbox.deliver(parameters) else {
-            return LoopbackReply(
-                status: 400, title: "Sign-in already finished",
-                message: "This sign-in is no longer waiting for a response. Close this window.", finishesFlow: true)
-        }
-        if let error = AuthorizationResponse.error(in: parameters) {
-            let message =
-                error.code == .canceled
-                ? "Sign-in was canceled. You can close this window."
-                : "Sign-in failed: \(error.oauthError ?? error.message). You can close this window and try again."
-            return LoopbackReply(status: 200, title: "Sign-in not completed", message: message, finishesFlow: true)
-        }
-        return LoopbackReply(
-            status: 200, title: "Signed in — you can close this window",
-            message: "Return to the app to continue.", finishesFlow: true)
+        return inbox.answer(parameters, expectedState: expectedState, error: AuthorizationResponse.error(in:))
     }
 
     /// Code exchange, ID token verification, profile, save.
@@ -238,18 +174,11 @@ public final class GoogleSignIn: Sendable {
             do {
                 try slot.install(user.generation, saving: session, requireSave: true)
             } catch {
-                throw SignInError(.keychain, "keychain error: the session could not be saved (\(Self.describe(error))).")
+                throw SignInError(.keychain, "keychain error: the session could not be saved (\(SignInError.describe(error))).")
             }
             current = user
         }
         return SignInResult(user: user, serverAuthCode: tokens.serverCode)
-    }
-
-    /// Names an error without its payload, which can hold URLs with codes or tokens.
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? SignInError { return error.message }
-        if let error = error as? URLError { return "URLError \(error.code.rawValue)" }
-        return String(describing: type(of: error))
     }
 
     // MARK: - Custom-scheme redirects
@@ -269,7 +198,7 @@ public final class GoogleSignIn: Sendable {
         let candidates = pendingFlows.withLock { flows in
             flows.filter { AuthorizationResponse.matches(url, redirectURI: $0.redirectURI) }
         }
-        guard let flow = candidates.first(where: { $0.state == parameters["state"] }) else {
+        guard let flow = candidates.first(where: { ConstantTime.equals(parameters["state"], $0.state) }) else {
             // Same redirect URI, wrong state: refused, as the loopback listener refuses it (see signIn's timeout error).
             for candidate in candidates { candidate.inbox.noteRefusedState() }
             return false

@@ -73,7 +73,7 @@ struct MultiFactorSignInTests {
         harness.transport.enqueue("verifyAssertion", json: MFAFixture.secondFactorRequired())
         let error = try #require(
             await authError {
-                _ = try await user.link(with: OAuthProvider.credential(providerID: "github.com", idToken: "x", rawNonce: nil))
+                _ = try await user.link(with: OAuthProvider.credential(providerID: .custom("github.com"), idToken: "x"))
             })
         #expect(error.code == .secondFactorRequired)
         #expect(error.resolver?.hints.count == 2)

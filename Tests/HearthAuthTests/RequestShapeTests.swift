@@ -42,7 +42,7 @@ struct RequestShapeTests {
     @Test("postBody orders providerId, id_token, nonce, access_token and escapes like a form")
     func postBodyWithNonce() {
         let credential = OAuthProvider.credential(
-            providerID: "google.com", idToken: "a.b.c", rawNonce: "n+1 &=x", accessToken: "ya29.t")
+            providerID: .google, idToken: "a.b.c", rawNonce: "n+1 &=x", accessToken: "ya29.t")
         let body = Auth.assertionRequest(for: credential, linkingIDToken: nil).postBody ?? ""
         #expect(body == "providerId=google.com&id_token=a.b.c&nonce=n%2B1%20%26%3Dx&access_token=ya29.t")
         let decoded = FormEncoding.decode(body)

@@ -79,7 +79,7 @@ struct SignInTests {
                 "email": "grace@example.com", "oauthIdToken": "echo-id-token", "oauthAccessToken": "echo-access",
             ])
         let error = try #require(
-            await authError { _ = try await user.link(with: OAuthProvider.credential(providerID: "github.com", idToken: "x", rawNonce: nil)) })
+            await authError { _ = try await user.link(with: OAuthProvider.credential(providerID: .custom("github.com"), idToken: "x")) })
         #expect(error.code == .credentialAlreadyInUse)
         #expect(error.code.rawValue == 17025)
         #expect(error.serverCode == "FEDERATED_USER_ID_ALREADY_LINKED")

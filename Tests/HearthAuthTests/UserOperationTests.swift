@@ -188,7 +188,7 @@ struct UserOperationTests {
         let harness = Harness()
         let user = try await harness.signIn().user
         harness.transport.enqueue("verifyAssertion", status: 400, json: Fixture.errorEnvelope("TOKEN_EXPIRED"))
-        let github = OAuthProvider.credential(providerID: "github.com", idToken: "gh", rawNonce: nil)
+        let github = OAuthProvider.credential(providerID: .custom("github.com"), idToken: "gh")
         #expect(await authError { _ = try await user.link(with: github) }?.code == .userTokenExpired)
         #expect(harness.auth.currentUser == nil)
     }

@@ -221,6 +221,26 @@ public final class Auth: Sendable {
             credential: nil)
     }
 
+    /// Revokes the current user's Apple tokens (`POST /v2/accounts:revokeToken` with `providerId` `apple.com`,
+    /// `tokenType` `"3"`, the authorization code and the user's ID token). App Store apps call it before deleting an
+    /// account that signed in with Apple, with a fresh authorization code from Sign in with Apple.
+    ///
+    /// - Throws: `AuthError`: `.nullUser` when nobody is signed in (FirebaseAuth never completes then);
+    ///   `.invalidCredential` for a code Apple refuses; `.networkError`; session errors sign the user out.
+    public func revokeToken(withAuthorizationCode authorizationCode: String) async throws {
+        guard let user = currentUser else {
+            throw AuthError(code: .nullUser, message: "No user is signed in; revoking a token needs the user's ID token.")
+        }
+        let idToken = try await user.getIDToken()
+        try await user.signingOutIfSessionIsDead { () async throws(AuthError) in
+            _ = try await backend.call(
+                RevokeTokenCall(
+                    body: RevokeTokenRequest(
+                        providerId: AuthProviderID.apple.rawValue, tokenType: .authorizationCode, token: authorizationCode,
+                        idToken: idToken)))
+        }
+    }
+
     /// Signs the current user out: removes the saved session and notifies listeners.
     /// - Throws: `.keychainError` if the session store cannot remove the session (the user stays
     ///   signed in).
@@ -364,7 +384,8 @@ public final class Auth: Sendable {
     // MARK: - verifyAssertion
 
     /// The body iOS sends (PROTOCOL.md §4.1). `postBody` is built with URLComponents, in the order
-    /// `providerId`, `id_token`, `nonce`, `access_token`.
+    /// `providerId`, `id_token`, `nonce`, `access_token`, `user`. iOS sends the query undecoded (`query`); this
+    /// sends it form-escaped, which a form decoder reads the same and which stays intact for names with `&` or `=`.
     static func assertionRequest(for credential: AuthCredential, linkingIDToken: String?) -> SignInWithIdpRequest {
         var items = [URLQueryItem(name: "providerId", value: credential.provider)]
         if let idToken = credential.idToken { items.append(URLQueryItem(name: "id_token", value: idToken)) }
@@ -372,6 +393,7 @@ public final class Auth: Sendable {
         if let accessToken = credential.accessToken {
             items.append(URLQueryItem(name: "access_token", value: accessToken))
         }
+        if let user = appleUserJSON(credential.fullName) { items.append(URLQueryItem(name: "user", value: user)) }
         var components = URLComponents()
         components.queryItems = items
         // URLComponents leaves `+` alone, which a form decoder reads as a space; escape it.
@@ -379,6 +401,19 @@ public final class Auth: Sendable {
         return SignInWithIdpRequest(
             requestUri: "http://localhost", postBody: postBody, returnSecureToken: true, returnIdpCredential: true,
             autoCreate: true, idToken: linkingIDToken, pendingToken: credential.pendingToken)
+    }
+
+    /// `{"name":{"firstName":…,"lastName":…}}` with sorted keys, as iOS's `VerifyAssertionRequest` builds it: only
+    /// when a given or family name is present, each key only when its part is.
+    static func appleUserJSON(_ fullName: PersonNameComponents?) -> String? {
+        guard let fullName, fullName.givenName != nil || fullName.familyName != nil else { return nil }
+        var name: [String: String] = [:]
+        if let given = fullName.givenName { name["firstName"] = given }
+        if let family = fullName.familyName { name["lastName"] = family }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(["name": name]) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Turns the outcomes a 200 can carry into errors, in the iOS SDK's order: `errorMessage`,

@@ -101,6 +101,11 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, LocalizedErro
         case .malformedJWT: "The token could not be decoded."
         case .keychainError: "The session could not be read or written."
         case .noSuchProvider: "The user is not linked to this provider."
+        case .providerAlreadyLinked: "The user already has an identity of this provider linked."
+        case .requiresRecentLogin: "This operation is sensitive and requires a recent sign-in. Sign in again, then retry."
+        case .operationNotAllowed: "This sign-in provider is disabled for the project."
+        case .missingOrInvalidNonce: "The request's nonce is missing or does not match the ID token's."
+        case .nullUser: "No user is signed in."
         default: "An internal error occurred."
         }
     }

@@ -19,11 +19,18 @@ private let streamSocketType = SOCK_STREAM
 private let sendFlags: Int32 = 0  // SO_NOSIGPIPE is set on each socket instead
 #endif
 
-/// The request line of one HTTP request the listener received.
+/// One HTTP request the listener received.
 struct LoopbackRequest: Sendable, Equatable {
     var method: String
     /// The request target as sent, e.g. `/oauth2callback?code=…&state=…`.
     var target: String
+    /// The `Content-Type` header, if any (a `form_post` response is `application/x-www-form-urlencoded`).
+    var contentType: String? = nil
+    /// The body (`Content-Length` bytes; empty for GET).
+    var body: [UInt8] = []
+
+    /// The target's path, without the query.
+    var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0] }
 }
 
 /// What the listener answers, and whether it stops listening afterwards.
@@ -39,15 +46,18 @@ struct LoopbackReply: Sendable, Equatable {
 /// over POSIX sockets on its own thread.
 ///
 /// It binds in `init`, so the port (and so the redirect URI) is known before the authorization request is built.
-/// Each connection may send at most 8 KiB of request head within 10 seconds; a slow or idle client (browsers open
-/// speculative connections) never holds up the others, because one `poll` loop serves all of them. For every
-/// complete request head the `respond` closure decides the answer; after a reply that finishes the flow the
+/// Each connection may send at most 8 KiB of request head and, with a `Content-Length`, 16 KiB of body (a
+/// `form_post` authorization response: a code, an ID token, the state and Apple's `user` JSON) within 10 seconds;
+/// a larger request is answered 413 or 431 without being read, and a chunked one 411. A slow or idle client
+/// (browsers open speculative connections) never holds up the others, because one `poll` loop serves all of them.
+/// For every complete request the `respond` closure decides the answer; after a reply that finishes the flow the
 /// listener closes everything and its thread ends.
 final class LoopbackRedirectListener: Sendable {
     /// The port the kernel chose.
     let port: UInt16
 
     static let maximumRequestBytes = 8 * 1024
+    static let maximumBodyBytes = 16 * 1024
     static let clientTimeoutNanoseconds: UInt64 = 10 * 1_000_000_000
     static let maximumClients = 16
 
@@ -186,19 +196,18 @@ final class LoopbackRedirectListener: Sendable {
             if descriptors[1].revents & Int16(POLLIN) != 0 { acceptClients(into: &clients) }
             for (index, descriptor) in order.enumerated() where descriptors[index + 2].revents != 0 {
                 guard var client = clients[descriptor] else { continue }
-                switch readHead(descriptor, into: &client) {
+                switch readRequest(descriptor, into: &client) {
                 case .needMore:
                     clients[descriptor] = client
                 case .closed:
                     clients[descriptor] = nil
                     close(descriptor)
-                case .tooLarge:
+                case .refused(let reply):
                     clients[descriptor] = nil
-                    finish(descriptor, LoopbackReply(status: 431, title: "Request too large", message: "The request is too large."))
-                case .complete(let head):
+                    finish(descriptor, reply)
+                case .complete(let request):
                     clients[descriptor] = nil
-                    let reply = Self.requestLine(head).map(respond)
-                        ?? LoopbackReply(status: 400, title: "Bad request", message: "This is not an HTTP request.")
+                    let reply = respond(request)
                     finish(descriptor, reply)
                     if reply.finishesFlow { return }
                 }
@@ -226,14 +235,15 @@ final class LoopbackRedirectListener: Sendable {
         }
     }
 
-    private enum ReadResult {
-        case needMore, closed, tooLarge
-        case complete([UInt8])
+    enum ReadResult: Equatable {
+        case needMore, closed
+        case refused(LoopbackReply)
+        case complete(LoopbackRequest)
     }
 
-    /// Reads what is available; complete once the head ends with an empty line (GET requests have no body, so
-    /// nothing is left unread that would turn the close into a reset).
-    private func readHead(_ descriptor: Int32, into client: inout Client) -> ReadResult {
+    /// Reads what is available; complete once the head ends with an empty line and the `Content-Length` bytes of
+    /// body that follow it have arrived.
+    private func readRequest(_ descriptor: Int32, into client: inout Client) -> ReadResult {
         var chunk = [UInt8](repeating: 0, count: 2048)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -243,11 +253,54 @@ final class LoopbackRedirectListener: Sendable {
                 return errno == EAGAIN || errno == EWOULDBLOCK ? .needMore : .closed
             }
             client.buffer += chunk[0..<count]
-            if let end = Self.headEnd(client.buffer) {
-                return end > Self.maximumRequestBytes ? .tooLarge : .complete(Array(client.buffer[..<end]))
-            }
-            if client.buffer.count > Self.maximumRequestBytes + 4 { return .tooLarge }
+            let result = Self.parse(client.buffer)
+            if result != .needMore { return result }
         }
+    }
+
+    /// What the bytes received so far amount to: a complete request, a refusal, or not enough yet.
+    static func parse(_ bytes: [UInt8]) -> ReadResult {
+        guard let end = headEnd(bytes) else {
+            return bytes.count > maximumRequestBytes + 4 ? .refused(tooLarge(431)) : .needMore
+        }
+        guard end <= maximumRequestBytes else { return .refused(tooLarge(431)) }
+        let head = Array(bytes[..<end])
+        guard var request = requestLine(head) else {
+            return .refused(LoopbackReply(status: 400, title: "Bad request", message: "This is not an HTTP request."))
+        }
+        let headers = headerFields(head)
+        if headers["transfer-encoding"] != nil {
+            return .refused(LoopbackReply(status: 411, title: "Length required", message: "Send a Content-Length."))
+        }
+        var length = 0
+        if let text = headers["content-length"] {
+            guard let value = Int(text), value >= 0 else {
+                return .refused(LoopbackReply(status: 400, title: "Bad request", message: "The Content-Length is invalid."))
+            }
+            length = value
+        }
+        guard length <= maximumBodyBytes else { return .refused(tooLarge(413)) }
+        let bodyStart = end + 4
+        guard bytes.count >= bodyStart + length else { return .needMore }
+        request.contentType = headers["content-type"]
+        request.body = Array(bytes[bodyStart..<(bodyStart + length)])
+        return .complete(request)
+    }
+
+    private static func tooLarge(_ status: Int) -> LoopbackReply {
+        LoopbackReply(status: status, title: "Request too large", message: "The request is too large.")
+    }
+
+    /// The header fields after the request line, names lowercased; a repeated field keeps its first value.
+    static func headerFields(_ head: [UInt8]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if fields[name] == nil { fields[name] = value }
+        }
+        return fields
     }
 
     private static func headEnd(_ bytes: [UInt8]) -> Int? {
@@ -289,7 +342,10 @@ final class LoopbackRedirectListener: Sendable {
             </head><body><h1>\(HTMLText.escape(reply.title))</h1><p>\(HTMLText.escape(reply.message))</p></body></html>
 
             """
-        let reasons = [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"]
+        let reasons = [
+            200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 411: "Length Required",
+            413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
+        ]
         return "HTTP/1.1 \(reply.status) \(reasons[reply.status] ?? "Error")\r\n"
             + "Content-Type: text/html; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\n"

@@ -61,3 +61,35 @@ final class RedirectInbox: Sendable {
         return outcome.accepted
     }
 }
+
+extension RedirectInbox {
+    /// The listener's answer to an authorization response whose path and method were accepted: a wrong or missing
+    /// `state` is refused (400) and the flow keeps waiting; otherwise the response is delivered and the page says
+    /// how it ended (`error` tells a failed response from a good one).
+    func answer(
+        _ parameters: [String: String], expectedState: String, error: ([String: String]) -> SignInError?
+    ) -> LoopbackReply {
+        guard ConstantTime.equals(parameters["state"], expectedState) else {
+            noteRefusedState()
+            return LoopbackReply(
+                status: 400, title: "Sign-in response refused",
+                message: "This response does not belong to the sign-in in progress (state mismatch). "
+                    + "Close this window and start again from the app.")
+        }
+        guard deliver(parameters) else {
+            return LoopbackReply(
+                status: 400, title: "Sign-in already finished",
+                message: "This sign-in is no longer waiting for a response. Close this window.", finishesFlow: true)
+        }
+        if let error = error(parameters) {
+            let message =
+                error.code == .canceled
+                ? "Sign-in was canceled. You can close this window."
+                : "Sign-in failed: \(error.oauthError ?? error.message). You can close this window and try again."
+            return LoopbackReply(status: 200, title: "Sign-in not completed", message: message, finishesFlow: true)
+        }
+        return LoopbackReply(
+            status: 200, title: "Signed in — you can close this window",
+            message: "Return to the app to continue.", finishesFlow: true)
+    }
+}

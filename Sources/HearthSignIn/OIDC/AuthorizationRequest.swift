@@ -105,7 +105,8 @@ enum AuthorizationResponse {
     static func error(in parameters: [String: String]) -> SignInError? {
         if let error = parameters["error"] {
             let description = parameters["error_description"]
-            if error == "access_denied" {
+            // Apple says `user_cancelled_authorize` where OAuth says `access_denied`.
+            if error == "access_denied" || error == "user_cancelled_authorize" {
                 return SignInError(
                     .canceled, SignInError.canceledMessage, oauthError: error, oauthErrorDescription: description)
             }

@@ -89,9 +89,6 @@ final class OAuthClient: Sendable {
     let verifier: any IDTokenSignatureVerifier
     let clock: @Sendable () -> Date
 
-    /// The largest accepted difference between an ID token's `iat` and now, as AppAuth allows.
-    static let issuedAtTolerance: TimeInterval = 600
-
     init(
         configuration: SignInConfiguration, transport: any SignInTransport, verifier: any IDTokenSignatureVerifier,
         clock: @escaping @Sendable () -> Date
@@ -147,93 +144,18 @@ final class OAuthClient: Sendable {
 
     // MARK: ID token
 
-    /// Verifies the signature against the issuer's key set (refetched once for an unknown `kid`), then the claims:
-    /// `iss` is the issuer (for Google also `accounts.google.com`), `aud` contains the client ID or `azp` is it,
-    /// `exp` is in the future, `iat` is within 600 s of now, `nonce` is `nonce` when one was sent, and `sub` is
-    /// present (and equal to `subject` when given: a refresh must not switch accounts).
+    /// Verifies an ID token of this issuer for this client; see ``IDTokenValidator/validate(_:nonce:subject:)``.
     func validateIDToken(_ token: String, nonce: String?, subject expectedSubject: String?) async throws(SignInError)
         -> ValidatedIDToken
     {
-        func reject(_ reason: String) -> SignInError {
-            SignInError(.unknown, "The ID token was rejected: \(reason).")
-        }
-        // Keys rotate: on an unknown kid, try newer keys once (the cache decides whether to fetch), then give up.
-        let lookup: KeySetCache<Data>.Lookup
-        do { lookup = try await keySets.keys(fetch: fetchKeySet) } catch { throw Self.keysUnavailable(error) }
-        var verified = try checkSignature(token, jwks: lookup.keys)
-        if verified == nil, !lookup.justFetched {
-            let newer: Data
-            do { newer = try await keySets.keysAfterUnknownKeyID(fetch: fetchKeySet) } catch { throw Self.keysUnavailable(error) }
-            verified = try checkSignature(token, jwks: newer)
-        }
-        guard let payload = verified else { throw reject("its key is not in the issuer's key set") }
-        guard let claims = (try? JSONValue(parsing: payload))?.objectValue else {
-            throw reject("the claims are not a JSON object")
-        }
-        let now = clock()
-
-        let issuer = configuration.issuerString
-        guard let iss = claims["iss"]?.stringValue else { throw reject("no iss") }
-        guard iss == issuer || (configuration.isGoogle && iss == "accounts.google.com") else {
-            throw reject("iss is \(iss), expected \(issuer)")
-        }
-        let audiences: [String] =
-            switch claims["aud"] {
-            case .string(let value)?: [value]
-            case .array(let values)?: values.compactMap(\.stringValue)
-            default: []
-            }
-        guard audiences.contains(configuration.clientID) || claims["azp"]?.stringValue == configuration.clientID else {
-            throw reject("neither aud nor azp is the client ID \(configuration.clientID)")
-        }
-        guard let exp = NumericDate(claims["exp"]) else { throw reject("no exp in whole seconds between 1970 and 9999") }
-        guard exp.isAfter(now) else { throw reject("it expired at \(Self.timestamp(exp.date))") }
-        guard let iat = NumericDate(claims["iat"]) else { throw reject("no iat in whole seconds between 1970 and 9999") }
-        guard abs(iat.date.timeIntervalSince(now)) <= Self.issuedAtTolerance else {
-            throw reject("iat \(Self.timestamp(iat.date)) is more than 600 seconds from now (\(Self.timestamp(now)))")
-        }
-        if let nonce {
-            guard let claimed = claims["nonce"]?.stringValue else { throw reject("no nonce, but the request sent one") }
-            guard claimed == nonce else { throw reject("the nonce does not match the request's") }
-        }
-        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw reject("no sub") }
-        if let expectedSubject, subject != expectedSubject {
-            throw reject("sub changed from \(expectedSubject) to \(subject)")
-        }
-        return ValidatedIDToken(token: token, claims: claims, subject: subject, expiration: exp.date)
-    }
-
-    /// The payload if the signature verifies with `jwks`; nil when no key there has the token's `kid`.
-    private func checkSignature(_ token: String, jwks: Data) throws(SignInError) -> Data? {
-        do {
-            return try verifier.verify(token, jwks: jwks)
-        } catch IDTokenSignatureError.unknownKeyID {
-            return nil
-        } catch IDTokenSignatureError.invalid(let reason) {
-            throw SignInError(.unknown, "The ID token was rejected: invalid signature (\(reason)).")
-        } catch {
-            throw SignInError(.unknown, "The ID token was rejected: invalid signature.")
-        }
-    }
-
-    /// No signing keys at all: `.canceled` when the task was, else `.unknown` with the reason.
-    private static func keysUnavailable(_ error: KeySetUnavailable) -> SignInError {
-        if Task.isCancelled { return SignInError.canceled }
-        return SignInError(.unknown, "The issuer's signing keys are unavailable: \(error.reason)")
-    }
-
-    /// Fetches the JWKS document named by the discovery document, with its freshness lifetime.
-    private func fetchKeySet() async throws -> KeySetCache<Data>.Fetched {
-        let url = try await provider.providerMetadata().jwksURI
-        let reply = try await http.get(url, purpose: "the issuer's signing keys")
-        guard reply.isSuccess else {
-            throw SignInError(.unknown, "The issuer's key set at \(url.absoluteString) answered HTTP \(reply.status).")
-        }
-        return (reply.body, reply.freshnessLifetime)
-    }
-
-    private static func timestamp(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        let validator = IDTokenValidator(
+            issuer: configuration.issuerString, alsoAcceptedIssuer: configuration.isGoogle ? "accounts.google.com" : nil,
+            clientID: configuration.clientID, keySets: keySets, verifier: verifier, clock: clock,
+            fetchKeySet: { [provider, http] in
+                let url = try await provider.providerMetadata().jwksURI
+                return try await http.keySet(at: url)
+            })
+        return try await validator.validate(token, nonce: nonce, subject: expectedSubject)
     }
 
     // MARK: userinfo and revocation

@@ -2,6 +2,7 @@ public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HearthProtocol
 
 /// Shows the authorization URL to the user: the external user agent of RFC 8252 §6.
 ///
@@ -73,9 +74,17 @@ public struct PrintingBrowserOpener: BrowserOpener {
 /// the loopback listener and the flow completes without a browser: for tests, demos and CI. Real Google always
 /// needs a person, so this opener is only useful against the dev IdP.
 ///
+/// A `form_post` response (Sign in with Apple) arrives as a page whose form posts itself to the redirect URI. When a
+/// 2xx HTML page holds such a form (method post, an action, only hidden inputs), this opener submits it as a
+/// browser running the page's script would, up to ``maximumFormPosts`` times. For Hearth's dev Apple with a
+/// `login_hint`; real Apple needs a person and an HTTPS redirect.
+///
 /// - Throws: ``SignInError`` `.unknown` when the chain ends with a status other than 2xx (for example the IdP's error
 ///   page for an unregistered redirect URI).
 public struct HeadlessBrowserOpener: BrowserOpener {
+    /// How many self-submitting forms one `open` submits at most (a guard against pages that post to each other).
+    public static let maximumFormPosts = 3
+
     private let session: URLSession
 
     public init() {
@@ -88,9 +97,24 @@ public struct HeadlessBrowserOpener: BrowserOpener {
     public func open(_ url: URL) async throws {
         var request = URLRequest(url: url)
         request.setValue("text/html", forHTTPHeaderField: "Accept")
+        for _ in 0...Self.maximumFormPosts {
+            let (body, response) = try await fetch(request)
+            guard let form = Self.selfPostingForm(body, response) else { return }
+            request = URLRequest(url: form.action)
+            request.httpMethod = "POST"
+            request.setValue("text/html", forHTTPHeaderField: "Accept")
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(FormEncoding.encode(form.fields.map { ($0.name, $0.value) }).utf8)
+        }
+        throw SignInError(.unknown, "headless sign-in: more than \(Self.maximumFormPosts) pages posted a form")
+    }
+
+    /// One request, its redirects followed; fails unless the final status is 2xx.
+    private func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse?) {
+        let body: Data
         let response: URLResponse
         do {
-            (_, response) = try await session.data(for: request)
+            (body, response) = try await session.data(for: request)
         } catch let error as URLError where error.code == .cancelled {
             throw SignInError.canceled
         } catch is CancellationError {
@@ -98,11 +122,21 @@ public struct HeadlessBrowserOpener: BrowserOpener {
         } catch {
             throw SignInError(.unknown, "headless sign-in: the request failed: \(error.localizedDescription)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            let place = response.url.map(Self.withoutQuery) ?? Self.withoutQuery(url)
+            let place = response.url.map(Self.withoutQuery) ?? request.url.map(Self.withoutQuery) ?? "the server"
             throw SignInError(.unknown, "headless sign-in: \(place) answered HTTP \(status) instead of redirecting back")
         }
+        return (body, http)
+    }
+
+    /// The page's self-submitting form, when the answer is HTML that has one.
+    private static func selfPostingForm(_ body: Data, _ response: HTTPURLResponse?) -> SelfPostingForm? {
+        guard let response, let pageURL = response.url,
+            response.value(forHTTPHeaderField: "Content-Type")?.lowercased().hasPrefix("text/html") == true
+        else { return nil }
+        return SelfPostingForm(html: String(decoding: body, as: UTF8.self), pageURL: pageURL)
     }
 
     /// The URL without its query, which can hold a code.

@@ -20,6 +20,14 @@ enum Digest {
         #endif
     }
 
+    /// Lowercase hex SHA-256 of the text's UTF-8: how Sign in with Apple's `nonce` is derived from the raw nonce.
+    static func hexSHA256(_ text: String) -> String {
+        sha256(Array(text.utf8)).map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }.joined()
+    }
+
     /// The PKCE S256 code challenge (RFC 7636 §4.2): base64url(SHA-256(ASCII(verifier))).
     static func codeChallenge(forVerifier verifier: String) -> String {
         Base64URLText.encode(sha256(Array(verifier.utf8)))

@@ -39,6 +39,16 @@ struct PortfolioUser {
         return try runProgramSplit(builtExecutable("portfolio"), arguments, environment: environment)
     }
 
+    /// The app with its standard input on a pipe, for commands that prompt.
+    func interactive(_ arguments: [String]) throws -> InteractiveProgram {
+        try InteractiveProgram(
+            builtExecutable("portfolio"), arguments,
+            environment: [
+                "HEARTH_URL": stack.hearth.baseURL, "PORTFOLIO_API_URL": stack.api.baseURL,
+                "PORTFOLIO_SESSION_DIR": sessionDirectory.path,
+            ])
+    }
+
     /// The uid `whoami` prints.
     func uid() throws -> String {
         let whoami = try run("whoami")

@@ -11,22 +11,13 @@ struct PortfolioMFATests {
         return totp.code(secret: Base32.decode(secret)!, step: totp.step(at: Int64(Date().timeIntervalSince1970)) + stepOffset)
     }
 
-    func interactive(_ user: PortfolioUser, _ arguments: [String]) throws -> InteractiveProgram {
-        try InteractiveProgram(
-            builtExecutable("portfolio"), arguments,
-            environment: [
-                "HEARTH_URL": user.stack.hearth.baseURL, "PORTFOLIO_API_URL": user.stack.api.baseURL,
-                "PORTFOLIO_SESSION_DIR": user.sessionDirectory.path,
-            ])
-    }
-
     @Test("TOTP: enrol with the QR code, then sign in with 'Select factor' and 'Verification code for <name>'; wrong codes fail clearly")
     func totp() throws {
         let stack = try PortfolioStack()
         let user = stack.user()
         #expect(try user.run("sign-in", "--as", "otp@example.com").status == 0)
 
-        let enroll = try interactive(user, ["mfa", "enroll-totp", "--name", "Phone app"])
+        let enroll = try user.interactive(["mfa", "enroll-totp", "--name", "Phone app"])
         let shown = try enroll.waitFor("Code from the app: ")
         let secretLine = try #require(shown.split(separator: "\n").first { $0.contains("Secret") })
         let secret = String(secretLine.split(separator: " ").last!)
@@ -40,7 +31,7 @@ struct PortfolioMFATests {
         #expect(list.stdout.contains("totp") && list.stdout.contains("Phone app (authenticator app)"))
 
         #expect(try user.run("sign-out").status == 0)
-        let signIn = try interactive(user, ["sign-in", "--as", "otp@example.com"])
+        let signIn = try user.interactive(["sign-in", "--as", "otp@example.com"])
         let prompt = try signIn.waitFor("Verification code for Phone app: ")
         #expect(prompt.contains("Select factor to sign in"))
         #expect(prompt.contains("1. Phone app (authenticator app)"))
@@ -53,14 +44,14 @@ struct PortfolioMFATests {
         #expect(try user.run("list").status == 0)
 
         #expect(try user.run("sign-out").status == 0)
-        let replay = try interactive(user, ["sign-in", "--as", "otp@example.com"])
+        let replay = try user.interactive(["sign-in", "--as", "otp@example.com"])
         try replay.waitFor("Verification code for Phone app: ")
         replay.send(Self.totpCode(secret, stepOffset: 1))
         let replayed = replay.finish()
         #expect(replayed.status == 6)
         #expect(replayed.stderr.contains("This code was already used; wait for the next one."), "\(replayed.stderr)")
 
-        let wrong = try interactive(user, ["sign-in", "--as", "otp@example.com"])
+        let wrong = try user.interactive(["sign-in", "--as", "otp@example.com"])
         try wrong.waitFor("Verification code for Phone app: ")
         wrong.send("12345x")
         let refused = wrong.finish()
@@ -80,7 +71,7 @@ struct PortfolioMFATests {
             return try #require(codes.last?["code"] as? String)
         }
 
-        let enroll = try interactive(user, ["mfa", "enroll-phone", "+15555550177", "--name", "Work phone"])
+        let enroll = try user.interactive(["mfa", "enroll-phone", "+15555550177", "--name", "Work phone"])
         try enroll.waitFor("Verification code sent to +15555550177: ")
         enroll.send(try latestCode())
         let enrolled = enroll.finish()
@@ -88,7 +79,7 @@ struct PortfolioMFATests {
 
         #expect(try user.run("sign-out").status == 0)
         Thread.sleep(forTimeInterval: 30.5)  // one SMS per number per 30 s
-        let signIn = try interactive(user, ["sign-in", "--as", "sms@example.com"])
+        let signIn = try user.interactive(["sign-in", "--as", "sms@example.com"])
         let prompt = try signIn.waitFor("Verification code for Work phone: ")
         #expect(prompt.contains("1. Work phone (+*******0177)"))
         signIn.send(try latestCode())

@@ -54,6 +54,24 @@ final class ScriptedBrowser: BrowserOpener, @unchecked Sendable {
     }
 }
 
+extension ScriptedBrowser {
+    /// POSTs `fields` as a form to `url`, as a browser submits a `form_post` page, and records the answer.
+    @discardableResult
+    func post(_ url: String, _ fields: [(String, String)], contentType: String = "application/x-www-form-urlencoded")
+        async throws -> BrowserVisit
+    {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = "POST"
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(FormEncoding.encode(fields).utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let visit = BrowserVisit(
+            url: request.url!, status: (response as! HTTPURLResponse).statusCode, body: String(decoding: data, as: UTF8.self))
+        visits.withLock { $0.append(visit) }
+        return visit
+    }
+}
+
 /// Records the URL and signals the test; does not come back (the test drives the redirect).
 final class ParkedBrowser: BrowserOpener, @unchecked Sendable {
     let provider: TestProvider?

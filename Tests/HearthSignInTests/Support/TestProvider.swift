@@ -135,8 +135,8 @@ final class TestProvider: SignInTransport, @unchecked Sendable {
                 "jwks_uri": .string(issuer + "/oauth2/v3/certs"),
             ]
             return (200, document.jsonData())
-        case "/oauth2/v3/certs":
-            let served = requests(to: "/oauth2/v3/certs").count
+        case "/oauth2/v3/certs", "/auth/keys":
+            let served = requests(to: request.path).count
             return (200, snapshot.keySets[min(served - 1, snapshot.keySets.count - 1)])
         case "/token":
             let form = request.form

@@ -32,6 +32,7 @@ struct PortfolioApp {
     let settings: PortfolioSettings
     let auth: Auth
     let google: GoogleSignIn
+    let apple: AppleSignIn
     let write: (String) -> Void
     let prompter: Prompter
 
@@ -58,6 +59,8 @@ struct PortfolioApp {
             configuration: SignInConfiguration(
                 clientID: settings.googleClientID, issuer: settings.googleIssuer, clientSecret: settings.googleClientSecret),
             sessionStore: googleStore)
+        apple = AppleSignIn(
+            configuration: AppleSignInConfiguration(clientID: settings.appleClientID, issuer: settings.appleIssuer))
     }
 
     // MARK: sign-in
@@ -65,6 +68,11 @@ struct PortfolioApp {
     /// Signs in with Google, then with that credential to Hearth. `email` uses the dev IdP's headless
     /// path (no browser); without it, a browser opens the Google (or dev IdP) account chooser.
     func signIn(as email: String?) async throws {
+        try await signIn(with: try await googleCredential(as: email))
+    }
+
+    /// A Google credential from Google sign-in (headless with the dev IdP when `email` is given).
+    func googleCredential(as email: String?) async throws -> AuthCredential {
         let googleResult: SignInResult
         do {
             if email == nil { write("Opening the sign-in page in your browser…") }
@@ -75,8 +83,11 @@ struct PortfolioApp {
         guard let googleIDToken = googleResult.user.idToken?.tokenString else {
             throw AppFailure(message: "Google did not return an ID token. Try signing in again.", status: ExitStatus.signInFailed)
         }
-        let credential = GoogleAuthProvider.credential(
-            withIDToken: googleIDToken, accessToken: googleResult.user.accessToken.tokenString)
+        return GoogleAuthProvider.credential(withIDToken: googleIDToken, accessToken: googleResult.user.accessToken.tokenString)
+    }
+
+    /// Signs in to Hearth with a provider credential, with a second factor when the account has one.
+    func signIn(with credential: AuthCredential) async throws {
         let result: AuthDataResult
         do {
             result = try await auth.signIn(with: credential)
@@ -108,6 +119,8 @@ struct PortfolioApp {
         write("  email  \(current.email ?? "-")\(current.isEmailVerified ? " (verified)" : "")")
         write("  name   \(current.displayName ?? "-")")
         write("  photo  \(current.photoURL?.absoluteString ?? "-")")
+        let methods = current.providerData.map { ProviderName.of($0.providerID) }
+        write("  via    \(current.isAnonymous ? "guest" : methods.isEmpty ? "-" : methods.joined(separator: ", "))")
     }
 
     // MARK: list
@@ -196,7 +209,15 @@ struct PortfolioApp {
         case .accountExistsWithDifferentCredential:
             return "An account with this email already exists with another sign-in method (\(error.email ?? "unknown email"))."
         case .credentialAlreadyInUse:
-            return "This Google account is already linked to another user."
+            return "This \(ProviderName.of(error.updatedCredential?.provider)) account is already linked to another user."
+        case .providerAlreadyLinked:
+            return "Your account already has this sign-in method linked."
+        case .emailAlreadyInUse:
+            return "Another account already uses this email address (\(error.email ?? "unknown email"))."
+        case .requiresRecentLogin:
+            return "This needs a recent sign-in. Sign in again, then retry: portfolio sign-in"
+        case .operationNotAllowed:
+            return "Hearth does not allow this sign-in method for the project (\(error.message))."
         default:
             return "Could not \(action): \(error.message.isEmpty ? "\(error.code)" : error.message)"
         }
@@ -210,10 +231,10 @@ struct PortfolioApp {
         }
     }
 
-    static func describe(_ error: SignInError) -> String {
+    static func describe(_ error: SignInError, provider: String = "Google") -> String {
         switch error.code {
         case .canceled: "Sign-in was cancelled."
-        default: "Google sign-in failed: \(error.message)"
+        default: "\(provider) sign-in failed: \(error.message)"
         }
     }
 

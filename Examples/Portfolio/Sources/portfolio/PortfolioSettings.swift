@@ -13,10 +13,13 @@ struct PortfolioSettings {
     var googleClientSecret: String?
     /// The OpenID issuer for Google sign-in: Hearth's dev IdP by default.
     var googleIssuer: URL
+    /// The Sign in with Apple client (services ID) and Apple: Hearth's dev Apple by default.
+    var appleClientID: String
+    var appleIssuer: URL
 
     static let valuedOptions: Set<String> = [
         "hearth-url", "api-key", "project-id", "api-url", "session-dir", "google-client-id", "google-client-secret",
-        "google-issuer", "as", "name",
+        "google-issuer", "apple-client-id", "apple-issuer", "as", "name",
     ]
 
     init(options: ParsedOptions, environment: [String: String]) throws {
@@ -31,6 +34,10 @@ struct PortfolioSettings {
         googleIssuer = try Self.url(
             values["google-issuer", "PORTFOLIO_GOOGLE_ISSUER", default: hearthURL.absoluteString.trimmingSlash + "/dev/google"],
             name: "PORTFOLIO_GOOGLE_ISSUER")
+        appleClientID = values["apple-client-id", "PORTFOLIO_APPLE_CLIENT_ID", default: "dev.hearth.portfolio"]
+        appleIssuer = try Self.url(
+            values["apple-issuer", "PORTFOLIO_APPLE_ISSUER", default: hearthURL.absoluteString.trimmingSlash + "/dev/apple"],
+            name: "PORTFOLIO_APPLE_ISSUER")
     }
 
     private static func url(_ text: String, name: String) throws -> URL {

@@ -2,13 +2,22 @@ import Foundation
 import HearthCommandLine
 
 let help = """
-    portfolio — the documents' app in a terminal: sign in with Google through Hearth, see who you are,
-    and list your portfolios from the app's backend.
+    portfolio — the documents' app in a terminal: sign in with Google or Apple (or as a guest) through Hearth,
+    see who you are, and list your portfolios from the app's backend.
 
     Usage: portfolio <command> [options]
 
     Commands:
       sign-in [--as EMAIL]   Sign in with Google. --as uses Hearth's dev IdP without a browser.
+      sign-in --apple [--as EMAIL] [--hide-email]
+                             Sign in with Apple (Hearth's dev Apple by default). --hide-email asks the dev Apple
+                             for a private relay address.
+      sign-in --guest        Sign in as a guest (an anonymous account); link a sign-in method later.
+      link google|apple [--as EMAIL]
+                             Link Google or Apple to your account; a guest keeps its uid and portfolios.
+      delete-account [--as EMAIL]
+                             Delete your account (asks you to type "delete"). With Apple linked, signs in with
+                             Apple once more and revokes the app's Apple tokens first.
       whoami                 Show the signed-in user (uid, email, name, photo).
       list                   List your portfolios from the portfolio API (sends your ID token).
       token                  Print your current ID token (refreshed when needed).
@@ -29,6 +38,9 @@ let help = """
       --google-client-id ID  PORTFOLIO_GOOGLE_CLIENT_ID (default hearth-dev.apps.googleusercontent.com)
       --google-issuer URL    PORTFOLIO_GOOGLE_ISSUER (default <HEARTH_URL>/dev/google; https://accounts.google.com for real Google)
       --google-client-secret PORTFOLIO_GOOGLE_CLIENT_SECRET (Desktop-type Google clients)
+      --apple-client-id ID   PORTFOLIO_APPLE_CLIENT_ID (default dev.hearth.portfolio)
+      --apple-issuer URL     PORTFOLIO_APPLE_ISSUER (default <HEARTH_URL>/dev/apple; real Apple needs an HTTPS
+                             redirect, which a terminal app cannot receive: see HearthSignIn's AppleSignIn)
 
     Exit status: 0 success, 1 failure, 3 not signed in, 4 a server is unreachable,
     5 the session ended (revoked, disabled, deleted: sign in again), 6 sign-in failed or was cancelled,
@@ -49,12 +61,13 @@ guard let command = arguments.first, !["--help", "-h", "help"].contains(command)
 let options: ParsedOptions
 let settings: PortfolioSettings
 do {
-    options = try ParsedOptions(Array(arguments.dropFirst()), valued: PortfolioSettings.valuedOptions, switches: ["help"])
+    options = try ParsedOptions(
+        Array(arguments.dropFirst()), valued: PortfolioSettings.valuedOptions, switches: ["help", "apple", "guest", "hide-email"])
     if options.flags.contains("help") {
         writeLine(help)
         exit(ExitStatus.success)
     }
-    guard ["sign-in", "whoami", "list", "token", "sign-out", "mfa"].contains(command) else {
+    guard ["sign-in", "whoami", "list", "token", "sign-out", "mfa", "link", "delete-account"].contains(command) else {
         throw UsageError("unknown command '\(command)' (try 'portfolio --help')")
     }
     if command == "mfa" {
@@ -63,11 +76,24 @@ do {
             throw UsageError("mfa needs one of: list, enroll-totp, enroll-phone NUMBER, remove ID")
         }
         guard options.positionals.count == count else { throw UsageError("usage: portfolio mfa \(action)\(count == 2 ? " <argument>" : "")") }
+    } else if command == "link" {
+        guard options.positionals.count == 1, ["google", "apple"].contains(options.positionals[0]) else {
+            throw UsageError("usage: portfolio link google|apple [--as EMAIL]")
+        }
     } else if let extra = options.positionals.first {
         throw UsageError("unexpected argument '\(extra)'")
     }
     if options.values["name"] != nil && command != "mfa" { throw UsageError("--name is only for mfa enroll-…") }
-    if options.values["as"] != nil && command != "sign-in" { throw UsageError("--as is only for sign-in") }
+    if options.values["as"] != nil && !["sign-in", "link", "delete-account"].contains(command) {
+        throw UsageError("--as is only for sign-in, link and delete-account")
+    }
+    let flags = options.flags
+    if (flags.contains("apple") || flags.contains("guest")) && command != "sign-in" {
+        throw UsageError("--apple and --guest are only for sign-in")
+    }
+    if flags.contains("apple") && flags.contains("guest") { throw UsageError("choose one of --apple and --guest") }
+    if flags.contains("guest") && options.values["as"] != nil { throw UsageError("--as is not for guests") }
+    if flags.contains("hide-email") && !flags.contains("apple") { throw UsageError("--hide-email is only for sign-in --apple") }
     settings = try PortfolioSettings(options: options, environment: ProcessInfo.processInfo.environment)
 } catch let error as UsageError {
     fail(error.message, ExitStatus.usage)
@@ -78,7 +104,12 @@ do {
 do {
     let app = try PortfolioApp(settings: settings, write: writeLine)
     switch command {
+    case "sign-in" where options.flags.contains("guest"): try await app.signInAsGuest()
+    case "sign-in" where options.flags.contains("apple"):
+        try await app.signInWithApple(as: options.values["as"], hideEmail: options.flags.contains("hide-email"))
     case "sign-in": try await app.signIn(as: options.values["as"])
+    case "link": try await app.link(options.positionals[0], as: options.values["as"])
+    case "delete-account": try await app.deleteAccount(as: options.values["as"])
     case "whoami": try await app.whoAmI()
     case "list": try await app.list()
     case "token": try await app.token()
