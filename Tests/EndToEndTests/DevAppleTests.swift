@@ -67,7 +67,8 @@ struct DevAppleTests {
     @Test("without --dev there is no dev Apple")
     func notInProduction() throws {
         let server = HearthProcess(
-            arguments: [], environment: ["HEARTH_API_KEYS": "k", "HEARTH_GOOGLE_CLIENT_IDS": "c.apps.googleusercontent.com"])
+            arguments: ["--project-id", "apple-prod"],
+            environment: ["HEARTH_API_KEYS": "k", "HEARTH_GOOGLE_CLIENT_IDS": "c.apps.googleusercontent.com"])
         try server.start()
         for path in ["/dev/apple/auth/keys", "/dev/apple/auth/authorize?client_id=dev.hearth.portfolio", "/dev/apple/revocations"] {
             #expect(try server.request("GET", path).status == 404, "\(path)")
