@@ -75,3 +75,34 @@ struct DevAppleTests {
         }
     }
 }
+
+/// The dev Apple's chooser in a real browser (headless Chromium driven by selenium).
+@Suite("Dev Apple in a browser (e2e)")
+struct DevAppleBrowserTests {
+    @Test("choosing an account with Hide my email: the form_post page's script POSTs a private-relay answer to the app")
+    func chooser() throws {
+        let server = HearthProcess()
+        try server.start()
+        // One person: the dev account made by a Google sign-in is on Apple's chooser too.
+        _ = try DevGoogle(server: server).signIn(email: "browser.person@example.com")
+        try PythonClients.browser.get()
+        let answer = try PythonClients.run("apple_chooser.py", ["http://127.0.0.1:\(server.port)", "browser.person@example.com"])
+        #expect(answer["path"] as? String == "/apple/callback")
+        let fields = try #require(answer["fields"] as? [String: String])
+        #expect(fields["state"] == "browser-state")
+        #expect(fields["code"]?.isEmpty == false)
+        let userJSON = try #require(fields["user"])
+        let user = try #require(try JSONSerialization.jsonObject(with: Data(userJSON.utf8)) as? [String: Any])
+        let relay = try #require(user["email"] as? String)
+        #expect(relay.hasSuffix("@privaterelay.appleid.com"))
+        #expect((user["name"] as? [String: Any])?["lastName"] as? String == "Person")
+
+        let keys = try server.request("GET", "/dev/apple/auth/keys")
+        let keySet = JWTKeySet(jwks: try JSONDecoder().decode(JSONWebKeySet.self, from: keys.body))
+        let idToken = try #require(fields["id_token"])
+        let claims = try #require(try JSONSerialization.jsonObject(with: keySet.verify(idToken).payload) as? [String: Any])
+        #expect(claims["email"] as? String == relay)
+        #expect(claims["is_private_email"] as? String == "true")
+        #expect(claims["nonce"] as? String == "browser-nonce")
+    }
+}
