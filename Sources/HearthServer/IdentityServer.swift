@@ -33,6 +33,9 @@ public final class IdentityServer: Sendable {
                     platform: platform, provider: dev, publicURL: options.publicURL, pending: .init(), edge: edge
                 ).register(in: &router)
             }
+            if let devApple = options.devApple {
+                DevAppleRoutes(provider: devApple, edge: edge, log: log).register(in: &router)
+            }
         }
         self.router = router
     }

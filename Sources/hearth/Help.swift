@@ -30,7 +30,8 @@ enum Help {
           --public-url URL     URL clients use to reach this server (HEARTH_PUBLIC_URL, default http://HOST:PORT)
           --project-id ID      Firebase project id (HEARTH_PROJECT_ID; --dev default demo-hearth)
           --dev                Development mode: any non-empty API key, the dev Google IdP at /dev/google,
-                               Google client ID hearth-dev.apps.googleusercontent.com (HEARTH_DEV=1)
+                               Google client ID hearth-dev.apps.googleusercontent.com, the dev Apple at
+                               /dev/apple (HEARTH_DEV=1)
           --firebase-issuer    Issue tokens with iss https://securetoken.google.com/<project>, as firebase-admin
                                expects (HEARTH_FIREBASE_ISSUER=1; the default with --dev)
           --hearth-issuer      Issue tokens with iss <public-url>/<project> (HEARTH_FIREBASE_ISSUER=0; the default

@@ -74,7 +74,10 @@ enum ServeCommand {
                     clientID: Settings.developmentClientID,
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: publicURL)])])
             : nil
+        let crossOrigin = CrossOriginRules(
+            publicURL: publicURL, development: settings.development, trustedOrigins: settings.trustedOrigins)
         let platform: IdentityPlatform
+        let devApple: DevAppleProvider?
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
@@ -82,6 +85,12 @@ enum ServeCommand {
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
                 securityEvents: { logLine($0.logLine) })
+            devApple = try platform.devIdentityProvider.map { people in
+                try DevAppleProvider(
+                    configuration: DevAppleConfiguration(
+                        issuer: "\(publicURL)/dev/apple", trustsOrigin: { crossOrigin.trusts(origin: $0) }),
+                    accounts: people, store: store, time: time, clientSecrets: RefusingAppleClientSecretChecker())
+            }
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
@@ -94,15 +103,13 @@ enum ServeCommand {
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers),
+                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: devApple),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(
                 to: HTTPServer.Configuration(
                     host: settings.host, port: socket.port, threadCount: threads,
-                    cors: CrossOriginRules(
-                        publicURL: publicURL, development: settings.development, trustedOrigins: settings.trustedOrigins
-                    ).policy)),
+                    cors: crossOrigin.policy)),
             socket: socket,
             handler: server.handle,
             errorRenderer: IdentityServer.render,
@@ -193,6 +200,7 @@ enum ServeCommand {
         if settings.development {
             lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")
             lines.append("  Try signing in     \(publicURL)/dev/google/try")
+            lines.append("  Dev Apple          \(publicURL)/dev/apple/.well-known/openid-configuration")
             lines.append("  Any non-empty API key works; Google client ID \(Settings.developmentClientID)")
         }
         printLine(lines.joined(separator: "\n"))

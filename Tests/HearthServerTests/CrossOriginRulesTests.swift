@@ -20,7 +20,7 @@ struct CrossOriginRulesTests {
     @Test("emulator helpers and the dev IdP answer loopback, own and configured origins only")
     func developmentHelpers() {
         for path in ["/emulator/v1/projects/demo-hearth/accounts", "/emulator/v1/projects/demo-hearth/verificationCodes",
-                     "/dev/google/o/oauth2/v2/auth", "/dev/google/token"] {
+                     "/dev/google/o/oauth2/v2/auth", "/dev/google/token", "/dev/apple/auth/token", "/dev/apple/revocations"] {
             for trusted in ["http://localhost:3000", "http://127.0.0.1:9099", "http://127.1.2.3", "http://[::1]:8080",
                             "http://devbox.lan:9099", "https://tools.example.com"] {
                 #expect(development.access(path: path, origin: trusted) == .allow(privateNetwork: true), "\(trusted)")

@@ -9,13 +9,16 @@ struct ServerFixture {
     static let publicURL = "http://hearth.test"
     let platform: IdentityPlatform
     let server: IdentityServer
+    /// The dev Apple (in development).
+    let devApple: DevAppleProvider?
     /// What the server logged.
     let log = LogLines()
 
     init(
         development: Bool = true, apiKeys: ProjectConfiguration.APIKeyPolicy = .anyNonEmpty,
         store: any HearthStore = InMemoryStore(), rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
-        trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil
+        trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil,
+        appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker()
     ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
@@ -27,14 +30,23 @@ struct ServerFixture {
                     clientID: "hearth-dev.apps.googleusercontent.com",
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             : nil
-        platform = try IdentityPlatform(
+        let platform = try IdentityPlatform(
             project: project, store: store, googleIssuers: [], devIdentityProvider: dev, rateLimits: rateLimits,
             acceptsUnsignedCustomTokens: development)
+        self.platform = platform
+        let origins = CrossOriginRules(publicURL: Self.publicURL, development: true, trustedOrigins: ["https://app.example.com"])
+        let devApple = try platform.devIdentityProvider.map { people in
+            try DevAppleProvider(
+                configuration: DevAppleConfiguration(
+                    issuer: "\(Self.publicURL)/dev/apple", trustsOrigin: { origins.trusts(origin: $0) }),
+                accounts: people, store: store, time: platform.time, clientSecrets: appleClientSecrets)
+        }
+        self.devApple = devApple
         server = IdentityServer(
             platform: platform,
             options: ServerOptions(
                 publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies,
-                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : [])),
+                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devApple: devApple),
             log: log.append)
     }
 

@@ -92,7 +92,7 @@ public struct DevIdPClient: Sendable, Equatable {
     }
 
     /// The characters RFC 3986 allows in a URI: unreserved, reserved and `%`.
-    private static func isURICharacter(_ byte: UInt8) -> Bool {
+    static func isURICharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true

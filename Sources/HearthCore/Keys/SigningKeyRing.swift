@@ -15,18 +15,22 @@ public final class SigningKeyRing: Sendable {
         case sessions
         /// The development Google look-alike (its key ids start with `devidp-`).
         case devIdentityProvider
+        /// The development Sign in with Apple look-alike (its key ids start with `devapple-`).
+        case devApple
 
         var keyIDPrefix: String {
             switch self {
             case .sessions: ""
             case .devIdentityProvider: "devidp-"
+            case .devApple: "devapple-"
             }
         }
 
         func owns(_ keyID: String) -> Bool {
             switch self {
-            case .sessions: !keyID.hasPrefix(Owner.devIdentityProvider.keyIDPrefix)
-            case .devIdentityProvider: keyID.hasPrefix(keyIDPrefix)
+            case .sessions:
+                !keyID.hasPrefix(Owner.devIdentityProvider.keyIDPrefix) && !keyID.hasPrefix(Owner.devApple.keyIDPrefix)
+            case .devIdentityProvider, .devApple: keyID.hasPrefix(keyIDPrefix)
             }
         }
     }

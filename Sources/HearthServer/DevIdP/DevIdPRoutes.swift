@@ -34,7 +34,7 @@ struct DevIdPRoutes {
     }
 
     /// Query parameters merged with a form body (form wins).
-    private static func parameters(_ request: HTTPRequest) -> [String: String] {
+    static func parameters(_ request: HTTPRequest) -> [String: String] {
         var parameters = request.query
         let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
         if request.method == .post, contentType.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded") {
@@ -102,7 +102,8 @@ struct DevIdPRoutes {
         _ authorization: DevIdentityProvider.AuthorizationRequest, error: String?, prefill: String?, status: Int
     ) throws -> HTTPResponse {
         let page = AccountChooserPage(
-            request: authorization, accounts: try provider.accounts(), actionPath: "\(Self.base)/o/oauth2/v2/auth",
+            providerName: "Google", clientID: authorization.clientID, parameters: authorization.parameters,
+            accounts: try provider.accounts(), actionPath: "\(Self.base)/o/oauth2/v2/auth",
             errorMessage: error, prefilledEmail: prefill)
         var response = HTTPResponse.html(page.html, status: status)
         response.headers["Cache-Control"] = "no-store"
@@ -110,7 +111,7 @@ struct DevIdPRoutes {
     }
 
     /// Answers an OAuth endpoint: JSON on success, `{"error", "error_description"}` on failure.
-    private static func oauth(log: @Sendable (String) -> Void, _ body: () throws -> [String: JSONValue]) -> HTTPResponse {
+    static func oauth(log: @Sendable (String) -> Void, _ body: () throws -> [String: JSONValue]) -> HTTPResponse {
         var response: HTTPResponse
         do {
             response = Responses.json(try body())

@@ -6,7 +6,7 @@ public import HearthHTTP
 ///
 /// - The Firebase client endpoints and the key documents are open to every origin, as Firebase's
 ///   are: browser apps call them with keys and tokens in the request, never cookies.
-/// - The development helpers (`/emulator/…`) and the dev IdP (`/dev/google/…`) answer only trusted
+/// - The development helpers (`/emulator/…`) and the dev IdPs (`/dev/google/…`, `/dev/apple/…`) answer only trusted
 ///   origins: loopback pages (`http://localhost:3000`, `http://127.0.0.1:…`, `http://[::1]:…`),
 ///   Hearth's own public URL and configured ones. Any other page is refused before the route runs,
 ///   so a site a developer happens to visit cannot wipe accounts or read SMS codes.
@@ -37,6 +37,9 @@ public struct CrossOriginRules: Sendable {
     /// As a policy for `HTTPServer.Configuration.cors`.
     public var policy: CORSPolicy { CORSPolicy { path, origin in access(path: path, origin: origin) } }
 
+    /// Whether a page at `origin` is trusted (the dev Apple accepts `https` redirect URIs on these origins).
+    public func trusts(origin: String) -> Bool { isTrusted(origin) }
+
     func isTrusted(_ origin: String) -> Bool {
         guard let normalized = Self.normalizedOrigin(origin) else { return false }
         if trustedOrigins.contains(normalized) { return true }
@@ -45,7 +48,7 @@ public struct CrossOriginRules: Sendable {
     }
 
     private static func isRestricted(_ path: String) -> Bool {
-        path.hasPrefix("/emulator/") || path.hasPrefix(DevIdPRoutes.base + "/")
+        path.hasPrefix("/emulator/") || path.hasPrefix(DevIdPRoutes.base + "/") || path.hasPrefix(DevAppleRoutes.base + "/")
             || (path.hasPrefix(IdentityToolkitRoutes.v1 + "/projects/") && path.contains("/accounts"))
     }
 

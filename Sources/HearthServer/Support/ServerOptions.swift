@@ -15,11 +15,13 @@ public struct ServerOptions: Sendable {
     /// Who may call the admin endpoints: each verifier is asked in turn about a request's bearer token.
     /// Empty (the default) leaves every admin route refused.
     public var adminVerifiers: [any AdminTokenVerifier]
+    /// In development, the Sign in with Apple look-alike served at `/dev/apple`.
+    public var devApple: DevAppleProvider?
 
     public init(
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
         sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
-        adminVerifiers: [any AdminTokenVerifier] = []
+        adminVerifiers: [any AdminTokenVerifier] = [], devApple: DevAppleProvider? = nil
     ) {
         self.publicURL = publicURL
         self.development = development
@@ -27,5 +29,6 @@ public struct ServerOptions: Sendable {
         self.sentVerificationCodes = sentVerificationCodes
         self.trustedProxies = trustedProxies
         self.adminVerifiers = adminVerifiers
+        self.devApple = devApple
     }
 }

@@ -16,6 +16,16 @@ enum PythonClients {
         return URL(fileURLWithPath: path)
     }
 
+    /// Debian's chromium and chromium-driver, installed on first use (once per test process), for the scripts that
+    /// drive a real browser with selenium.
+    static let browser: Result<Void, any Error> = Result {
+        let installed = try runProgramSplit(
+            repository.appendingPathComponent("scripts/install-packages"), ["chromium", "chromium-driver"])
+        guard installed.status == 0 else {
+            throw RawHTTP.Failure(description: "installing chromium failed (\(installed.status)): \(installed.stderr)")
+        }
+    }
+
     /// `Tests/Python/<name>`.
     static func script(_ name: String) -> URL { repository.appendingPathComponent("Tests/Python/\(name)") }
 

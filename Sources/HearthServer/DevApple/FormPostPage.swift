@@ -1,0 +1,26 @@
+import HearthCore
+
+/// Apple's `response_mode=form_post` answer: a page whose form POSTs the fields to the app's redirect URI.
+/// A few lines of script submit it at once; without script, the visible button does.
+struct FormPostPage {
+    var action: String
+    var fields: [(name: String, value: String)]
+
+    var html: String {
+        let inputs = fields.map { "<input type=\"hidden\" name=\"\(HTML.escape($0.name))\" value=\"\(HTML.escape($0.value))\">" }
+            .joined(separator: "\n")
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
+            <title>Signing in – Hearth development Apple</title></head>
+            <body style="font-family:system-ui,sans-serif;padding:2rem">
+            <form method="post" action="\(HTML.escape(action))" id="answer">
+            \(inputs)
+            <p>Returning to the app…</p>
+            <button type="submit">Continue</button>
+            </form>
+            <script>document.getElementById('answer').submit();</script>
+            </body></html>
+            """
+    }
+}
