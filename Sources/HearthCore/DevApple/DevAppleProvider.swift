@@ -216,7 +216,7 @@ public final class DevAppleProvider: Sendable {
     private func authenticate(_ form: [String: String]) throws -> String {
         guard let clientID = form["client_id"], !clientID.isEmpty else { throw OAuthError.invalidRequest("Missing client_id.") }
         guard configuration.clientIDs.contains(clientID) else { throw OAuthError("invalid_client", "Unknown client_id.") }
-        try AppleClientSecret.check(
+        try DevAppleClientAuthentication.check(
             form["client_secret"], clientID: clientID, teamIDs: configuration.teamIDs, now: time.nowSeconds,
             skew: configuration.clockSkew, signatures: clientSecrets)
         return clientID

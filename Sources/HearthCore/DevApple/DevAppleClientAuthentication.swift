@@ -17,7 +17,7 @@ public struct RefusingAppleClientSecretChecker: AppleClientSecretChecking {
 /// The client authentication of Apple's token and revoke endpoints: `client_secret` is an ES256 JWT whose
 /// header names the key (`kid`) and whose claims are `iss` = team ID, `sub` = client ID,
 /// `aud` = `https://appleid.apple.com`, `iat` and `exp` (in the future, at most 180 days after `iat`).
-struct AppleClientSecret {
+struct DevAppleClientAuthentication {
     static let audience = "https://appleid.apple.com"
     static let maximumLifetime: Int64 = 180 * 86400
 
