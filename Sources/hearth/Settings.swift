@@ -104,7 +104,15 @@ struct Settings {
         var purgeBatchSize: Int?
     }
     var sessionPolicy = SessionPolicy()
-    var purgeSchedule = SessionPurger.Schedule()
+    var purgeSchedule = MaintenanceTask.Schedule()
+    /// Anonymous accounts are deleted this many days after they were created unless upgraded; 0 keeps them
+    /// (docs/CONFIGURATION.md, "Maintenance task and anonymous accounts").
+    var anonymousAccountDays = 30
+
+    /// `"anonymousAccounts": {"deleteAfterDays": 30}`.
+    struct AnonymousAccountSettings: Decodable {
+        var deleteAfterDays: Int?
+    }
 
     struct IssuerEntry: Decodable {
         var issuer: String
@@ -140,12 +148,13 @@ struct Settings {
         var outbound: OutboundSettings?
         var http: HTTPLimits?
         var sessions: SessionSettings?
+        var anonymousAccounts: AnonymousAccountSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "trustedOrigins", "rateLimits",
-        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
+        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions", "anonymousAccounts",
     ]
 
     /// The options of every command that opens the store.
@@ -228,6 +237,7 @@ struct Settings {
             httpLimits = http
         }
         if let sessions = file.sessions { apply(sessions: sessions) }
+        anonymousAccountDays = file.anonymousAccounts?.deleteAfterDays ?? anonymousAccountDays
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
     }
@@ -299,6 +309,9 @@ struct Settings {
         guard (1...86_400).contains(purgeSchedule.interval), (1...100_000).contains(purgeSchedule.batchSize) else {
             throw UsageError("sessions.purgeIntervalSeconds must be between 1 and 86400, sessions.purgeBatchSize between 1 and 100000")
         }
+        guard (0...36_500).contains(anonymousAccountDays) else {
+            throw UsageError("anonymousAccounts.deleteAfterDays (HEARTH_ANONYMOUS_ACCOUNT_DAYS) must be between 0 (keep) and 36500")
+        }
     }
 
     private mutating func apply(environment: [String: String]) throws {
@@ -341,6 +354,12 @@ struct Settings {
                 throw UsageError("HEARTH_REFRESH_REUSE_GRACE_SECONDS must be a number of seconds, not '\(value)'")
             }
             sessionPolicy.reuseGracePeriod = seconds
+        }
+        if let value = nonEmpty("HEARTH_ANONYMOUS_ACCOUNT_DAYS") {
+            guard let days = Int(value) else {
+                throw UsageError("HEARTH_ANONYMOUS_ACCOUNT_DAYS must be a number of days, not '\(value)'")
+            }
+            anonymousAccountDays = days
         }
         if let value = nonEmpty("HEARTH_MAX_SESSIONS_PER_ACCOUNT") {
             guard let count = Int(value) else {

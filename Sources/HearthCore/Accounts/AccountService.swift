@@ -194,6 +194,7 @@ public final class AccountService: Sendable {
                 }
             }
             account.providers.append(profile.linkedIdentity)
+            account.isAnonymous = false
             account.displayName = account.displayName ?? profile.displayName
             account.photoURL = account.photoURL ?? profile.photoURL
             try writer.updateAccount(account)
@@ -288,13 +289,17 @@ public final class AccountService: Sendable {
         return UpdateAccountResponse(account)
     }
 
-    /// `accounts:delete` of the signed-in user; its sessions end with it.
+    /// `accounts:delete` of the signed-in user; its sessions end with it, and its provider tokens are queued
+    /// for revocation in the same write.
     public func delete(_ request: DeleteAccountRequest) throws -> DeleteAccountResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
             throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
         }
-        let existed = try store.write { try $0.deleteAccount(localID: user.account.localID) }
+        let now = time.nowMillis
+        let existed = try store.write {
+            try $0.deleteAccount(localID: user.account.localID, queueingRevocationsAtMillis: now)
+        }
         guard existed else { throw WireError(.userNotFound) }
         return DeleteAccountResponse()
     }
@@ -326,10 +331,13 @@ extension FederatedProfile {
 }
 
 extension Account {
-    /// Refreshes the linked identity from a new sign-in, and fills empty profile fields.
+    /// Refreshes the linked identity from a new sign-in (keeping its provider refresh token), and fills empty
+    /// profile fields.
     mutating func refresh(from profile: FederatedProfile) {
         if let index = providers.firstIndex(where: { $0.providerID == profile.providerID && $0.rawID == profile.rawID }) {
-            providers[index] = profile.linkedIdentity
+            var identity = profile.linkedIdentity
+            identity.providerRefreshToken = providers[index].providerRefreshToken
+            providers[index] = identity
         }
         if displayName == nil { displayName = profile.displayName }
         if photoURL == nil { photoURL = profile.photoURL }
