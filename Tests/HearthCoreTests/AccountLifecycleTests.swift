@@ -153,6 +153,44 @@ struct AccountLifecycleTests {
         #expect(try Self.queued(test).map(\.localID) == [apple])
     }
 
+    // MARK: Updates that drop a token queue it
+
+    @Test("unlinking Apple (client and admin deleteProvider) queues its token; unrelated updates queue nothing")
+    func unlinkQueues() throws {
+        let test = try TestPlatform()
+        let user = try test.signIn(subject: "unlink-client")
+        let localID = try #require(user.localId)
+        try Self.linkApple(test, to: localID, rawID: "u1")
+        var rename = UpdateAccountRequest(idToken: user.idToken)
+        rename.displayName = "Renamed"
+        _ = try test.accounts.update(rename)
+        #expect(try Self.queued(test).isEmpty)
+        var unlink = UpdateAccountRequest(idToken: user.idToken)
+        unlink.deleteProvider = ["apple.com"]
+        _ = try test.accounts.update(unlink)
+        #expect(try Self.queued(test).map(\.localID) == [localID])
+
+        let other = try #require(try test.signIn(subject: "unlink-admin").localId)
+        try Self.linkApple(test, to: other, rawID: "u2")
+        var adminUnlink = AdminUpdateAccountRequest(localId: other)
+        adminUnlink.deleteProvider = ["apple.com"]
+        _ = try test.platform.admin.update(adminUnlink)
+        #expect(Set(try Self.queued(test).map(\.localID)) == [localID, other])
+    }
+
+    @Test("a trusted provider taking over an unverified email drops the Apple identity and queues its token")
+    func takeoverQueues() throws {
+        let test = try TestPlatform()
+        var create = try AdminCreateAccountRequest(fields: RequestFields())
+        create.email = "taken-over@example.com"
+        let localID = try test.platform.admin.create(create).localId
+        try Self.linkApple(test, to: localID)
+        let signedIn = try test.signIn(subject: "takeover", email: "taken-over@example.com", emailVerified: true)
+        #expect(signedIn.localId == localID)
+        #expect(try test.store.read { try $0.account(localID: localID) }?.identity(for: "apple.com") == nil)
+        #expect(try Self.queued(test).map(\.token) == [Self.appleToken])
+    }
+
     @Test("records that hold a provider token never print it")
     func descriptionsRedact() throws {
         let token = ProviderRefreshToken(token: Self.appleToken, clientID: "com.example.app")

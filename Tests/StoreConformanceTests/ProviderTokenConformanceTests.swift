@@ -184,4 +184,37 @@ struct ProviderTokenConformanceTests {
             #expect(queued.first { $0.providerID == "oidc.acme" }?.clientID == "acme-client")
         }
     }
+
+    @Test("an update that drops or replaces a provider token queues it in the same write; one that keeps it queues nothing", arguments: StoreKind.allCases)
+    func updateQueuesDroppedTokens(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            var account = bareAccount("uid-1")
+            account.providers = [Self.apple("a1", token: "r.first"), Self.apple("a2", token: "r.second")]
+            account.providers[1].providerID = "oidc.acme"
+            try store.write { try $0.insertAccount(account) }
+            account.displayName = "Renamed"
+            try store.write { try $0.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: 10) }
+            #expect(try store.read { try $0.dueProviderTokenRevocations(atMillis: .max, limit: 10) } == [])
+
+            // A new token for the Apple identity, and the other identity unlinked: both old tokens are queued.
+            account.providers[0].providerRefreshToken = ProviderRefreshToken(token: "r.new", clientID: "com.example.app")
+            account.providers.remove(at: 1)
+            struct Failure: Error {}
+            #expect(throws: Failure.self) {
+                try store.write { writer throws in
+                    try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: 20)
+                    throw Failure()
+                }
+            }
+            #expect(try store.read { try $0.dueProviderTokenRevocations(atMillis: .max, limit: 10) } == [])
+            try store.write { try $0.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: 20) }
+            let queued = try store.read { try $0.dueProviderTokenRevocations(atMillis: 20, limit: 10) }
+            #expect(Set(queued.map(\.token)) == ["r.first", "r.second"])
+            #expect(Set(queued.map(\.providerID)) == ["apple.com", "oidc.acme"])
+            #expect(try store.read { try $0.account(localID: "uid-1") } == account)
+            #expect(throws: StoreError(.notFound)) {
+                try store.write { try $0.updateAccount(bareAccount("nobody"), queueingRevocationsOfDroppedTokensAtMillis: 1) }
+            }
+        }
+    }
 }

@@ -114,14 +114,22 @@ public final class AccountService: Sendable {
                 guard limiter.take(bucket, key: isNewUser ? client : account.localID) else {
                     throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
                 }
+                /// A takeover (§4.3 step 3c) drops identities: their provider tokens are queued for revocation.
+                func save(_ account: Account) throws {
+                    if isNewUser {
+                        try writer.insertAccount(account)
+                    } else {
+                        try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
+                    }
+                }
                 let factors = mfa.requiredFactors(of: account)
                 if !factors.isEmpty {
-                    isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+                    try save(account)
                     let pending = try mfa.startPendingSignIn(for: account, signInProvider: profile.providerID, writer: writer)
                     return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
                 }
                 account.recordSignIn(atMillis: nowMillis)
-                isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+                try save(account)
                 let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
                 return .signedIn(
                     account, refreshToken: refreshToken, session, isNewUser: isNewUser, emailRecycled: emailRecycled,
@@ -278,12 +286,13 @@ public final class AccountService: Sendable {
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute ?? [],
             deleteProvider: request.deleteProvider ?? [])
         let user = try tokens.authenticate(idToken: request.idToken)
+        let now = time.nowMillis
         let account = try store.write { writer -> Account in
             guard var account = try writer.account(localID: user.account.localID) else {
                 throw WireError(.userNotFound)
             }
             change.apply(to: &account)
-            try writer.updateAccount(account)
+            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             return account
         }
         return UpdateAccountResponse(account)

@@ -52,7 +52,7 @@ extension AdminService {
             if let enrollments = request.mfaEnrollments {
                 account.mfaEnrollments = try replacedEnrollments(of: account, with: enrollments, at: now)
             }
-            try writer.updateAccount(account)
+            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             return .commit(account)
         }
         return UpdateAccountResponse(account)
