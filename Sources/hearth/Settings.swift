@@ -112,6 +112,8 @@ struct Settings {
     /// `"anonymousAccounts": {"deleteAfterDays": 30}`.
     struct AnonymousAccountSettings: Decodable {
         var deleteAfterDays: Int?
+
+        static let keys: Set<String> = ["deleteAfterDays"]
     }
 
     struct IssuerEntry: Decodable {
@@ -226,10 +228,7 @@ struct Settings {
             rateLimitOverrides = rates
         }
         if let fileOutbound = file.outbound {
-            let given = (object["outbound"] as? [String: Any])?.keys ?? [:].keys
-            if let unknown = given.first(where: { !OutboundSettings.keys.contains($0) }) {
-                throw UsageError("config file \(path): unknown setting 'outbound.\(unknown)'")
-            }
+            try Self.checkKeys(of: "outbound", in: object, known: OutboundSettings.keys, path: path)
             outbound = fileOutbound
         }
         if let http = file.http {
@@ -237,9 +236,20 @@ struct Settings {
             httpLimits = http
         }
         if let sessions = file.sessions { apply(sessions: sessions) }
-        anonymousAccountDays = file.anonymousAccounts?.deleteAfterDays ?? anonymousAccountDays
+        if let anonymous = file.anonymousAccounts {
+            try Self.checkKeys(of: "anonymousAccounts", in: object, known: AnonymousAccountSettings.keys, path: path)
+            anonymousAccountDays = anonymous.deleteAfterDays ?? anonymousAccountDays
+        }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
+    }
+
+    /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
+    private static func checkKeys(of section: String, in object: [String: Any], known: Set<String>, path: String) throws {
+        let given = (object[section] as? [String: Any])?.keys ?? [:].keys
+        if let unknown = given.first(where: { !known.contains($0) }) {
+            throw UsageError("config file \(path): unknown setting '\(section).\(unknown)'")
+        }
     }
 
     /// The lockout and SMS quota settings of `mfa` in the config file.
