@@ -217,4 +217,21 @@ struct ProviderTokenConformanceTests {
             }
         }
     }
+
+    @Test("deleting every account queues every provider token they hold", arguments: StoreKind.allCases)
+    func deleteAllQueues(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            try store.write { writer throws in
+                for index in 0..<3 {
+                    var account = bareAccount("uid-\(index)")
+                    account.providers = [Self.apple("a\(index)", token: index == 1 ? nil : "r.\(index)")]
+                    try writer.insertAccount(account)
+                }
+            }
+            #expect(try store.write { try $0.deleteAllAccounts(queueingRevocationsAtMillis: 7) } == 3)
+            let queued = try store.read { try $0.dueProviderTokenRevocations(atMillis: 7, limit: 10) }
+            #expect(Set(queued.map(\.token)) == ["r.0", "r.2"])
+            #expect(try store.read { try $0.accountCount() } == 0)
+        }
+    }
 }

@@ -313,10 +313,12 @@ public final class AccountService: Sendable {
         return DeleteAccountResponse()
     }
 
-    /// Deletes every account (the emulator's `DELETE /emulator/v1/projects/{p}/accounts`).
+    /// Deletes every account (the emulator's `DELETE /emulator/v1/projects/{p}/accounts`), queueing the
+    /// revocation of their provider tokens.
     @discardableResult
     public func deleteAllAccounts() throws -> Int {
-        try store.write { try $0.deleteAllAccounts() }
+        let now = time.nowMillis
+        return try store.write { try $0.deleteAllAccounts(queueingRevocationsAtMillis: now) }
     }
 
     // MARK: - Helpers

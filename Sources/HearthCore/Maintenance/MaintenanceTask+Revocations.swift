@@ -68,8 +68,9 @@ extension MaintenanceTask {
             + " attempt=\(revocation.attempts) \(outcome) error=\"\(reason)\""
     }
 
-    /// `text` with every occurrence of `token` replaced, in case a revoker's error quotes it.
+    /// `text` with every occurrence of `token` replaced, in case a revoker's error quotes it, and cut to 500
+    /// characters (a provider's whole error page is not kept).
     static func redacting(_ token: String, in text: String) -> String {
-        token.isEmpty ? text : text.replacingOccurrences(of: token, with: "<redacted>")
+        String((token.isEmpty ? text : text.replacingOccurrences(of: token, with: "<redacted>")).prefix(500))
     }
 }

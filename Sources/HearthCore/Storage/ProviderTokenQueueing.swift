@@ -12,6 +12,19 @@ extension StoreWriter {
         return try deleteAccount(localID: localID)
     }
 
+    /// Deletes every account as `deleteAllAccounts()` does (the emulator's wipe, in development) and queues the
+    /// revocation of every provider refresh token they hold. Returns how many accounts it deleted.
+    @discardableResult
+    public func deleteAllAccounts(queueingRevocationsAtMillis millis: Int64) throws -> Int {
+        var after: String?
+        repeat {
+            let page = try accounts(after: after, limit: 500)
+            for account in page { try queueRevocations(of: account.providers, localID: account.localID, atMillis: millis) }
+            after = page.count == 500 ? page.last?.localID : nil
+        } while after != nil
+        return try deleteAllAccounts()
+    }
+
     /// Saves `account` as `updateAccount(_:)` does and queues the revocation of every provider refresh token the
     /// stored account holds that `account` no longer does: its identity unlinked or replaced, or the token
     /// replaced by a new one. Use it for every update that may change identities. Throws as `updateAccount(_:)`.
