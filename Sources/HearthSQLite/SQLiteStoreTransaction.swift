@@ -5,7 +5,7 @@ import SQLite
 /// transaction. Valid only inside the closure that received it.
 class SQLiteStoreReader: StoreReader {
     final let connection: SQLiteConnection
-    /// Seals and opens the secret columns (signing keys, TOTP secrets).
+    /// Seals and opens the secret columns (signing keys, TOTP secrets, provider tokens).
     final let sealer: any SecretSealer
     /// Cleared when the closure returns; using the reader afterwards is a programming error.
     final var isOpen = true

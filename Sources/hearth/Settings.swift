@@ -23,7 +23,7 @@ struct Settings {
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
-    /// The key that seals private signing keys and TOTP secrets at rest, and older keys that only open
+    /// The key that seals private signing keys, TOTP secrets and provider tokens at rest, and older keys that only open
     /// (docs/CONFIGURATION.md, "Secrets at rest"); nil: secrets are stored unencrypted.
     var encryptionKey: EncryptionKeySource?
     var previousEncryptionKeys: EncryptionKeySource?
