@@ -61,12 +61,21 @@ public struct ProviderTokenRevocation: Sendable, Equatable, CustomStringConverti
         self.lastError = lastError
     }
 
-    /// A revocation of `refreshToken` (of `identity` of the account `localID`), due at once.
+    /// A new revocation (a random id), due at once: of `token` of `providerID`, issued to `clientID`, for the
+    /// account `localID`.
+    public init(
+        providerID: String, clientID: String, token: String, tokenTypeHint: String, localID: String, atMillis: Int64
+    ) {
+        self.init(
+            id: Identifiers.localID(), providerID: providerID, clientID: clientID, token: token,
+            tokenTypeHint: tokenTypeHint, localID: localID, createdAtMillis: atMillis, nextAttemptAtMillis: atMillis)
+    }
+
+    /// A new revocation of `refreshToken` (of `identity` of the account `localID`), due at once.
     public init(revoking refreshToken: ProviderRefreshToken, of identity: LinkedIdentity, localID: String, atMillis: Int64) {
         self.init(
-            id: Identifiers.localID(), providerID: identity.providerID, clientID: refreshToken.clientID,
-            token: refreshToken.token, tokenTypeHint: "refresh_token", localID: localID, createdAtMillis: atMillis,
-            nextAttemptAtMillis: atMillis)
+            providerID: identity.providerID, clientID: refreshToken.clientID, token: refreshToken.token,
+            tokenTypeHint: "refresh_token", localID: localID, atMillis: atMillis)
     }
 
     /// The wait after the `attempts`-th failed attempt (1 or more): a minute, doubling each time, at most 6 hours.
