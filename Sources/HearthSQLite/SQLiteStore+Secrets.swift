@@ -3,7 +3,7 @@ import SQLite
 
 /// The secret columns go through the store's `SecretSealer`: sealed on every write, opened on every read.
 extension SQLiteStoreReader {
-    /// The secret kept in a BLOB column (a TOTP secret), opened.
+    /// The secret kept in a BLOB column (a TOTP secret, a provider token), opened.
     func openSecret(_ stored: [UInt8]?, _ field: SecretField) throws -> [UInt8]? {
         try stored.map { try sealer.open($0, for: field) }
     }
@@ -29,7 +29,7 @@ extension SQLiteStore: SecretResealing {
         do {
             return try pool.read { connection in
                 var inventory = SecretInventory()
-                try SecretColumn.forEachSecret(on: connection) { column, recordID, stored in
+                try SecretColumn.forEachSecret(on: connection) { column, recordID, _, stored in
                     _ = try sealer.open(stored, for: SecretField(column.kind, recordID: recordID))
                     inventory.count(sealer.state(of: stored))
                 }
@@ -47,7 +47,7 @@ extension SQLiteStore: SecretResealing {
             let (before, rewritten) = try pool.write { connection in
                 var inventory = SecretInventory()
                 var rewritten = 0
-                try SecretColumn.forEachSecret(on: connection) { column, recordID, stored in
+                try SecretColumn.forEachSecret(on: connection) { column, recordID, key, stored in
                     let state = sealer.state(of: stored)
                     inventory.count(state)
                     let field = SecretField(column.kind, recordID: recordID)
@@ -55,7 +55,7 @@ extension SQLiteStore: SecretResealing {
                     guard sealer.needsResealing(state) else { return }
                     let sealed = try sealer.seal(secret, for: field)
                     let value: SQLiteValue = column.isText ? .text(String(decoding: sealed, as: UTF8.self)) : .blob(sealed)
-                    try connection.execute(column.update, [value, .text(recordID)])
+                    try connection.execute(column.update, [value] + key)
                     rewritten += 1
                 }
                 return (inventory, rewritten)
@@ -68,48 +68,62 @@ extension SQLiteStore: SecretResealing {
     }
 }
 
-/// A column that holds secrets, with the key that names each row's record. Read in pages in key order, so that
-/// going through every secret takes bounded memory.
+/// A column that holds secrets, with the key columns that name each row's record. Read in pages in key order, so
+/// that going through every secret takes bounded memory.
 private struct SecretColumn {
     let kind: SecretField.Kind
     let table: String
-    let key: String
+    /// The columns of a unique key; the record id is their values joined by `/`.
+    let keys: [String]
     let column: String
     /// TEXT (a PEM) rather than BLOB.
     let isText: Bool
 
     static let all = [
-        SecretColumn(kind: .signingKey, table: "signing_keys", key: "key_id", column: "private_key_pem", isText: true),
+        SecretColumn(kind: .signingKey, table: "signing_keys", keys: ["key_id"], column: "private_key_pem", isText: true),
         SecretColumn(
-            kind: .mfaEnrollmentTOTPSecret, table: "mfa_enrollments", key: "enrollment_id", column: "totp_secret",
+            kind: .mfaEnrollmentTOTPSecret, table: "mfa_enrollments", keys: ["enrollment_id"], column: "totp_secret",
             isText: false),
         SecretColumn(
-            kind: .verificationSessionTOTPSecret, table: "verification_sessions", key: "session_hash",
+            kind: .verificationSessionTOTPSecret, table: "verification_sessions", keys: ["session_hash"],
             column: "totp_secret", isText: false),
+        SecretColumn(
+            kind: .identityProviderRefreshToken, table: "identities", keys: ["provider_id", "raw_id"],
+            column: "provider_refresh_token", isText: false),
+        SecretColumn(
+            kind: .providerTokenRevocation, table: "provider_token_revocations", keys: ["revocation_id"],
+            column: "token", isText: false),
     ]
 
     static let pageSize = 500
 
-    private var select: String { "SELECT \(key), \(column) FROM \(table) WHERE \(column) IS NOT NULL" }
-    var firstPage: String { "\(select) ORDER BY \(key) LIMIT \(Self.pageSize)" }
-    var nextPage: String { "\(select) AND \(key) > ? ORDER BY \(key) LIMIT \(Self.pageSize)" }
-    var update: String { "UPDATE \(table) SET \(column) = ? WHERE \(key) = ?" }
+    private var keyList: String { keys.joined(separator: ", ") }
+    private var keyParameters: String { keys.map { _ in "?" }.joined(separator: ", ") }
+    private var select: String { "SELECT \(keyList), \(column) FROM \(table) WHERE \(column) IS NOT NULL" }
+    var firstPage: String { "\(select) ORDER BY \(keyList) LIMIT \(Self.pageSize)" }
+    var nextPage: String { "\(select) AND (\(keyList)) > (\(keyParameters)) ORDER BY \(keyList) LIMIT \(Self.pageSize)" }
+    var update: String {
+        "UPDATE \(table) SET \(column) = ? WHERE \(keys.map { "\($0) = ?" }.joined(separator: " AND "))"
+    }
 
-    /// Calls `body` with every stored secret: its column, its record's key and its stored bytes. `body` may
-    /// update the secret column of the row it is given.
+    /// Calls `body` with every stored secret: its column, its record's id, its key values (for `update`) and its
+    /// stored bytes. `body` may update the secret column of the row it is given.
     static func forEachSecret(
-        on connection: SQLiteConnection, _ body: (SecretColumn, String, [UInt8]) throws -> Void
+        on connection: SQLiteConnection, _ body: (SecretColumn, String, [SQLiteValue], [UInt8]) throws -> Void
     ) throws {
         for column in all {
-            var after: String?
+            var after: [SQLiteValue]?
             repeat {
-                let page = try connection.queryAll(
-                    after == nil ? column.firstPage : column.nextPage, after.map { [.text($0)] } ?? []
-                ) { row in
-                    (try row.requiredText(0), column.isText ? Array(try row.requiredText(1).utf8) : row.blob(1) ?? [])
+                let page = try connection.queryAll(after == nil ? column.firstPage : column.nextPage, after ?? []) { row in
+                    let key = try (0..<column.keys.count).map { try row.requiredText($0) }
+                    let stored = column.isText
+                        ? Array(try row.requiredText(column.keys.count).utf8) : row.blob(column.keys.count) ?? []
+                    return (key, stored)
                 }
-                for (recordID, stored) in page { try body(column, recordID, stored) }
-                after = page.count == pageSize ? page.last?.0 : nil
+                for (key, stored) in page {
+                    try body(column, key.joined(separator: "/"), key.map { .text($0) }, stored)
+                }
+                after = page.count == pageSize ? page.last.map { $0.0.map { .text($0) } } : nil
             } while after != nil
         }
     }

@@ -9,7 +9,7 @@ import SQLite
 /// if its body throws. Both block the calling thread and may be called from any number of threads
 /// at once: readers run in parallel, writers queue.
 ///
-/// Private signing keys and TOTP secrets pass through `sealer` on every write and read (encrypted at rest
+/// Private signing keys, TOTP secrets and provider tokens pass through `sealer` on every write and read (encrypted at rest
 /// when it has a key; see `SecretSealer`), and `SecretResealing` checks or rewrites all of them.
 ///
 /// SQLite errors do not leave this type: constraint failures become the matching `StoreError` code
@@ -39,7 +39,8 @@ public final class SQLiteStore: HearthStore {
     /// - Parameters:
     ///   - path: The database file; its directory must exist.
     ///   - readerCount: How many reads can run at the same time.
-    ///   - sealer: Seals private signing keys and TOTP secrets; by default they are stored as they are.
+    ///   - sealer: Seals private signing keys, TOTP secrets and provider tokens; by default they are stored as they
+    ///     are.
     /// - Throws: `StoreError` `.corrupt` or `.unavailable`.
     public convenience init(path: String, readerCount: Int = 4, sealer: any SecretSealer = PlaintextSecretSealer()) throws {
         try self.init(path: path, readerCount: readerCount, sealer: sealer, removesFileOnClose: false)

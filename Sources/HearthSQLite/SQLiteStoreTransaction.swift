@@ -5,7 +5,7 @@ import SQLite
 /// transaction. Valid only inside the closure that received it.
 class SQLiteStoreReader: StoreReader {
     final let connection: SQLiteConnection
-    /// Seals and opens the secret columns (signing keys, TOTP secrets).
+    /// Seals and opens the secret columns (signing keys, TOTP secrets, provider tokens).
     final let sealer: any SecretSealer
     /// Cleared when the closure returns; using the reader afterwards is a programming error.
     final var isOpen = true
@@ -68,6 +68,15 @@ class SQLiteStoreReader: StoreReader {
         }
     }
 
+    final func anonymousAccountIDs(createdBefore millis: Int64, after localID: String?, limit: Int) throws -> [String] {
+        precondition(limit >= 1, "a page needs a limit of at least 1")
+        return try run("anonymousAccountIDs") {
+            try connection.queryAll(
+                SQL.staleAnonymousAccountPage, [.text(localID ?? ""), .integer(millis), .integer(Int64(limit))]
+            ) { try $0.requiredText(0) }
+        }
+    }
+
     /// Loads the account the query finds, with its identities and (only if it has any, which the
     /// account query's last column tells, sparing most loads a statement) its MFA enrolments.
     private func loadAccount(_ sql: String, _ values: [SQLiteValue]) throws -> Account? {
@@ -77,9 +86,18 @@ class SQLiteStoreReader: StoreReader {
         guard let (loaded, hasEnrollments) = found else { return nil }
         var account = loaded
         account.providers = try connection.queryAll(SQL.identitiesOfAccount, [.text(account.localID)]) { row in
-            LinkedIdentity(
+            var identity = LinkedIdentity(
                 providerID: try row.requiredText(0), rawID: try row.requiredText(1), email: row.text(2),
                 displayName: row.text(3), photoURL: row.text(4), screenName: row.text(5))
+            if let sealed = row.blob(6) {
+                guard let clientID = row.text(7) else {
+                    throw StoreError(.corrupt, "account: a provider refresh token without its client")
+                }
+                let field = SecretField.providerRefreshToken(providerID: identity.providerID, rawID: identity.rawID)
+                let token = String(decoding: try sealer.open(sealed, for: field), as: UTF8.self)
+                identity.providerRefreshToken = ProviderRefreshToken(token: token, clientID: clientID)
+            }
+            return identity
         }
         guard hasEnrollments else { return account }
         account.mfaEnrollments = try connection.queryAll(SQL.enrollmentsOfAccount, [.text(account.localID)]) { row in
@@ -103,7 +121,8 @@ class SQLiteStoreReader: StoreReader {
             displayName: row.text(3), photoURL: row.text(4), phoneNumber: row.text(5), passwordHash: row.text(6),
             disabled: try row.requiredBool(7), customAttributes: row.text(8),
             createdAtMillis: try row.requiredInt64(9), lastLoginAtMillis: row.int64(10),
-            lastRefreshAtMillis: row.int64(11), validSinceMillis: try row.requiredInt64(12))
+            lastRefreshAtMillis: row.int64(11), validSinceMillis: try row.requiredInt64(12),
+            isAnonymous: try row.requiredBool(13))
     }
 
     // MARK: Sessions (refresh-token rotation)
@@ -285,7 +304,7 @@ class SQLiteStoreReader: StoreReader {
 final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
     /// Runs a statement, turning a constraint failure into the `StoreError` code `map` picks for it.
     @discardableResult
-    private func execute(
+    func execute(
         _ sql: String, _ values: [SQLiteValue], constraint map: (SQLiteError.ResultCode) -> StoreError.Code? = { _ in nil }
     ) throws -> Int {
         do {
@@ -339,6 +358,10 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                     .text(account.localID), .integer(Int64(position)), .text(identity.providerID),
                     .text(identity.rawID), SQLiteValue(identity.email), SQLiteValue(identity.displayName),
                     SQLiteValue(identity.photoURL), SQLiteValue(identity.screenName),
+                    try sealedValue(
+                        identity.providerRefreshToken.map { Array($0.token.utf8) },
+                        .providerRefreshToken(providerID: identity.providerID, rawID: identity.rawID)),
+                    SQLiteValue(identity.providerRefreshToken?.clientID),
                 ]
             ) { code in code == .constraintUnique ? .duplicateIdentity : nil }
         }
@@ -373,7 +396,7 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
             SQLiteValue(account.displayName), SQLiteValue(account.photoURL), SQLiteValue(account.phoneNumber),
             SQLiteValue(account.passwordHash), SQLiteValue(account.disabled), SQLiteValue(account.customAttributes),
             .integer(account.createdAtMillis), SQLiteValue(account.lastLoginAtMillis),
-            SQLiteValue(account.lastRefreshAtMillis), .integer(account.validSinceMillis),
+            SQLiteValue(account.lastRefreshAtMillis), .integer(account.validSinceMillis), SQLiteValue(account.isAnonymous),
         ]
     }
 
@@ -703,7 +726,7 @@ enum SQL {
     static let accountColumns = [
         "local_id", "email", "email_verified", "display_name", "photo_url", "phone_number", "password_hash",
         "disabled", "custom_attributes", "created_at_millis", "last_login_at_millis", "last_refresh_at_millis",
-        "valid_since_millis",
+        "valid_since_millis", "is_anonymous",
     ]
     /// The account columns, then whether the account has MFA enrolments.
     private static let accountSelect = """
@@ -723,9 +746,15 @@ enum SQL {
         """
     static let accountPage = "SELECT local_id FROM accounts WHERE local_id > ? ORDER BY local_id LIMIT ?"
     static let accountCount = "SELECT count(*) FROM accounts"
+    /// By the partial index `accounts_anonymous`, in uid order.
+    static let staleAnonymousAccountPage = """
+        SELECT local_id FROM accounts
+        WHERE is_anonymous = 1 AND local_id > ?1 AND created_at_millis < ?2 ORDER BY local_id LIMIT ?3
+        """
     static let accountExists = "SELECT 1 FROM accounts WHERE local_id = ?"
     static let identitiesOfAccount = """
-        SELECT provider_id, raw_id, email, display_name, photo_url, screen_name
+        SELECT provider_id, raw_id, email, display_name, photo_url, screen_name, provider_refresh_token,
+            provider_client_id
         FROM identities WHERE local_id = ? ORDER BY position
         """
     static let insertAccount = """
@@ -742,8 +771,9 @@ enum SQL {
 
     static let deleteIdentitiesOfAccount = "DELETE FROM identities WHERE local_id = ?"
     static let insertIdentity = """
-        INSERT INTO identities (local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO identities (local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name,
+            provider_refresh_token, provider_client_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static let enrollmentsOfAccount = """
@@ -976,6 +1006,6 @@ enum SQL {
         ("purgeLegacyRefreshTokens", purgeLegacyRefreshTokens),
         ("sessionPage", sessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
         ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
-        ("revokeServiceAccount", revokeServiceAccount),
-    ] + cascadeLookups
+        ("revokeServiceAccount", revokeServiceAccount), ("staleAnonymousAccountPage", staleAnonymousAccountPage),
+    ] + providerTokenRevocationLookups + cascadeLookups
 }

@@ -30,6 +30,9 @@ enum Schema {
         migrator.register(7, "service accounts: public keys of the admin API's callers") { db in
             try db.executeScript(version7)
         }
+        migrator.register(8, "anonymous accounts, provider refresh tokens, the provider-token revocation queue") { db in
+            try db.executeScript(version8)
+        }
         return migrator
     }
 
@@ -276,5 +279,30 @@ enum Schema {
             revoked_at INTEGER
         ) STRICT;
         CREATE UNIQUE INDEX service_accounts_live_email ON service_accounts(email) WHERE revoked_at IS NULL;
+        """
+
+    /// Anonymous (guest) accounts, marked so that the maintenance task finds the stale ones by an index (existing
+    /// accounts are not anonymous); the provider refresh token of a linked identity (sealed, with the client it
+    /// was issued to); and the durable queue of provider tokens to revoke, each sealed under its own id.
+    static let version8 = """
+        ALTER TABLE accounts ADD COLUMN is_anonymous INTEGER NOT NULL DEFAULT 0 CHECK (is_anonymous IN (0, 1));
+        CREATE INDEX accounts_anonymous ON accounts(local_id, created_at_millis) WHERE is_anonymous = 1;
+
+        ALTER TABLE identities ADD COLUMN provider_refresh_token BLOB;
+        ALTER TABLE identities ADD COLUMN provider_client_id TEXT;
+
+        CREATE TABLE provider_token_revocations (
+            revocation_id TEXT PRIMARY KEY NOT NULL,
+            provider_id TEXT NOT NULL,
+            client_id TEXT NOT NULL,
+            token BLOB NOT NULL,
+            token_type_hint TEXT NOT NULL,
+            local_id TEXT NOT NULL,
+            created_at_millis INTEGER NOT NULL,
+            attempts INTEGER NOT NULL,
+            next_attempt_at_millis INTEGER NOT NULL,
+            last_error TEXT
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX provider_token_revocations_due ON provider_token_revocations(next_attempt_at_millis, revocation_id);
         """
 }

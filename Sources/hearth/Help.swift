@@ -10,7 +10,8 @@ enum Help {
           keys list     List the token signing keys
           keys rotate   Make a new signing key; the old one stays published until its tokens expire
           keys reencrypt
-                        Encrypt every private signing key and TOTP secret under the current encryption key
+                        Encrypt every private signing key, TOTP secret and provider token under the current
+                        encryption key
           users …       List, find, create, import and export users; show, disable, enable, revoke the
                         sessions of, set the claims of, or delete one user
           service-accounts create|list|revoke
@@ -41,7 +42,7 @@ enum Help {
           --trusted-proxies L  Comma-separated proxy addresses/CIDR blocks whose X-Forwarded-For names the
                                client for rate limits (HEARTH_TRUSTED_PROXIES, default none)
           --encryption-key-file FILE
-                               Key that encrypts private signing keys and TOTP secrets at rest: 32 bytes in
+                               Key that encrypts private signing keys, TOTP secrets and provider tokens at rest: 32 bytes in
                                base64 (openssl rand -base64 32), in an owner-only file (HEARTH_ENCRYPTION_KEY_FILE,
                                or the key itself in HEARTH_ENCRYPTION_KEY; default: not encrypted)
           --encryption-key-previous-file FILE
@@ -80,7 +81,7 @@ enum Help {
                    every token it signed has expired, so verifiers never see a gap. Running servers pick up
                    the new key within a few seconds.
           reencrypt
-                   Rewrite every private signing key and TOTP secret under the current encryption key, in one
+                   Rewrite every private signing key, TOTP secret and provider token under the current encryption key, in one
                    transaction: after a new encryption key (give the old one as a previous key), or to encrypt a
                    database written before encryption was turned on. See docs/DEPLOYMENT.md, "Secrets at rest".
         """

@@ -115,16 +115,17 @@ enum ServeCommand {
             errorRenderer: IdentityServer.render,
             log: { entry in logLine(entry.logLine) })
         try taking(settings, store) { try http.start() }
-        let purger = SessionPurger(
-            store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule, log: logLine)
-        purger.start()
+        let maintenance = MaintenanceTask(
+            store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
+            anonymousAccountLifetimeDays: settings.anonymousAccountDays, log: logLine)
+        maintenance.start()
         printBanner(settings: settings, publicURL: publicURL, project: project, sealer: store.sealer)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM")")
         http.shutdown(gracePeriod: .seconds(10))
-        purger.stop()
+        maintenance.stop()
         store.close()
         logLine("event=stopped")
         exit(0)

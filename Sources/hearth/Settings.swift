@@ -23,7 +23,7 @@ struct Settings {
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
-    /// The key that seals private signing keys and TOTP secrets at rest, and older keys that only open
+    /// The key that seals private signing keys, TOTP secrets and provider tokens at rest, and older keys that only open
     /// (docs/CONFIGURATION.md, "Secrets at rest"); nil: secrets are stored unencrypted.
     var encryptionKey: EncryptionKeySource?
     var previousEncryptionKeys: EncryptionKeySource?
@@ -104,7 +104,17 @@ struct Settings {
         var purgeBatchSize: Int?
     }
     var sessionPolicy = SessionPolicy()
-    var purgeSchedule = SessionPurger.Schedule()
+    var purgeSchedule = MaintenanceTask.Schedule()
+    /// Anonymous accounts are deleted this many days after they were created unless upgraded; 0 keeps them
+    /// (docs/CONFIGURATION.md, "Maintenance task and anonymous accounts").
+    var anonymousAccountDays = 30
+
+    /// `"anonymousAccounts": {"deleteAfterDays": 30}`.
+    struct AnonymousAccountSettings: Decodable {
+        var deleteAfterDays: Int?
+
+        static let keys: Set<String> = ["deleteAfterDays"]
+    }
 
     struct IssuerEntry: Decodable {
         var issuer: String
@@ -140,12 +150,13 @@ struct Settings {
         var outbound: OutboundSettings?
         var http: HTTPLimits?
         var sessions: SessionSettings?
+        var anonymousAccounts: AnonymousAccountSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "trustedOrigins", "rateLimits",
-        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
+        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions", "anonymousAccounts",
     ]
 
     /// The options of every command that opens the store.
@@ -217,10 +228,7 @@ struct Settings {
             rateLimitOverrides = rates
         }
         if let fileOutbound = file.outbound {
-            let given = (object["outbound"] as? [String: Any])?.keys ?? [:].keys
-            if let unknown = given.first(where: { !OutboundSettings.keys.contains($0) }) {
-                throw UsageError("config file \(path): unknown setting 'outbound.\(unknown)'")
-            }
+            try Self.checkKeys(of: "outbound", in: object, known: OutboundSettings.keys, path: path)
             outbound = fileOutbound
         }
         if let http = file.http {
@@ -228,8 +236,20 @@ struct Settings {
             httpLimits = http
         }
         if let sessions = file.sessions { apply(sessions: sessions) }
+        if let anonymous = file.anonymousAccounts {
+            try Self.checkKeys(of: "anonymousAccounts", in: object, known: AnonymousAccountSettings.keys, path: path)
+            anonymousAccountDays = anonymous.deleteAfterDays ?? anonymousAccountDays
+        }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
+    }
+
+    /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
+    private static func checkKeys(of section: String, in object: [String: Any], known: Set<String>, path: String) throws {
+        let given = (object[section] as? [String: Any])?.keys ?? [:].keys
+        if let unknown = given.first(where: { !known.contains($0) }) {
+            throw UsageError("config file \(path): unknown setting '\(section).\(unknown)'")
+        }
     }
 
     /// The lockout and SMS quota settings of `mfa` in the config file.
@@ -299,6 +319,9 @@ struct Settings {
         guard (1...86_400).contains(purgeSchedule.interval), (1...100_000).contains(purgeSchedule.batchSize) else {
             throw UsageError("sessions.purgeIntervalSeconds must be between 1 and 86400, sessions.purgeBatchSize between 1 and 100000")
         }
+        guard (0...36_500).contains(anonymousAccountDays) else {
+            throw UsageError("anonymousAccounts.deleteAfterDays (HEARTH_ANONYMOUS_ACCOUNT_DAYS) must be between 0 (keep) and 36500")
+        }
     }
 
     private mutating func apply(environment: [String: String]) throws {
@@ -341,6 +364,12 @@ struct Settings {
                 throw UsageError("HEARTH_REFRESH_REUSE_GRACE_SECONDS must be a number of seconds, not '\(value)'")
             }
             sessionPolicy.reuseGracePeriod = seconds
+        }
+        if let value = nonEmpty("HEARTH_ANONYMOUS_ACCOUNT_DAYS") {
+            guard let days = Int(value) else {
+                throw UsageError("HEARTH_ANONYMOUS_ACCOUNT_DAYS must be a number of days, not '\(value)'")
+            }
+            anonymousAccountDays = days
         }
         if let value = nonEmpty("HEARTH_MAX_SESSIONS_PER_ACCOUNT") {
             guard let count = Int(value) else {

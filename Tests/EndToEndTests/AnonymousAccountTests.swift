@@ -25,6 +25,7 @@ struct AnonymousAccountTests {
         let google = try DevGoogle(server: server).signIn(email: "guest-upgraded@example.com")
         let linked = try SignedIn(try client.verifyAssertion(idToken: google.idToken, accessToken: nil, linking: guest.idToken))
         #expect(linked.localID == guest.localID)
+        #expect(JWTParts.claims(linked.idToken)["firebase"].flatMap { ($0 as? [String: Any])?["sign_in_provider"] as? String } == "google.com")
         let after = try client.getAccountInfo(idToken: linked.idToken)
         let upgraded = try #require((after.json["users"] as? [[String: Any]])?.first)
         #expect(upgraded["email"] as? String == "guest-upgraded@example.com")
@@ -57,5 +58,32 @@ struct AnonymousAccountTests {
         #expect(linked.user.email == "hearthauth-guest@example.com")
         #expect(linked.user.providerData.map(\.providerID) == ["google.com"])
         #expect(auth.currentUser?.isAnonymous == false)
+    }
+
+    @Test("the stale-guest lifetime is read from the config file and the environment; bad values are usage errors")
+    func lifetimeSettings() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.json")
+        for (config, message) in [
+            (#"{"anonymousAccounts":{"deleteAfterDays":-1}}"#, "anonymousAccounts.deleteAfterDays"),
+            (#"{"anonymousAccounts":{"deleteAfterDay":3}}"#, "anonymousAccounts.deleteAfterDay'"),
+            (#"{"anonymousAccounts":{"deleteAfterDays":"soon"}}"#, "wrong type"),
+        ] {
+            try Data(config.utf8).write(to: file)
+            let refused = try HearthProcess.run(["serve", "--dev", "--config", file.path, "--data-dir", directory.path])
+            #expect(refused.status == 64, "\(config)")
+            #expect(refused.output.contains(message), "\(config): \(refused.output)")
+        }
+        let badEnvironment = try HearthProcess.run(
+            ["serve", "--dev", "--data-dir", directory.path], environment: ["HEARTH_ANONYMOUS_ACCOUNT_DAYS": "soon"])
+        #expect(badEnvironment.status == 64)
+        #expect(badEnvironment.output.contains("HEARTH_ANONYMOUS_ACCOUNT_DAYS"))
+
+        try Data(#"{"anonymousAccounts":{"deleteAfterDays":0}}"#.utf8).write(to: file)
+        let server = HearthProcess(arguments: ["--dev", "--config", file.path], dataDirectory: directory)
+        try server.start()
+        _ = try SignedIn(try FirebaseIOSClient(server: server).signUpAnonymously())
+        #expect(server.stop() == 0)
     }
 }

@@ -111,7 +111,7 @@ struct SessionRotationTests {
             answer = try client.refresh(next).errorMessage ?? ""
         }
         #expect(answer == "INVALID_REFRESH_TOKEN")
-        #expect(server.lines.contains { $0.contains("event=purge sessions_deleted=1 legacy_refresh_tokens_deleted=0") })
+        #expect(server.lines.contains { $0.contains("event=maintenance sessions_deleted=1 legacy_refresh_tokens_deleted=0") })
         #expect(server.stop() == 0)
         #expect(server.lines.contains("event=stopped"))
     }

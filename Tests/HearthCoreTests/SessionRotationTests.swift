@@ -163,8 +163,8 @@ struct SessionRotationTests {
         let second = try refresh(test, first).refreshToken
         let third = try refresh(test, second).refreshToken
         test.time.advance(by: 90 * 86_400)
-        try SessionPurger(store: test.store, time: test.time, policy: SessionPolicy(reuseDetectionPeriod: 60), log: { _ in })
-            .purgePass()
+        try MaintenanceTask(store: test.store, time: test.time, policy: SessionPolicy(reuseDetectionPeriod: 60), log: { _ in })
+            .runPass()
         #expect(wireErrorCode { _ = try refresh(test, first) } == .tokenExpired)
         #expect(wireErrorCode { _ = try refresh(test, third) } == .tokenExpired)
     }
@@ -251,10 +251,10 @@ struct SessionRotationTests {
             }
             try writer.saveLimitCounter(LimitCounter(key: "live", windowStartMillis: now, expiresAtMillis: now + 60_000))
         }
-        let purger = SessionPurger(
-            store: test.store, time: test.time, policy: SessionPolicy(), schedule: SessionPurger.Schedule(batchSize: 2),
+        let purger = MaintenanceTask(
+            store: test.store, time: test.time, policy: SessionPolicy(), schedule: MaintenanceTask.Schedule(batchSize: 2),
             log: { _ in })
-        try purger.purgePass()
+        try purger.runPass()
         let left = try test.store.read { reader in
             try (0..<5).map { try reader.limitCounter(key: "old-\($0)") } + [try reader.limitCounter(key: "live")]
         }
@@ -265,8 +265,8 @@ struct SessionRotationTests {
     func purge() throws {
         let policy = SessionPolicy(reuseDetectionPeriod: 1_000, revokedRetention: 500)
         let test = try TestPlatform(sessions: policy)
-        let purger = SessionPurger(
-            store: test.store, time: test.time, policy: policy, schedule: SessionPurger.Schedule(batchSize: 2),
+        let purger = MaintenanceTask(
+            store: test.store, time: test.time, policy: policy, schedule: MaintenanceTask.Schedule(batchSize: 2),
             log: { _ in })
         // A live session, rotated a few times.
         let live = try test.signIn(subject: "purge-live")
@@ -282,16 +282,16 @@ struct SessionRotationTests {
         _ = try test.accounts.delete(DeleteAccountRequest(idToken: deleted.idToken))
 
         // The first pass revokes the deleted account's session: its retention starts now.
-        #expect(try purger.purgePass() == SessionPurger.Report())
+        #expect(try purger.runPass() == MaintenanceTask.Report())
         #expect(wireErrorCode { _ = try refresh(test, deleted.refreshToken) } == .userNotFound)
         test.time.advance(by: 501)
-        #expect(try purger.purgePass() == SessionPurger.Report(sessions: 2))
+        #expect(try purger.runPass() == MaintenanceTask.Report(sessions: 2))
         for token in [reused, reusedNext, try #require(deleted.refreshToken)] {
             #expect(try session(test, token) == nil)
             #expect(wireErrorCode { _ = try refresh(test, token) } == .invalidRefreshToken)
         }
         test.time.advance(by: 1_000)
-        #expect(try purger.purgePass() == SessionPurger.Report())
+        #expect(try purger.runPass() == MaintenanceTask.Report())
         #expect(try session(test, chain.last) != nil)
         #expect(try refresh(test, chain.last).userId == live.localId)
     }
@@ -305,8 +305,8 @@ struct SessionRotationTests {
                     tokenHash: "expired", kind: .accessToken, subject: "1", clientID: "c", scope: "openid",
                     expiresAt: test.time.nowSeconds - 1, createdAt: 0))
         }
-        let purger = SessionPurger(store: test.store, time: test.time, policy: SessionPolicy(), log: { _ in })
-        try purger.purgePass()
+        let purger = MaintenanceTask(store: test.store, time: test.time, policy: SessionPolicy(), log: { _ in })
+        try purger.runPass()
         #expect(try test.store.read { try $0.devGrant(hash: "expired") } == nil)
     }
 
@@ -319,10 +319,14 @@ struct SessionRotationTests {
         _ = wireErrorCode { _ = try refresh(test, first) }  // reuse: the session is revoked
         test.time.advance(by: 1)
         let lines = LogLines()
-        let purger = SessionPurger(store: test.store, time: test.time, policy: policy, log: lines.add)
+        let purger = MaintenanceTask(store: test.store, time: test.time, policy: policy, log: lines.add)
         purger.start()
         purger.start()
-        #expect(lines.waitForLine(timeout: 60) == "event=purge sessions_deleted=1 legacy_refresh_tokens_deleted=0 limit_counters_deleted=0")
+        #expect(
+            lines.waitForLine(timeout: 60)
+                == "event=maintenance sessions_deleted=1 legacy_refresh_tokens_deleted=0 limit_counters_deleted=0"
+                + " anonymous_accounts_deleted=0 mfa_state_deleted=0 dev_grants_deleted=0 provider_tokens_revoked=0"
+                + " provider_token_revocations_failed=0")
         purger.stop()
         purger.stop()
         #expect(try session(test, first) == nil)

@@ -101,21 +101,21 @@ struct SQLiteLegacySessionTests {
         let store = try SQLiteStore(path: path)
         defer { store.close() }
         let sessions = try SessionHarness(store: store)
-        let purger = SessionPurger(
-            store: store, time: sessions.time, policy: SessionPolicy(), schedule: SessionPurger.Schedule(batchSize: 2),
+        let purger = MaintenanceTask(
+            store: store, time: sessions.time, policy: SessionPolicy(), schedule: MaintenanceTask.Schedule(batchSize: 2),
             log: { _ in })
         func legacyHashes() throws -> [String] {
             try SQLiteConnection(path: path, mode: .readOnly).queryAll(
                 "SELECT token_hash FROM legacy_refresh_tokens ORDER BY token_hash") { try $0.requiredText(0) }
         }
         // The revoked session (8 days, past the 7-day retention) with its token; the token rotated 31 days ago.
-        #expect(try purger.purgePass() == SessionPurger.Report(sessions: 1, legacyRefreshTokens: 2))
+        #expect(try purger.runPass() == MaintenanceTask.Report(sessions: 1, legacyRefreshTokens: 2))
         #expect(try legacyHashes() == [chain[1], chain[2], untouched].map(sessions.hash).sorted())
-        #expect(try purger.purgePass() == SessionPurger.Report())
+        #expect(try purger.runPass() == MaintenanceTask.Report())
         // Ending a session lets its legacy tokens go with it once its retention is over.
         #expect(try sessions.refusal(chain[1]) == .tokenExpired)
         sessions.time.advance(by: 8 * 86_400)
-        #expect(try purger.purgePass() == SessionPurger.Report(sessions: 1, legacyRefreshTokens: 2))
+        #expect(try purger.runPass() == MaintenanceTask.Report(sessions: 1, legacyRefreshTokens: 2))
         #expect(try legacyHashes() == [sessions.hash(untouched)])
     }
 
@@ -126,7 +126,7 @@ struct SQLiteLegacySessionTests {
         try makeVersion4Database(at: path)
         try SQLiteStore(path: path).close()
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...7))
+        #expect(try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...8))
         #expect(try connection.queryFirst("SELECT count(*) FROM sqlite_schema WHERE name = 'refresh_tokens'") { $0.int(0) } == 0)
         #expect(try connection.queryFirst("SELECT count(*) FROM legacy_refresh_tokens") { $0.int(0) } == 5)
         #expect(try connection.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")

@@ -72,7 +72,7 @@ struct SQLiteStoreTests {
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(
             try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
-                == Array(1...7))
+                == Array(1...8))
         #expect(
             try connection.queryFirst("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'accounts_phone_number'") {
                 $0.int(0)
@@ -83,8 +83,8 @@ struct SQLiteStoreTests {
         #expect(
             tables == [
                 "accounts", "dev_accounts", "dev_grants", "identities", "legacy_refresh_tokens", "limit_counters",
-                "mfa_enrollments", "mfa_pending_sign_ins", "refresh_sessions", "schema_migrations", "service_accounts",
-                "signing_keys", "verification_sessions",
+                "mfa_enrollments", "mfa_pending_sign_ins", "provider_token_revocations", "refresh_sessions",
+                "schema_migrations", "service_accounts", "signing_keys", "verification_sessions",
             ])
     }
 
@@ -124,6 +124,9 @@ struct SQLiteStoreTests {
             #expect(try reader.account(providerID: "github.com", rawID: "42") == account)
             #expect(try reader.account(localID: "uid-2") == bareAccount("uid-2"))
             #expect(try reader.accountCount() == 2)
+            // Accounts from before migration 8 are not anonymous, so the maintenance task never deletes them.
+            #expect(try reader.account(localID: "uid-2")?.isAnonymous == false)
+            #expect(try reader.anonymousAccountIDs(createdBefore: .max, after: nil, limit: 10) == [])
             // Each older refresh token is a session of its own, started when the token was made, and
             // still finds it.
             #expect(
@@ -155,7 +158,7 @@ struct SQLiteStoreTests {
         store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...7))
+        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...8))
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }

@@ -51,6 +51,8 @@ struct SealingStoreKind: Sendable, CustomTestStringConvertible {
         case .signingKey: ("signing_keys", "key_id", "private_key_pem")
         case .mfaEnrollmentTOTPSecret: ("mfa_enrollments", "enrollment_id", "totp_secret")
         case .verificationSessionTOTPSecret: ("verification_sessions", "session_hash", "totp_secret")
+        case .identityProviderRefreshToken: ("identities", "provider_id || '/' || raw_id", "provider_refresh_token")
+        case .providerTokenRevocation: ("provider_token_revocations", "revocation_id", "token")
         }
     }
 }
@@ -71,6 +73,8 @@ struct SealedSecretsConformanceTests {
         static let pem = "-----BEGIN PRIVATE KEY-----\nMIIsecretkeymaterial0123456789\n-----END PRIVATE KEY-----\n"
         static let totp = Array("TOTPSECRETBYTES-enrolled".utf8)
         static let offered = Array("TOTPSECRETBYTES-offered!".utf8)
+        static let appleToken = "APPLEREFRESHTOKEN-of-identity"
+        static let queuedToken = "APPLEREFRESHTOKEN-queued"
 
         static let key = SigningKeyRecord(keyID: "key-1", algorithm: "RS256", privateKeyPEM: pem, createdAt: 10)
         static let otherKey = SigningKeyRecord(keyID: "key-2", algorithm: "RS256", privateKeyPEM: pem + "2", createdAt: 11)
@@ -79,8 +83,17 @@ struct SealedSecretsConformanceTests {
             enrollment.totpSecret = totp
             var second = totpEnrollment("enrol-2")
             second.totpSecret = totp.reversed()
-            return enrolledAccount("uid-1", [enrollment, second])
+            var account = enrolledAccount("uid-1", [enrollment, second])
+            account.providers = [
+                LinkedIdentity(
+                    providerID: "apple.com", rawID: "001234.abcdef",
+                    providerRefreshToken: ProviderRefreshToken(token: appleToken, clientID: "com.example.app")),
+            ]
+            return account
         }
+        static let revocation = ProviderTokenRevocation(
+            id: "rev-1", providerID: "apple.com", clientID: "com.example.app", token: queuedToken,
+            tokenTypeHint: "refresh_token", localID: "uid-gone", createdAtMillis: 5, nextAttemptAtMillis: 5)
         static var session: VerificationSession {
             var session = verificationSession("session-1", purpose: .totpEnrollment, phoneNumber: nil)
             session.totpSecret = offered
@@ -92,6 +105,8 @@ struct SealedSecretsConformanceTests {
             SecretField(.mfaEnrollmentTOTPSecret, recordID: "enrol-1"),
             SecretField(.mfaEnrollmentTOTPSecret, recordID: "enrol-2"),
             SecretField(.verificationSessionTOTPSecret, recordID: "session-1"),
+            SecretField.providerRefreshToken(providerID: "apple.com", rawID: "001234.abcdef"),
+            SecretField(.providerTokenRevocation, recordID: "rev-1"),
         ]
 
         static func write(to store: any HearthStore) throws {
@@ -100,6 +115,7 @@ struct SealedSecretsConformanceTests {
                 try writer.insertSigningKey(otherKey)
                 try writer.insertAccount(account)
                 try writer.insertVerificationSession(session)
+                try writer.enqueueProviderTokenRevocation(revocation)
             }
         }
 
@@ -109,6 +125,7 @@ struct SealedSecretsConformanceTests {
                 #expect(Array(try reader.signingKeys().prefix(2)) == [key, otherKey])
                 #expect(try reader.account(localID: "uid-1") == account)
                 #expect(try reader.verificationSession(hash: "session-1") == session)
+                #expect(try reader.providerTokenRevocation(id: "rev-1") == revocation)
             }
         }
     }
@@ -145,7 +162,7 @@ struct SealedSecretsConformanceTests {
                 #expect(try reader.account(localID: "uid-1") == account)
                 #expect(try reader.verificationSession(hash: "session-1") == session)
             }
-            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 5))
+            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 7))
             store.close()
 
             let disk = try kind.storedBytes(directory)
@@ -153,6 +170,7 @@ struct SealedSecretsConformanceTests {
             #expect(!Self.contains(disk, Array("PRIVATE KEY".utf8)))
             #expect(!Self.contains(disk, Array("TOTPSECRETBYTES".utf8)))
             #expect(!Self.contains(disk, Array("DETALLEVALAVAD".utf8)))  // enrol-2's secret, reversed
+            #expect(!Self.contains(disk, Array("APPLEREFRESHTOKEN".utf8)))
             #expect(Self.contains(disk, Array("hearth-sealed:v1:\(Self.sealer(Self.keyA).currentKeyID):".utf8)))
         }
     }
@@ -163,7 +181,10 @@ struct SealedSecretsConformanceTests {
             let store = try open(Self.sealer(Self.keyA))
             try Secrets.write(to: store)
             store.close()
-            let plain = [Array(Secrets.pem.utf8), Array((Secrets.pem + "2").utf8), Secrets.totp, Secrets.totp.reversed(), Secrets.offered]
+            let plain = [
+                Array(Secrets.pem.utf8), Array((Secrets.pem + "2").utf8), Secrets.totp, Secrets.totp.reversed(), Secrets.offered,
+                Array(Secrets.appleToken.utf8), Array(Secrets.queuedToken.utf8),
+            ]
             for (field, secret) in zip(Secrets.fields, plain) {
                 let stored = try #require(try kind.storedSecret(directory, field), "\(field)")
                 #expect(Self.sealer(Self.keyA).state(of: stored) == .sealedWithCurrentKey)
@@ -174,7 +195,7 @@ struct SealedSecretsConformanceTests {
 
     @Test("a sealed secret moved to another record does not open there", arguments: SealingStoreKind.allCases)
     func swappedSecrets(kind: SealingStoreKind) throws {
-        for (first, second) in [(0, 1), (2, 3), (2, 4)] {
+        for (first, second) in [(0, 1), (2, 3), (2, 4), (5, 6)] {
             try withDirectory(kind) { directory, open in
                 try open(Self.sealer(Self.keyA)).writeAndClose(Secrets.write)
                 let (a, b) = (Secrets.fields[first], Secrets.fields[second])
@@ -209,6 +230,7 @@ struct SealedSecretsConformanceTests {
                 #expect(throws: StoreError(.unavailable)) { try store.read { try $0.signingKeys() } }
                 #expect(throws: StoreError(.unavailable)) { try store.read { try $0.account(localID: "uid-1") } }
                 #expect(throws: StoreError(.unavailable)) { try store.read { try $0.verificationSession(hash: "session-1") } }
+                #expect(throws: StoreError(.unavailable)) { try store.read { try $0.providerTokenRevocation(id: "rev-1") } }
                 // Everything else still reads.
                 #expect(try store.read { try $0.accountCount() } == 1)
             }
@@ -220,18 +242,20 @@ struct SealedSecretsConformanceTests {
         try withDirectory(kind) { directory, open in
             try open(PlaintextSecretSealer()).writeAndClose(Secrets.write)
             #expect(Self.contains(try kind.storedBytes(directory), Array("TOTPSECRETBYTES".utf8)))
+            #expect(Self.contains(try kind.storedBytes(directory), Array("APPLEREFRESHTOKEN".utf8)))
 
             let store = try open(Self.sealer(Self.keyA))
             try Secrets.expectReadable(from: store)
-            #expect(try store.secretInventory() == SecretInventory(plain: 5))
-            #expect(try store.resealSecrets() == SecretInventory(plain: 5))
-            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 5))
-            #expect(try store.resealSecrets() == SecretInventory(sealedWithCurrentKey: 5), "nothing left to do")
+            #expect(try store.secretInventory() == SecretInventory(plain: 7))
+            #expect(try store.resealSecrets() == SecretInventory(plain: 7))
+            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 7))
+            #expect(try store.resealSecrets() == SecretInventory(sealedWithCurrentKey: 7), "nothing left to do")
             try Secrets.expectReadable(from: store)
             store.close()
             let disk = try kind.storedBytes(directory)
             #expect(!Self.contains(disk, Array("TOTPSECRETBYTES".utf8)))
             #expect(!Self.contains(disk, Array("PRIVATE KEY".utf8)))
+            #expect(!Self.contains(disk, Array("APPLEREFRESHTOKEN".utf8)))
         }
     }
 
@@ -242,16 +266,16 @@ struct SealedSecretsConformanceTests {
 
             let rotated = try open(Self.sealer(Self.keyB, previous: [Self.keyA]))
             try Secrets.expectReadable(from: rotated)
-            #expect(try rotated.secretInventory() == SecretInventory(sealedWithOtherKey: 5))
+            #expect(try rotated.secretInventory() == SecretInventory(sealedWithOtherKey: 7))
             // New writes use the current key at once.
             try rotated.write { try $0.insertSigningKey(SigningKeyRecord(keyID: "key-3", algorithm: "RS256", privateKeyPEM: "p", createdAt: 12)) }
-            #expect(try rotated.secretInventory() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 5))
-            #expect(try rotated.resealSecrets() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 5))
+            #expect(try rotated.secretInventory() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 7))
+            #expect(try rotated.resealSecrets() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 7))
             rotated.close()
 
             let newOnly = try open(Self.sealer(Self.keyB))
             try Secrets.expectReadable(from: newOnly)
-            #expect(try newOnly.secretInventory() == SecretInventory(sealedWithCurrentKey: 6))
+            #expect(try newOnly.secretInventory() == SecretInventory(sealedWithCurrentKey: 8))
             newOnly.close()
             let oldOnly = try open(Self.sealer(Self.keyA))
             defer { oldOnly.close() }
@@ -263,8 +287,8 @@ struct SealedSecretsConformanceTests {
     func resealAllOrNothing(kind: SealingStoreKind) throws {
         try withDirectory(kind) { directory, open in
             try open(Self.sealer(Self.keyA)).writeAndClose(Secrets.write)
-            // The last secret in any order of going through them: a verification session (after the enrolments).
-            let broken = Secrets.fields[4]
+            // The last secret in any order of going through them: the queued revocation's token.
+            let broken = Secrets.fields[6]
             var stored = try #require(try kind.storedSecret(directory, broken))
             stored[stored.count - 2] = stored[stored.count - 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             try kind.replaceStoredSecret(directory, broken, stored)

@@ -48,7 +48,8 @@ func withStore(_ kind: StoreKind, _ body: (any HearthStore) throws -> Void) thro
 
 // MARK: Sample records
 
-/// An account with every field set, in scripts beyond ASCII.
+/// An account with every field set, in scripts beyond ASCII (anonymous too, which no real account with an
+/// email is: the store keeps what it is given).
 func fullAccount(_ localID: String = "uid-1", email: String? = "ada@example.com") -> Account {
     Account(
         localID: localID, email: email, emailVerified: true, displayName: "Ada Lovelace-Ümlaut 李 🚀",
@@ -60,8 +61,11 @@ func fullAccount(_ localID: String = "uid-1", email: String? = "ada@example.com"
             LinkedIdentity(
                 providerID: "google.com", rawID: "109876543210987654321", email: "ada@gmail.com",
                 displayName: "Ada G. 🐍", photoURL: "https://lh3.example.com/a", screenName: "ada"),
-            LinkedIdentity(providerID: "github.com", rawID: "42"),
-        ])
+            LinkedIdentity(
+                providerID: "github.com", rawID: "42",
+                providerRefreshToken: ProviderRefreshToken(token: "r.github-refresh-ü", clientID: "com.example.app")),
+        ],
+        isAnonymous: true)
 }
 
 /// An account with every optional field `nil` and no identities.

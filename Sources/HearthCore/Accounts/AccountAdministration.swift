@@ -42,9 +42,11 @@ extension AccountService {
         }
     }
 
-    /// Deletes the account; its sessions then answer `USER_NOT_FOUND`.
+    /// Deletes the account (queueing the revocation of its provider tokens); its sessions then answer
+    /// `USER_NOT_FOUND`.
     public func deleteAccount(localID: String) throws {
-        let existed = try store.write { try $0.deleteAccount(localID: localID) }
+        let now = time.nowMillis
+        let existed = try store.write { try $0.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) }
         guard existed else { throw WireError(.userNotFound) }
     }
 

@@ -114,14 +114,22 @@ public final class AccountService: Sendable {
                 guard limiter.take(bucket, key: isNewUser ? client : account.localID) else {
                     throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
                 }
+                /// A takeover (§4.3 step 3c) drops identities: their provider tokens are queued for revocation.
+                func save(_ account: Account) throws {
+                    if isNewUser {
+                        try writer.insertAccount(account)
+                    } else {
+                        try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
+                    }
+                }
                 let factors = mfa.requiredFactors(of: account)
                 if !factors.isEmpty {
-                    isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+                    try save(account)
                     let pending = try mfa.startPendingSignIn(for: account, signInProvider: profile.providerID, writer: writer)
                     return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
                 }
                 account.recordSignIn(atMillis: nowMillis)
-                isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+                try save(account)
                 let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
                 return .signedIn(
                     account, refreshToken: refreshToken, session, isNewUser: isNewUser, emailRecycled: emailRecycled,
@@ -194,6 +202,7 @@ public final class AccountService: Sendable {
                 }
             }
             account.providers.append(profile.linkedIdentity)
+            account.isAnonymous = false
             account.displayName = account.displayName ?? profile.displayName
             account.photoURL = account.photoURL ?? profile.photoURL
             try writer.updateAccount(account)
@@ -277,32 +286,39 @@ public final class AccountService: Sendable {
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute ?? [],
             deleteProvider: request.deleteProvider ?? [])
         let user = try tokens.authenticate(idToken: request.idToken)
+        let now = time.nowMillis
         let account = try store.write { writer -> Account in
             guard var account = try writer.account(localID: user.account.localID) else {
                 throw WireError(.userNotFound)
             }
             change.apply(to: &account)
-            try writer.updateAccount(account)
+            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             return account
         }
         return UpdateAccountResponse(account)
     }
 
-    /// `accounts:delete` of the signed-in user; its sessions end with it.
+    /// `accounts:delete` of the signed-in user; its sessions end with it, and its provider tokens are queued
+    /// for revocation in the same write.
     public func delete(_ request: DeleteAccountRequest) throws -> DeleteAccountResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
             throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
         }
-        let existed = try store.write { try $0.deleteAccount(localID: user.account.localID) }
+        let now = time.nowMillis
+        let existed = try store.write {
+            try $0.deleteAccount(localID: user.account.localID, queueingRevocationsAtMillis: now)
+        }
         guard existed else { throw WireError(.userNotFound) }
         return DeleteAccountResponse()
     }
 
-    /// Deletes every account (the emulator's `DELETE /emulator/v1/projects/{p}/accounts`).
+    /// Deletes every account (the emulator's `DELETE /emulator/v1/projects/{p}/accounts`), queueing the
+    /// revocation of their provider tokens.
     @discardableResult
     public func deleteAllAccounts() throws -> Int {
-        try store.write { try $0.deleteAllAccounts() }
+        let now = time.nowMillis
+        return try store.write { try $0.deleteAllAccounts(queueingRevocationsAtMillis: now) }
     }
 
     // MARK: - Helpers
@@ -326,10 +342,13 @@ extension FederatedProfile {
 }
 
 extension Account {
-    /// Refreshes the linked identity from a new sign-in, and fills empty profile fields.
+    /// Refreshes the linked identity from a new sign-in (keeping its provider refresh token), and fills empty
+    /// profile fields.
     mutating func refresh(from profile: FederatedProfile) {
         if let index = providers.firstIndex(where: { $0.providerID == profile.providerID && $0.rawID == profile.rawID }) {
-            providers[index] = profile.linkedIdentity
+            var identity = profile.linkedIdentity
+            identity.providerRefreshToken = providers[index].providerRefreshToken
+            providers[index] = identity
         }
         if displayName == nil { displayName = profile.displayName }
         if photoURL == nil { photoURL = profile.photoURL }

@@ -15,7 +15,7 @@ extension AccountService {
         let nowMillis = time.nowMillis
         var account = Account(
             localID: Identifiers.localID(), displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 },
-            createdAtMillis: nowMillis, validSinceMillis: nowMillis)
+            createdAtMillis: nowMillis, validSinceMillis: nowMillis, isAnonymous: true)
         account.recordSignIn(atMillis: nowMillis)
         let session = Session(signInProvider: "anonymous", authTime: nowMillis / 1000)
         guard limiter.take(.accountCreationPerClient, key: client) else {

@@ -96,7 +96,11 @@ extension AdminService {
             account.providers.append(provider.identity(providerID: providerID, rawID: rawID))
         }
         account.mfaEnrollments = try importedFactors(row, of: account, at: now)
-        if existing == nil { try writer.insertAccount(account) } else { try writer.updateAccount(account) }
+        if existing == nil {
+            try writer.insertAccount(account)
+        } else {
+            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
+        }
     }
 
     private func importedFactors(_ row: ImportedUser, of account: Account, at now: Int64) throws -> [MFAEnrollment] {

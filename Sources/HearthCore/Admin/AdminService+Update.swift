@@ -24,6 +24,7 @@ extension AdminService {
         let account = try store.transaction { writer -> WriteOutcome<Account> in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
             try Self.requireUnique(email: email, phoneNumber: request.phoneNumber, for: localID, writer)
+            if email != nil || request.phoneNumber != nil || linked != nil { account.isAnonymous = false }
             if let email, email != account.email {
                 account.email = email
                 account.emailVerified = false
@@ -51,7 +52,7 @@ extension AdminService {
             if let enrollments = request.mfaEnrollments {
                 account.mfaEnrollments = try replacedEnrollments(of: account, with: enrollments, at: now)
             }
-            try writer.updateAccount(account)
+            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             return .commit(account)
         }
         return UpdateAccountResponse(account)

@@ -91,11 +91,14 @@ public final class AdminService: Sendable {
     // MARK: - delete
 
     /// `POST …/accounts:delete`: the account, its identities and second factors; its sessions answer
-    /// `USER_NOT_FOUND` from then on.
+    /// `USER_NOT_FOUND` from then on, and its provider tokens are queued for revocation in the same write.
     public func delete(_ request: AdminDeleteAccountRequest) throws -> DeleteAccountResponse {
         guard let localID = request.localId, !localID.isEmpty else { throw WireError(.missingLocalID) }
+        let now = time.nowMillis
         try store.transaction { writer -> WriteOutcome<Void> in
-            guard try writer.deleteAccount(localID: localID) else { throw WireError(.userNotFound) }
+            guard try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) else {
+                throw WireError(.userNotFound)
+            }
             return .commit(())
         }
         return DeleteAccountResponse()
@@ -103,11 +106,12 @@ public final class AdminService: Sendable {
 
     /// `POST …/accounts:batchDelete`: deletes the disabled accounts among `localIds` (every one with
     /// `force`); an enabled one without `force` is reported as `NOT_DISABLED` and kept, an unknown one
-    /// skipped, as Firebase does.
+    /// skipped, as Firebase does. Provider tokens of the deleted accounts are queued for revocation in the same write.
     public func batchDelete(_ request: BatchDeleteRequest) throws -> BatchDeleteResponse {
         guard (1...Self.maximumBatch).contains(request.localIds.count) else {
             throw WireError(.localIDListExceedsLimit, "Send 1 to \(Self.maximumBatch) localIds.")
         }
+        let now = time.nowMillis
         let failures = try store.transaction { writer -> WriteOutcome<[BatchDeleteResponse.Failure]> in
             var failures: [BatchDeleteResponse.Failure] = []
             for (index, localID) in request.localIds.enumerated() {
@@ -117,7 +121,7 @@ public final class AdminService: Sendable {
                     failures.append(.init(index: index, localId: localID, message: message))
                     continue
                 }
-                try writer.deleteAccount(localID: localID)
+                try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now)
             }
             return .commit(failures)
         }

@@ -36,6 +36,10 @@ public final class MFAService: Sendable {
         public init() {}
     }
 
+    /// How long a verification session keeps counting against its number (`maximumSMSPerHour`), even once it
+    /// has expired: `deleteExpiredMFAState` keeps those created within it.
+    public static let smsThrottleWindowMillis: Int64 = 3_600_000
+
     let project: ProjectConfiguration
     let store: any HearthStore
     let tokens: TokenService
@@ -507,8 +511,10 @@ public final class MFAService: Sendable {
                 let key = LimitKeys.factorFailures(localID: localID, enrollmentID: enrollmentID)
                 if try ledger.lockedUntil(key, limits.factorFailures) != nil { throw Self.factorLocked }
             }
-            try writer.deleteExpiredMFAState(before: time.nowSeconds, keepSinceMillis: nowMillis - 3_600_000)
-            let lastHour = try writer.verificationSessions(phoneNumber: number, createdSince: nowMillis - 3_600_000)
+            try writer.deleteExpiredMFAState(
+                before: time.nowSeconds, keepSinceMillis: nowMillis - Self.smsThrottleWindowMillis)
+            let lastHour = try writer.verificationSessions(
+                phoneNumber: number, createdSince: nowMillis - Self.smsThrottleWindowMillis)
             let resendAfter = nowMillis - limits.resendInterval * 1000
             let waiting = lastHour.contains { $0.createdAtMillis >= resendAfter && $0.verifiedAtMillis == nil }
             guard !waiting, lastHour.count < limits.maximumSMSPerHour else {

@@ -46,6 +46,7 @@ public final class InMemoryStore: HearthStore {
         var limitCounters: [String: LimitCounter] = [:]
         /// Oldest first (by `createdAt`, then insertion order).
         var serviceAccounts: [ServiceAccountRecord] = []
+        var providerTokenRevocations: [String: ProviderTokenRevocation] = [:]
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -88,6 +89,15 @@ public final class InMemoryStore: HearthStore {
         }
 
         func accountCount() throws -> Int { state.accounts.count }
+
+        func anonymousAccountIDs(createdBefore millis: Int64, after localID: String?, limit: Int) throws -> [String] {
+            precondition(limit >= 1, "a page needs a limit of at least 1")
+            let stale = state.accounts.values.filter { account in
+                account.isAnonymous && account.createdAtMillis < millis
+                    && (localID.map { Self.sortsBefore($0, account.localID) } ?? true)
+            }
+            return Array(stale.map(\.localID).sorted(by: Self.sortsBefore).prefix(limit))
+        }
 
         func signingKeys() throws -> [SigningKeyRecord] { state.signingKeys }
 
@@ -294,6 +304,38 @@ public final class InMemoryStore: HearthStore {
             else { return false }
             state.serviceAccounts[index].revokedAt = seconds
             return true
+        }
+
+        // MARK: Provider-token revocations
+
+        func dueProviderTokenRevocations(atMillis millis: Int64, limit: Int) throws -> [ProviderTokenRevocation] {
+            precondition(limit >= 1, "a page needs a limit of at least 1")
+            let due = state.providerTokenRevocations.values.filter { $0.nextAttemptAtMillis <= millis }
+            return Array(
+                due.sorted { a, b in
+                    a.nextAttemptAtMillis != b.nextAttemptAtMillis
+                        ? a.nextAttemptAtMillis < b.nextAttemptAtMillis : Self.sortsBefore(a.id, b.id)
+                }.prefix(limit))
+        }
+
+        func providerTokenRevocation(id: String) throws -> ProviderTokenRevocation? { state.providerTokenRevocations[id] }
+
+        func enqueueProviderTokenRevocation(_ revocation: ProviderTokenRevocation) throws {
+            guard state.providerTokenRevocations[revocation.id] == nil else { throw StoreError(.duplicateToken) }
+            state.providerTokenRevocations[revocation.id] = revocation
+        }
+
+        func recordFailedProviderTokenRevocation(id: String, atMillis millis: Int64, error: String) throws
+            -> ProviderTokenRevocation?
+        {
+            guard let stored = state.providerTokenRevocations[id] else { return nil }
+            let failed = stored.failed(atMillis: millis, error: error)
+            state.providerTokenRevocations[id] = failed
+            return failed
+        }
+
+        func deleteProviderTokenRevocation(id: String) throws -> Bool {
+            state.providerTokenRevocations.removeValue(forKey: id) != nil
         }
 
         // MARK: Limits

@@ -26,13 +26,17 @@ public struct Account: Sendable, Equatable {
     public var providers: [LinkedIdentity]
     /// Enrolled second factors, in the order they were enrolled.
     public var mfaEnrollments: [MFAEnrollment]
+    /// A guest made by `accounts:signUp` without email that has not been given an identity yet: linking a
+    /// provider, or setting an email, phone number or password, clears it in the same write. Anonymous
+    /// accounts older than the configured age are deleted by the maintenance task.
+    public var isAnonymous: Bool
 
     public init(
         localID: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
         photoURL: String? = nil, phoneNumber: String? = nil, passwordHash: String? = nil, disabled: Bool = false,
         customAttributes: String? = nil, createdAtMillis: Int64, lastLoginAtMillis: Int64? = nil,
         lastRefreshAtMillis: Int64? = nil, validSinceMillis: Int64, providers: [LinkedIdentity] = [],
-        mfaEnrollments: [MFAEnrollment] = []
+        mfaEnrollments: [MFAEnrollment] = [], isAnonymous: Bool = false
     ) {
         self.localID = localID
         self.email = email
@@ -49,6 +53,7 @@ public struct Account: Sendable, Equatable {
         self.validSinceMillis = validSinceMillis
         self.providers = providers
         self.mfaEnrollments = mfaEnrollments
+        self.isAnonymous = isAnonymous
     }
 
     /// The linked identity for `providerID`, if any.
@@ -67,10 +72,13 @@ public struct LinkedIdentity: Sendable, Equatable {
     public var displayName: String?
     public var photoURL: String?
     public var screenName: String?
+    /// The provider's refresh token for this identity (Apple's), kept only so that Hearth can revoke it when
+    /// the account is deleted. Sealed at rest; never in answers, exports or logs.
+    public var providerRefreshToken: ProviderRefreshToken?
 
     public init(
         providerID: String, rawID: String, email: String? = nil, displayName: String? = nil,
-        photoURL: String? = nil, screenName: String? = nil
+        photoURL: String? = nil, screenName: String? = nil, providerRefreshToken: ProviderRefreshToken? = nil
     ) {
         self.providerID = providerID
         self.rawID = rawID
@@ -78,6 +86,7 @@ public struct LinkedIdentity: Sendable, Equatable {
         self.displayName = displayName
         self.photoURL = photoURL
         self.screenName = screenName
+        self.providerRefreshToken = providerRefreshToken
     }
 }
 

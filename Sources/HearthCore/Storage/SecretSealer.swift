@@ -1,5 +1,6 @@
-/// How a store protects the secrets it writes to disk: the private keys of signing keys and the TOTP secrets of
-/// MFA enrolments and verification sessions. A store seals each such value on every write and opens it on every
+/// How a store protects the secrets it writes to disk: the private keys of signing keys, the TOTP secrets of
+/// MFA enrolments and verification sessions, and the provider refresh tokens of linked identities and of the
+/// revocation queue. A store seals each such value on every write and opens it on every
 /// read, so the rest of Hearth only ever sees plain records.
 ///
 /// Implementations: ``PlaintextSecretSealer`` (no key configured: values are stored as they are) and
@@ -47,6 +48,10 @@ public struct SecretField: Sendable, Hashable, CustomStringConvertible {
         case mfaEnrollmentTOTPSecret = "mfa-enrollment-totp"
         /// `VerificationSession.totpSecret`, by session hash.
         case verificationSessionTOTPSecret = "verification-session-totp"
+        /// `LinkedIdentity.providerRefreshToken`'s token, by `<provider id>/<raw id>` (unique across accounts).
+        case identityProviderRefreshToken = "identity-provider-refresh-token"
+        /// `ProviderTokenRevocation.token`, by revocation id.
+        case providerTokenRevocation = "provider-token-revocation"
     }
 
     public let kind: Kind
@@ -55,6 +60,11 @@ public struct SecretField: Sendable, Hashable, CustomStringConvertible {
     public init(_ kind: Kind, recordID: String) {
         self.kind = kind
         self.recordID = recordID
+    }
+
+    /// The field of `identity`'s provider refresh token.
+    public static func providerRefreshToken(providerID: String, rawID: String) -> SecretField {
+        SecretField(.identityProviderRefreshToken, recordID: "\(providerID)/\(rawID)")
     }
 
     /// What is authenticated with the sealed value: `<kind>/<record id>`.
@@ -66,6 +76,8 @@ public struct SecretField: Sendable, Hashable, CustomStringConvertible {
         case .signingKey: "the private key of signing key \(recordID)"
         case .mfaEnrollmentTOTPSecret: "the TOTP secret of MFA enrolment \(recordID)"
         case .verificationSessionTOTPSecret: "the TOTP secret of a verification session"
+        case .identityProviderRefreshToken: "the provider refresh token of identity \(recordID)"
+        case .providerTokenRevocation: "the token of provider-token revocation \(recordID)"
         }
     }
 }

@@ -30,6 +30,10 @@ public protocol StoreReader {
     func accounts(after localID: String?, limit: Int) throws -> [Account]
     /// Number of accounts, for status output.
     func accountCount() throws -> Int
+    /// The uids of at most `limit` anonymous accounts (at least 1; `Account.isAnonymous`) created before
+    /// `millis` whose uid sorts after `localID` (byte order; `nil` starts at the beginning), in that order: what
+    /// the maintenance task deletes, a page at a time.
+    func anonymousAccountIDs(createdBefore millis: Int64, after localID: String?, limit: Int) throws -> [String]
 
     /// Every signing key, oldest first (by `createdAt`; keys created in the same second in insertion order).
     func signingKeys() throws -> [SigningKeyRecord]
@@ -73,6 +77,14 @@ public protocol StoreReader {
     func serviceAccount(keyID: String) throws -> ServiceAccountRecord?
     /// The live (unrevoked) account with this email, ignoring case.
     func serviceAccount(email: String) throws -> ServiceAccountRecord?
+
+    // MARK: Provider-token revocations
+
+    /// At most `limit` queued revocations (at least 1) due at `millis` (`nextAttemptAtMillis` at or before it),
+    /// the longest due first (then by id).
+    func dueProviderTokenRevocations(atMillis millis: Int64, limit: Int) throws -> [ProviderTokenRevocation]
+    /// The queued revocation `id`, if any.
+    func providerTokenRevocation(id: String) throws -> ProviderTokenRevocation?
 }
 
 /// Changes available inside `write`.
@@ -85,7 +97,8 @@ public protocol StoreWriter: StoreReader {
     /// Sets only `lastRefreshAtMillis`; one row, cheap enough for a token refresh. Unknown ids are ignored.
     func recordRefresh(localID: String, atMillis: Int64) throws
     /// Deletes the account, its identities, MFA enrolments and pending MFA sign-ins. Returns whether
-    /// it existed.
+    /// it existed. Its identities' provider refresh tokens go with it unrevoked: Hearth deletes accounts with
+    /// `deleteAccount(localID:queueingRevocationsAtMillis:)`, which queues their revocation first.
     ///
     /// Its refresh tokens stay, so that a later refresh is answered `USER_NOT_FOUND` (which makes
     /// clients sign out) rather than `INVALID_REFRESH_TOKEN`; the purge (`purgeSessions`, which revokes them
@@ -184,6 +197,18 @@ public protocol StoreWriter: StoreReader {
     /// Revokes the live account whose key is `keyID` at `seconds`. Returns whether there was one (an unknown
     /// or already revoked key is left as it is).
     @discardableResult func revokeServiceAccount(keyID: String, at seconds: Int64) throws -> Bool
+
+    // MARK: Provider-token revocations
+
+    /// Queues a revocation as given. Throws `.duplicateToken` if its id exists. Deleting an account queues the
+    /// revocations of its identities' provider tokens through `deleteAccount(localID:queueingRevocationsAtMillis:)`.
+    func enqueueProviderTokenRevocation(_ revocation: ProviderTokenRevocation) throws
+    /// Records a failed attempt at `millis` on the revocation `id` (see `ProviderTokenRevocation.failed`: one more
+    /// attempt, due again after the backoff, `error` kept). Returns the updated record; `nil` if there is none.
+    @discardableResult func recordFailedProviderTokenRevocation(id: String, atMillis millis: Int64, error: String)
+        throws -> ProviderTokenRevocation?
+    /// Deletes the revocation `id` (its token is revoked); returns whether it existed.
+    @discardableResult func deleteProviderTokenRevocation(id: String) throws -> Bool
 }
 
 /// What one `purgeLegacyRefreshTokens` or `purgeSessions` step did, and where the next one starts.
