@@ -29,9 +29,9 @@ enum ServeCommand {
             guard !settings.apiKeys.isEmpty else {
                 throw UsageError("no API keys configured: set HEARTH_API_KEYS or apiKeys in --config (or use --dev)")
             }
-            guard !settings.googleClientIDs.isEmpty else {
+            guard settings.hasIdentityProvider else {
                 throw UsageError(
-                    "no Google client IDs configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds in --config (or use --dev)")
+                    "no sign-in provider configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds, HEARTH_APPLE_CLIENT_IDS or apple.clientIds, or oidcProviders in --config (or use --dev)")
             }
         }
         let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
@@ -74,11 +74,13 @@ enum ServeCommand {
                     clientID: Settings.developmentClientID,
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: publicURL)])])
             : nil
+        let otherProviders = try settings.identityProviders(publicURL: publicURL, time: time, timeout: outboundLimits.timeout)
         let platform: IdentityPlatform
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
+                devIdentityProvider: devConfiguration, otherProviders: otherProviders, smsSender: smsSender,
+                mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
                 securityEvents: { logLine($0.logLine) })
@@ -166,7 +168,7 @@ enum ServeCommand {
         return (UnavailableSMSSender(), nil)
     }
 
-    private static func issuer(_ entry: Settings.IssuerEntry, timeout: TimeInterval) throws -> any GoogleIssuer {
+    private static func issuer(_ entry: Settings.IssuerEntry, timeout: TimeInterval) throws -> any GoogleAccessTokenIssuer {
         guard let jwks = URL(string: entry.jwksUri) else { throw UsageError("googleIssuers: bad jwksUri '\(entry.jwksUri)'") }
         let tokenInfo = entry.tokeninfoUri.flatMap(URL.init(string:)) ?? jwks
         let userInfo = entry.userinfoUri.flatMap(URL.init(string:)) ?? jwks
