@@ -92,6 +92,7 @@ struct TestPlatform {
     let time = ManualTimeSource()
     let store = InMemoryStore()
     let google: FakeGoogle
+    let apple: FakeApple
     let platform: IdentityPlatform
     let sms = CapturingSMSSender()
 
@@ -103,6 +104,7 @@ struct TestPlatform {
         rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false
     ) throws {
         google = try FakeGoogle(time: time)
+        apple = try FakeApple(time: time)
         let project = ProjectConfiguration(
             projectID: Self.projectID, projectNumber: "123", issuer: Self.issuer, apiKeys: .anyNonEmpty,
             googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"], mfa: mfa)
@@ -113,7 +115,7 @@ struct TestPlatform {
             : nil
         platform = try IdentityPlatform(
             project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
-            smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
+            otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
             acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens)
     }
 
