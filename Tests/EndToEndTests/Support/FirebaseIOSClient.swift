@@ -7,7 +7,7 @@ struct FirebaseIOSClient {
     let server: HearthProcess
     var apiKey = "AIzaSyTest-iOS-key"
 
-    private var iosHeaders: [(String, String)] {
+    var iosHeaders: [(String, String)] {
         [
             ("X-Client-Version", "iOS/FirebaseSDK/11.5.0/FirebaseCore-iOS"),
             ("X-Ios-Bundle-Identifier", "com.example.portfolio"),
@@ -16,7 +16,7 @@ struct FirebaseIOSClient {
         ]
     }
 
-    private func relyingParty(_ name: String) -> String {
+    func relyingParty(_ name: String) -> String {
         "/www.googleapis.com/identitytoolkit/v3/relyingparty/\(name)?key=\(apiKey)"
     }
 
