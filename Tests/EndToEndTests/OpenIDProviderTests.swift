@@ -9,15 +9,15 @@ import Testing
 struct OpenIDProviderTests {
     static let apiKey = "AIzaSyTest-iOS-key"
 
-    /// A production server configured with `config`, API key `apiKey`.
-    static func server(config: [String: Any]) throws -> HearthProcess {
+    /// A production server configured with `config` (and `environment`), API key `apiKey`.
+    static func server(config: [String: Any], environment: [String: String] = [:]) throws -> HearthProcess {
         let directory = ServiceProcess.temporaryDirectory()
         let file = directory.appendingPathComponent("hearth-providers.json")
         var settings = config
         settings["apiKeys"] = [apiKey]
         settings["projectId"] = "providers-e2e"
         try JSONSerialization.data(withJSONObject: settings).write(to: file)
-        let server = HearthProcess(arguments: ["--config", file.path])
+        let server = HearthProcess(arguments: ["--config", file.path], environment: environment)
         try server.start()
         return server
     }
@@ -94,10 +94,12 @@ struct OpenIDProviderTests {
         #expect(good.json["isNewUser"] as? Bool == true, "nothing was created by the refused attempts: \(good.text)")
     }
 
-    @Test("a guest (signupNewUser) links Apple and keeps its uid")
+    @Test("a guest (signupNewUser) links Apple and keeps its uid (Apple's client IDs from HEARTH_APPLE_CLIENT_IDS)")
     func guestUpgrade() throws {
         let apple = try FakeAppleIssuer()
-        let server = try Self.appleServer(apple)
+        let server = try Self.server(
+            config: ["apple": ["endpoint": apple.endpoint]],
+            environment: ["HEARTH_APPLE_CLIENT_IDS": "com.example.other, \(FakeAppleIssuer.clientID)"])
         let client = FirebaseIOSClient(server: server)
         let guest = try SignedIn(try client.signUpAnonymously())
         let linked = try client.verifyAppleAssertion(

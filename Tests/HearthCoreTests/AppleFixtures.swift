@@ -8,31 +8,18 @@ import Synchronization
 /// An Apple stand-in whose signing key the tests hold: `iss` `https://appleid.apple.com`, its own RSA key.
 final class FakeApple: OpenIDIssuer {
     static let clientID = "com.example.portfolio"
-    let issuerNames: Set<String> = [IdentityProvider.appleIssuer]
-    let key: RSAPrivateKey
-    let keyID = "fake-apple-key"
+    private let issuer: StaticIssuer
     let time: any TimeSource
 
     init(time: any TimeSource) throws {
         self.time = time
-        key = try FakeApple.sharedKey()
+        issuer = StaticIssuer(issuerNames: [IdentityProvider.appleIssuer], key: try Fixture.key(named: "apple"))
     }
 
-    private static let cachedKey = Mutex<RSAPrivateKey?>(nil)
-    static func sharedKey() throws -> RSAPrivateKey {
-        try cachedKey.withLock { cached in
-            if let cached { return cached }
-            let key = try RSAPrivateKey.generate(bits: 2048)
-            cached = key
-            return key
-        }
-    }
+    var issuerNames: Set<String> { issuer.issuerNames }
+    var keyID: String { issuer.keyID }
 
-    func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet {
-        var set = JWTKeySet()
-        set.add(key.publicKey, keyID: keyID, algorithm: .rs256)
-        return set
-    }
+    func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet { try issuer.verificationKeys(forceRefresh: forceRefresh) }
 
     /// Apple's claim set for `subject` (booleans as strings, as Apple often sends them), the nonce hashed, with
     /// `overrides` applied (a `.null` removes a claim).
@@ -57,9 +44,7 @@ final class FakeApple: OpenIDIssuer {
         return claims
     }
 
-    func idToken(_ claims: [String: JSONValue]) throws -> String {
-        try Fixture.sign(claims, key: key, keyID: keyID)
-    }
+    func idToken(_ claims: [String: JSONValue]) throws -> String { try issuer.sign(claims) }
 
     /// The request `OAuthProvider.appleCredential(withIDToken:rawNonce:fullName:)` makes the iOS SDK send: the
     /// `user` name blob only when a given or family name is known, as JSON with sorted keys.
@@ -80,5 +65,19 @@ final class FakeApple: OpenIDIssuer {
         return SignInWithIdpRequest(
             requestUri: "http://localhost", postBody: FormEncoding.encode(pairs), returnSecureToken: true,
             returnIdpCredential: true, autoCreate: true, idToken: firebaseIDToken)
+    }
+}
+
+extension Fixture {
+    private static let namedKeys = Mutex<[String: RSAPrivateKey]>([:])
+
+    /// An RSA key for `name`, made once per test run (generation is slow).
+    static func key(named name: String) throws -> RSAPrivateKey {
+        try namedKeys.withLock { keys in
+            if let key = keys[name] { return key }
+            let key = try RSAPrivateKey.generate(bits: 2048)
+            keys[name] = key
+            return key
+        }
     }
 }
