@@ -155,6 +155,7 @@ struct OpenIDProviderTests {
         (#"{"apple": {"clientIds": ["com.example.app"], "privateKeyFile": "/nonexistent/AuthKey_X.p8"}}"#, "cannot read /nonexistent/AuthKey_X.p8"),
         (#"{"apple": {"clientIds": ["com.example.app"], "endpoint": "ftp://apple.test"}}"#, "apple.endpoint"),
         (#"{"apple": {"clientId": ["com.example.app"]}}"#, "unknown setting 'apple.clientId'"),
+        (#"{"apple": {"teamId": "ABCDE12345"}}"#, "no sign-in provider configured"),
     ])
     func startupErrors(config: String, message: String) throws {
         let directory = ServiceProcess.temporaryDirectory()
