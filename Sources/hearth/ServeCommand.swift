@@ -113,7 +113,9 @@ enum ServeCommand {
         let purger = SessionPurger(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule, log: logLine)
         purger.start()
-        printBanner(settings: settings, publicURL: publicURL, project: project, sealer: store.sealer)
+        printBanner(
+            settings: settings, publicURL: publicURL, project: project, sealer: store.sealer,
+            providers: platform.identityProviders.providerIDs)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
@@ -179,7 +181,8 @@ enum ServeCommand {
     }
 
     private static func printBanner(
-        settings: Settings, publicURL: String, project: ProjectConfiguration, sealer: any SecretSealer
+        settings: Settings, publicURL: String, project: ProjectConfiguration, sealer: any SecretSealer,
+        providers: [String]
     ) {
         let secretsAtRest = (sealer as? KeyringSecretSealer).map { "encrypted (AES-256-GCM, key \($0.currentKeyID))" }
             ?? "not encrypted (set HEARTH_ENCRYPTION_KEY, see docs/DEPLOYMENT.md)"
@@ -191,6 +194,7 @@ enum ServeCommand {
             "  OpenID discovery   \(publicURL)/\(project.projectID)/.well-known/openid-configuration  (iss \(project.issuer))",
             "  Database           \(settings.databasePath)",
             "  Secrets at rest    \(secretsAtRest)",
+            "  Sign-in providers  \(providers.joined(separator: ", "))",
         ]
         if settings.development {
             lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")

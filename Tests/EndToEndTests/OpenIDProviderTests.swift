@@ -123,6 +123,7 @@ struct OpenIDProviderTests {
                 "clientSecret": "not-used-yet",
             ]],
         ])
+        #expect(server.waitForLine { $0 == "  Sign-in providers  oidc.second" }, "the banner names the enabled providers")
         let tokens = try DevGoogle(server: idp).signIn(email: "second@example.com")
         let body: [String: Any] = [
             "requestUri": "http://localhost", "postBody": "providerId=oidc.second&id_token=\(tokens.idToken)",

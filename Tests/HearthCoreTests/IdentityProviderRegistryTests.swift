@@ -163,17 +163,24 @@ struct IdentityProviderRegistryTests {
         #expect(fetcher.count("https://id.acme.test/.well-known/openid-configuration") == 1)
         #expect(fetcher.count("https://id.acme.test/keys") == 1)
 
-        // A discovery document naming another issuer is not trusted, and is not asked again at once (backoff).
-        let lying = RoutedFetcher([
-            "https://id.acme.test/.well-known/openid-configuration": (200, document("https://evil.test")),
-            "https://id.acme.test/keys": (200, jwks),
+    }
+
+    @Test("a discovery document naming another issuer, or keys over plain http for an https issuer, is not trusted, and not asked again at once", arguments: [
+        ("https://evil.test", "https://id.acme.test/keys"), (IdentityProviderRegistryTests.acmeIssuer, "http://id.acme.test/keys"),
+    ])
+    func untrustedDiscovery(issuer: String, keys: String) throws {
+        let key = try Fixture.otherKey()
+        let jwks = try JSONEncoder().encode(JSONWebKeySet(keys: [JSONWebKey(publicKey: key.publicKey, keyID: "static-key")]))
+        let document = JSONValue.object(["issuer": .string(issuer), "jwks_uri": .string(keys)]).jsonData()
+        let fetcher = RoutedFetcher([
+            "https://id.acme.test/.well-known/openid-configuration": (200, document), keys: (200, jwks),
         ])
         let misled = RemoteOpenIDIssuer(
-            issuerNames: [Self.acmeIssuer], keys: .discovery(issuer: Self.acmeIssuer), fetcher: lying, time: time)
+            issuerNames: [Self.acmeIssuer], keys: .discovery(issuer: Self.acmeIssuer), fetcher: fetcher, time: time)
         for _ in 0..<3 {
             #expect(wireErrorCode { _ = try misled.verificationKeys(forceRefresh: false) } == .invalidIdpResponse)
         }
-        #expect(lying.count("https://id.acme.test/.well-known/openid-configuration") == 1)
-        #expect(lying.count("https://id.acme.test/keys") == 0)
+        #expect(fetcher.count("https://id.acme.test/.well-known/openid-configuration") == 1)
+        #expect(fetcher.count(keys) == 0)
     }
 }

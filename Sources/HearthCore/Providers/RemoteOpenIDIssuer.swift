@@ -12,7 +12,8 @@ public final class RemoteOpenIDIssuer: OpenIDIssuer {
     public enum KeySource: Sendable {
         /// The JWKS at this URL.
         case jwks(URL)
-        /// The `jwks_uri` of the discovery document of this issuer (whose `issuer` must be the same).
+        /// The `jwks_uri` of the discovery document of this issuer (whose `issuer` must be the same; the `jwks_uri`
+        /// https, or http only when the issuer is).
         case discovery(issuer: String)
     }
 
@@ -78,7 +79,7 @@ public final class RemoteOpenIDIssuer: OpenIDIssuer {
             let response = try fetcher.get(document, headers: [:])
             guard response.status == 200, case .object(let discovery)? = try? JSONValue(parsing: response.body),
                 discovery["issuer"]?.stringValue == issuer, let text = discovery["jwks_uri"]?.stringValue,
-                let url = URL(string: text), url.scheme == "https" || url.scheme == "http"
+                let url = URL(string: text), url.scheme == "https" || url.scheme == document.scheme
             else { throw KeyFetchFailure(description: "the discovery document has no usable issuer and jwks_uri") }
             discoveredKeysURL.withLock { $0 = url }
             return url
