@@ -69,13 +69,6 @@ extension FirebaseIOSClient {
             let user = try JSONSerialization.data(withJSONObject: ["name": name], options: [.sortedKeys])
             items.append(URLQueryItem(name: "user", value: String(decoding: user, as: UTF8.self)))
         }
-        var components = URLComponents()
-        components.queryItems = items
-        var body: [String: Any] = [
-            "requestUri": "http://localhost", "postBody": components.percentEncodedQuery ?? "",
-            "returnSecureToken": true, "returnIdpCredential": true, "autoCreate": true,
-        ]
-        if let firebaseIDToken { body["idToken"] = firebaseIDToken }
-        return try server.postJSON(relyingParty("verifyAssertion"), body, headers: iosHeaders)
+        return try verifyAssertion(postBody: items, linking: firebaseIDToken)
     }
 }

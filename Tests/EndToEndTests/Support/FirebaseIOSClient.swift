@@ -7,7 +7,7 @@ struct FirebaseIOSClient {
     let server: HearthProcess
     var apiKey = "AIzaSyTest-iOS-key"
 
-    var iosHeaders: [(String, String)] {
+    private var iosHeaders: [(String, String)] {
         [
             ("X-Client-Version", "iOS/FirebaseSDK/11.5.0/FirebaseCore-iOS"),
             ("X-Ios-Bundle-Identifier", "com.example.portfolio"),
@@ -16,7 +16,7 @@ struct FirebaseIOSClient {
         ]
     }
 
-    func relyingParty(_ name: String) -> String {
+    private func relyingParty(_ name: String) -> String {
         "/www.googleapis.com/identitytoolkit/v3/relyingparty/\(name)?key=\(apiKey)"
     }
 
@@ -25,6 +25,13 @@ struct FirebaseIOSClient {
         var items = [URLQueryItem(name: "providerId", value: "google.com")]
         if let idToken { items.append(URLQueryItem(name: "id_token", value: idToken)) }
         if let accessToken { items.append(URLQueryItem(name: "access_token", value: accessToken)) }
+        return try verifyAssertion(postBody: items, linking: firebaseIDToken, autoCreate: autoCreate)
+    }
+
+    /// `verifyAssertion` with `postBody` made of `items` by URLComponents, as the iOS SDK makes it.
+    func verifyAssertion(postBody items: [URLQueryItem], linking firebaseIDToken: String?, autoCreate: Bool = true) throws
+        -> HTTPResult
+    {
         var components = URLComponents()
         components.queryItems = items
         var body: [String: Any] = [
