@@ -66,6 +66,7 @@ struct AppleSignInTests {
 
     @Test("a malformed or nameless `user` is ignored, as the Firebase emulator ignores the parameter", arguments: [
         "not json", "{\"name\":\"Ada\"}", "{\"name\":{\"firstName\":7}}", "[]", "{\"name\":{\"firstName\":\"  \"}}",
+        "{\"name\":{\"firstName\":\"\(String(repeating: "A", count: 200))\",\"lastName\":\"\(String(repeating: "B", count: 56))\"}}",
     ])
     func malformedUser(user: String) throws {
         let test = try TestPlatform()
@@ -73,6 +74,14 @@ struct AppleSignInTests {
         #expect(response.idToken != nil)
         #expect(response.displayName == nil)
         #expect(try account(test, response.localId).displayName == nil)
+    }
+
+    @Test("a name of 256 characters, the longest display name, is kept")
+    func longestName() throws {
+        let test = try TestPlatform()
+        let first = String(repeating: "A", count: 200), last = String(repeating: "B", count: 55)
+        let response = try signIn(test, test.apple.claims(subject: "004.apple"), rawNonce: nil, firstName: first, lastName: last)
+        #expect(try account(test, response.localId).displayName == first + " " + last)
     }
 
     @Test("nonce: the token carries the SHA-256 of the raw nonce; a mismatch, the raw nonce itself, or a nonce on one side only is MISSING_OR_INVALID_NONCE")

@@ -3,8 +3,8 @@ import HearthProtocol
 
 /// The name in the `user` parameter the iOS SDK sends with an Apple credential when Apple gave a name (only on the
 /// first authorization): `{"name":{"firstName":"Ada","lastName":"Lovelace"}}`. Anything else (not JSON, no name,
-/// names that are not strings) gives no name, as the Firebase emulator ignores the parameter: a malformed `user`
-/// never refuses a sign-in whose token verified.
+/// names that are not strings, a name longer than an account's display name may be) gives no name, as the Firebase
+/// emulator ignores the parameter: a malformed `user` never refuses a sign-in whose token verified.
 struct AppleName: Equatable {
     var firstName: String?
     var lastName: String?
@@ -20,7 +20,9 @@ struct AppleName: Equatable {
         }
         firstName = part("firstName")
         lastName = part("lastName")
-        guard firstName != nil || lastName != nil else { return nil }
+        guard firstName != nil || lastName != nil, displayName.count <= ProfileChange.maximumDisplayNameLength else {
+            return nil
+        }
     }
 
     /// "First Last", or the one part given.
