@@ -17,7 +17,8 @@ struct OpenIDProviderTests {
         settings["apiKeys"] = [apiKey]
         settings["projectId"] = "providers-e2e"
         try JSONSerialization.data(withJSONObject: settings).write(to: file)
-        let server = HearthProcess(arguments: ["--config", file.path], environment: environment)
+        // The config file sits in the data directory, removed with it.
+        let server = HearthProcess(arguments: ["--config", file.path], environment: environment, dataDirectory: directory)
         try server.start()
         return server
     }
@@ -92,6 +93,21 @@ struct OpenIDProviderTests {
         let good = try client.verifyAppleAssertion(
             idToken: try apple.sign(apple.claims(subject: "r.1", email: nil, rawNonce: "n")), rawNonce: "n")
         #expect(good.json["isNewUser"] as? Bool == true, "nothing was created by the refused attempts: \(good.text)")
+    }
+
+    @Test("--dev adds the dev Apple client ID dev.hearth.portfolio to the configured ones")
+    func developmentClientID() throws {
+        let apple = try FakeAppleIssuer()
+        let directory = ServiceProcess.temporaryDirectory()
+        let file = directory.appendingPathComponent("hearth-dev-apple.json")
+        try JSONSerialization.data(withJSONObject: ["apple": ["endpoint": apple.endpoint]]).write(to: file)
+        let server = HearthProcess(arguments: ["--dev", "--config", file.path], dataDirectory: directory)
+        try server.start()
+        var claims = apple.claims(subject: "dev.1", email: nil, rawNonce: "n")
+        claims["aud"] = "dev.hearth.portfolio"
+        let response = try FirebaseIOSClient(server: server).verifyAppleAssertion(idToken: try apple.sign(claims), rawNonce: "n")
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.json["providerId"] as? String == "apple.com")
     }
 
     @Test("a guest (signupNewUser) links Apple and keeps its uid (Apple's client IDs from HEARTH_APPLE_CLIENT_IDS)")
