@@ -1,5 +1,5 @@
 /// Everything one Hearth project runs on, wired together: the store, the session signing keys,
-/// token minting, account operations, Google verification and (in development) the dev IdP.
+/// token minting, account operations, the identity providers and (in development) the dev IdP.
 public final class IdentityPlatform: Sendable {
     public let project: ProjectConfiguration
     public let store: any HearthStore
@@ -18,23 +18,28 @@ public final class IdentityPlatform: Sendable {
     public let admin: AdminService
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
+    /// The identity providers `signInWithIdp` accepts.
+    public let identityProviders: IdentityProviderRegistry
     /// The local Google look-alike; nil unless running with `--dev`.
     public let devIdentityProvider: DevIdentityProvider?
 
     /// Loads (or on first start creates) the signing keys.
     /// - Parameters:
-    ///   - googleIssuers: providers whose ID tokens count as Google sign-ins (normally Google itself).
+    ///   - googleIssuers: issuers whose tokens count as Google sign-ins (normally Google itself), for the project's
+    ///     Google client IDs.
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
+    ///   - otherProviders: the other enabled providers (`apple.com`, `oidc.*`).
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
     ///   - rateLimits: the in-memory token buckets (see `RateLimiter`); nil turns them off.
     ///   - securityEvents: receives lockouts and exhausted quotas (for the log), once committed.
-    ///   - outboundLimits: bounds on the calls Google verification makes to identity providers.
+    ///   - outboundLimits: bounds on the calls access-token sign-ins make to identity providers.
     ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
     ///   - acceptsUnsignedCustomTokens: whether `alg: none` custom tokens sign in (development only).
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
-        googleIssuers: [any GoogleIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
+        googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
+        otherProviders: [IdentityProvider] = [],
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
@@ -59,9 +64,9 @@ public final class IdentityPlatform: Sendable {
             devIdentityProvider = nil
         }
         tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time, policy: sessionPolicy)
-        let google = GoogleCredentialVerifier(
-            issuers: issuers, clientIDs: project.googleClientIDs, time: time, clockSkew: project.clockSkew,
-            limits: outboundLimits)
+        identityProviders = IdentityProviderRegistry(
+            providers: [.google(issuers: issuers, clientIDs: project.googleClientIDs)] + otherProviders, time: time,
+            clockSkew: project.clockSkew, limits: outboundLimits)
         mfa = MFAService(
             project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
             limiter: rateLimiter, report: securityEvents)
@@ -72,6 +77,6 @@ public final class IdentityPlatform: Sendable {
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         admin = AdminService(store: store, time: time, maximumFactors: mfaLimits.maximumFactors)
         accounts = AccountService(
-            project: project, store: store, tokens: tokens, google: google, mfa: mfa, time: time, limiter: rateLimiter)
+            project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time, limiter: rateLimiter)
     }
 }

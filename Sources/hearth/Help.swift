@@ -49,8 +49,9 @@ enum Help {
                                Older keys, one per line, that only decrypt, during a key rotation
                                (HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE, or comma-separated in HEARTH_ENCRYPTION_KEY_PREVIOUS)
 
-        Without --dev, API keys (HEARTH_API_KEYS, comma-separated) and Google OAuth client IDs
-        (HEARTH_GOOGLE_CLIENT_IDS) must be configured.
+        Without --dev, API keys (HEARTH_API_KEYS, comma-separated) and a sign-in provider must be configured:
+        Google OAuth client IDs (HEARTH_GOOGLE_CLIENT_IDS), Apple bundle/services IDs (HEARTH_APPLE_CLIENT_IDS),
+        or "oidcProviders" in --config (docs/CONFIGURATION.md).
 
         HTTP limits (environment, or the "http" object of --config; see docs/CONFIGURATION.md):
           HEARTH_HTTP_MAX_CONNECTIONS              open connections (1024)

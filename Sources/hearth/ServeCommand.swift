@@ -29,9 +29,9 @@ enum ServeCommand {
             guard !settings.apiKeys.isEmpty else {
                 throw UsageError("no API keys configured: set HEARTH_API_KEYS or apiKeys in --config (or use --dev)")
             }
-            guard !settings.googleClientIDs.isEmpty else {
+            guard settings.hasIdentityProvider else {
                 throw UsageError(
-                    "no Google client IDs configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds in --config (or use --dev)")
+                    "no sign-in provider configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds, HEARTH_APPLE_CLIENT_IDS or apple.clientIds, or oidcProviders in --config (or use --dev)")
             }
         }
         let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
@@ -76,12 +76,14 @@ enum ServeCommand {
             : nil
         let crossOrigin = CrossOriginRules(
             publicURL: publicURL, development: settings.development, trustedOrigins: settings.trustedOrigins)
+        let otherProviders = try settings.identityProviders(publicURL: publicURL, time: time, timeout: outboundLimits.timeout)
         let platform: IdentityPlatform
         let devApple: DevAppleProvider?
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, smsSender: smsSender, mfaLimits: settings.mfaLimits,
+                devIdentityProvider: devConfiguration, otherProviders: otherProviders, smsSender: smsSender,
+                mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
                 securityEvents: { logLine($0.logLine) })
@@ -119,7 +121,9 @@ enum ServeCommand {
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
             anonymousAccountLifetimeDays: settings.anonymousAccountDays, log: logLine)
         maintenance.start()
-        printBanner(settings: settings, publicURL: publicURL, project: project, sealer: store.sealer)
+        printBanner(
+            settings: settings, publicURL: publicURL, project: project, sealer: store.sealer,
+            providers: platform.identityProviders.providerIDs)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
@@ -174,7 +178,7 @@ enum ServeCommand {
         return (UnavailableSMSSender(), nil)
     }
 
-    private static func issuer(_ entry: Settings.IssuerEntry, timeout: TimeInterval) throws -> any GoogleIssuer {
+    private static func issuer(_ entry: Settings.IssuerEntry, timeout: TimeInterval) throws -> any GoogleAccessTokenIssuer {
         guard let jwks = URL(string: entry.jwksUri) else { throw UsageError("googleIssuers: bad jwksUri '\(entry.jwksUri)'") }
         let tokenInfo = entry.tokeninfoUri.flatMap(URL.init(string:)) ?? jwks
         let userInfo = entry.userinfoUri.flatMap(URL.init(string:)) ?? jwks
@@ -185,7 +189,8 @@ enum ServeCommand {
     }
 
     private static func printBanner(
-        settings: Settings, publicURL: String, project: ProjectConfiguration, sealer: any SecretSealer
+        settings: Settings, publicURL: String, project: ProjectConfiguration, sealer: any SecretSealer,
+        providers: [String]
     ) {
         let secretsAtRest = (sealer as? KeyringSecretSealer).map { "encrypted (AES-256-GCM, key \($0.currentKeyID))" }
             ?? "not encrypted (set HEARTH_ENCRYPTION_KEY, see docs/DEPLOYMENT.md)"
@@ -197,6 +202,7 @@ enum ServeCommand {
             "  OpenID discovery   \(publicURL)/\(project.projectID)/.well-known/openid-configuration  (iss \(project.issuer))",
             "  Database           \(settings.databasePath)",
             "  Secrets at rest    \(secretsAtRest)",
+            "  Sign-in providers  \(providers.joined(separator: ", "))",
         ]
         if settings.development {
             lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")

@@ -20,6 +20,10 @@ struct Settings {
     var googleClientIDs: [String] = []
     /// Extra OpenID issuers whose tokens count as Google sign-ins (a mock Google in tests).
     var extraGoogleIssuers: [IssuerEntry] = []
+    /// Sign in with Apple (`apple` in the config file, `HEARTH_APPLE_CLIENT_IDS`).
+    var apple = AppleSettings()
+    /// Configured OpenID Connect providers (`oidcProviders` in the config file).
+    var openIDProviders: [OpenIDProviderSettings] = []
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
@@ -140,6 +144,8 @@ struct Settings {
         var apiKeys: [String]?
         var googleClientIds: [String]?
         var googleIssuers: [IssuerEntry]?
+        var apple: AppleSettings?
+        var oidcProviders: [OpenIDProviderSettings]?
         var mfa: MFASettings?
         var sms: SMSSettings?
         var trustedProxies: [String]?
@@ -155,8 +161,9 @@ struct Settings {
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
-        "apiKeys", "googleClientIds", "googleIssuers", "mfa", "sms", "trustedProxies", "trustedOrigins", "rateLimits",
-        "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions", "anonymousAccounts",
+        "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
+        "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
+        "anonymousAccounts",
     ]
 
     /// The options of every command that opens the store.
@@ -173,6 +180,7 @@ struct Settings {
         try apply(environment: environment)
         try apply(options: options)
         try checkSessions()
+        try checkProviders()
     }
 
     private mutating func apply(file path: String) throws {
@@ -203,6 +211,7 @@ struct Settings {
         apiKeys = file.apiKeys ?? apiKeys
         googleClientIDs = file.googleClientIds ?? googleClientIDs
         extraGoogleIssuers = file.googleIssuers ?? extraGoogleIssuers
+        try applyProviders(apple: file.apple, openID: file.oidcProviders, fileObject: object, path: path)
         if let mfa = file.mfa {
             mfaFactors = mfa.enabled ? try Self.factors(mfa.factors ?? ["phone", "totp"], source: "config mfa.factors") : []
             for (value, name) in [(mfa.pendingCredentialLifetimeSeconds, "pendingCredentialLifetimeSeconds"), (mfa.smsCodeLifetimeSeconds, "smsCodeLifetimeSeconds")] {
@@ -338,6 +347,7 @@ struct Settings {
         if let value = nonEmpty("HEARTH_THREADS") { threads = try Self.threads(value, source: "HEARTH_THREADS") }
         if let value = nonEmpty("HEARTH_API_KEYS") { apiKeys = Self.list(value) }
         if let value = nonEmpty("HEARTH_GOOGLE_CLIENT_IDS") { googleClientIDs = Self.list(value) }
+        if let value = nonEmpty("HEARTH_APPLE_CLIENT_IDS") { apple.clientIds = Self.list(value) }
         if let value = nonEmpty("HEARTH_MFA") {
             mfaFactors = value.lowercased() == "off" ? [] : try Self.factors(Self.list(value), source: "HEARTH_MFA")
         }
@@ -434,7 +444,7 @@ struct Settings {
         return factors.isEmpty ? .disabled : MFAPolicy(enabled: true, factors: factors)
     }
 
-    private static func list(_ value: String) -> [String] {
+    static func list(_ value: String) -> [String] {
         value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 

@@ -6,7 +6,7 @@ import JOSE
 import Synchronization
 
 /// A Google stand-in whose signing key the tests hold, so they can mint any token they need.
-final class FakeGoogle: GoogleIssuer {
+final class FakeGoogle: GoogleAccessTokenIssuer {
     static let clientID = "test-client.apps.googleusercontent.com"
     let issuerNames: Set<String> = ["https://accounts.google.com", "accounts.google.com"]
     let key: RSAPrivateKey
@@ -92,6 +92,7 @@ struct TestPlatform {
     let time = ManualTimeSource()
     let store = InMemoryStore()
     let google: FakeGoogle
+    let apple: FakeApple
     let platform: IdentityPlatform
     let sms = CapturingSMSSender()
 
@@ -103,6 +104,7 @@ struct TestPlatform {
         rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false
     ) throws {
         google = try FakeGoogle(time: time)
+        apple = try FakeApple(time: time)
         let project = ProjectConfiguration(
             projectID: Self.projectID, projectNumber: "123", issuer: Self.issuer, apiKeys: .anyNonEmpty,
             googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"], mfa: mfa)
@@ -113,7 +115,7 @@ struct TestPlatform {
             : nil
         platform = try IdentityPlatform(
             project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
-            smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
+            otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
             acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens)
     }
 
@@ -141,6 +143,23 @@ struct TestPlatform {
         let verified = try platform.sessionKeys.current().verification.verify(idToken)
         guard case .object(let claims) = try JSONValue(parsing: verified.payload) else { throw WireError(.invalidIDToken) }
         return claims
+    }
+}
+
+extension IdentityProviderRegistry {
+    /// A registry of Google alone, trusting `issuer` for `FakeGoogle.clientID`.
+    static func google(
+        _ issuer: any GoogleAccessTokenIssuer, time: any TimeSource, limits: OutboundCallLimits = OutboundCallLimits()
+    ) -> IdentityProviderRegistry {
+        IdentityProviderRegistry(
+            providers: [.google(issuers: [issuer], clientIDs: [FakeGoogle.clientID])], time: time, limits: limits)
+    }
+
+    /// Verifies a Google credential as `signInWithIdp` would.
+    func verifyGoogle(idToken: String? = nil, accessToken: String? = nil, nonce: String? = nil) throws -> FederatedProfile {
+        try verify(
+            IdpCredential(idToken: idToken, accessToken: accessToken, nonce: nonce), providerID: "google.com",
+            clientAddress: nil)
     }
 }
 

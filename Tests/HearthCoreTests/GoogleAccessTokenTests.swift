@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// An issuer whose tokeninfo blocks until the test opens its gate, and which counts calls and how many run at once.
-final class GatedTokenInfoIssuer: GoogleIssuer {
+final class GatedTokenInfoIssuer: GoogleAccessTokenIssuer {
     let issuerNames: Set<String> = ["https://gated.test"]
     private let gate = DispatchGroup()
     private let state = Mutex<(calls: Int, running: Int, mostAtOnce: Int, open: Bool)>((0, 0, 0, false))
@@ -62,12 +62,12 @@ func eventually(_ condition: () -> Bool) -> Bool {
 struct GoogleAccessTokenTests {
     let time = ManualTimeSource()
 
-    func makeVerifier(_ issuer: GatedTokenInfoIssuer, limits: OutboundCallLimits = OutboundCallLimits()) -> GoogleCredentialVerifier {
-        GoogleCredentialVerifier(issuers: [issuer], clientIDs: [FakeGoogle.clientID], time: time, limits: limits)
+    func makeVerifier(_ issuer: GatedTokenInfoIssuer, limits: OutboundCallLimits = OutboundCallLimits()) -> IdentityProviderRegistry {
+        .google(issuer, time: time, limits: limits)
     }
 
-    func signIn(_ verifier: GoogleCredentialVerifier, _ token: String, client: String? = nil) throws -> FederatedProfile {
-        try verifier.verify(idToken: nil, accessToken: token, nonce: nil, clientAddress: client)
+    func signIn(_ verifier: IdentityProviderRegistry, _ token: String, client: String? = nil) throws -> FederatedProfile {
+        try verifier.verify(IdpCredential(accessToken: token), providerID: "google.com", clientAddress: client)
     }
 
     @Test("a verified access token is remembered until it expires: repeated sign-ins make one tokeninfo call")

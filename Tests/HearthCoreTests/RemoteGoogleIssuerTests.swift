@@ -122,8 +122,8 @@ struct RemoteGoogleIssuerTests {
         }
         let issuer = RemoteGoogleIssuer(fetcher: Unreachable(), time: ManualTimeSource())
         #expect(wireErrorCode { _ = try issuer.userInfo(accessToken: "at-1") } == .invalidIdpResponse)
-        let verifier = GoogleCredentialVerifier(issuers: [issuer], clientIDs: [FakeGoogle.clientID], time: ManualTimeSource())
-        #expect(wireErrorCode { _ = try verifier.verify(idToken: nil, accessToken: "at-1", nonce: nil, clientAddress: nil) } == .invalidIdpResponse)
+        let verifier = IdentityProviderRegistry.google(issuer, time: ManualTimeSource())
+        #expect(wireErrorCode { _ = try verifier.verifyGoogle(accessToken: "at-1") } == .invalidIdpResponse)
     }
 
     @Test("500 concurrent sign-ins with unknown kids while the JWKS endpoint fails make a bounded number of fetches")
@@ -133,9 +133,9 @@ struct RemoteGoogleIssuerTests {
         fetcher.set(.init(headers: ["Cache-Control": "max-age=3600"], body: try jwks(["fake-google-key"])))
         let google = try FakeGoogle(time: time)
         let issuer = RemoteGoogleIssuer(fetcher: fetcher, time: time)
-        let verifier = GoogleCredentialVerifier(issuers: [issuer], clientIDs: [FakeGoogle.clientID], time: time)
+        let verifier = IdentityProviderRegistry.google(issuer, time: time)
         let good = try google.idToken(subject: "g-1")
-        #expect(try verifier.verify(idToken: good, accessToken: nil, nonce: nil, clientAddress: nil).rawID == "g-1")
+        #expect(try verifier.verifyGoogle(idToken: good).rawID == "g-1")
         fetcher.set(.init(status: 503))
         // Past the unknown-kid refetch interval, but the keys are still fresh.
         time.advance(by: 31)
@@ -146,7 +146,7 @@ struct RemoteGoogleIssuerTests {
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in stride(from: thread, to: tokens.count, by: threads) {
                 let code = wireErrorCode {
-                    _ = try verifier.verify(idToken: tokens[index], accessToken: nil, nonce: nil, clientAddress: nil)
+                    _ = try verifier.verifyGoogle(idToken: tokens[index])
                 }
                 codes.withLock { $0.append(code) }
             }
@@ -154,6 +154,6 @@ struct RemoteGoogleIssuerTests {
         #expect(codes.withLock { $0 } == Array(repeating: .invalidIdpResponse, count: 500))
         #expect(fetcher.count == 2)
         // The last good keys still verify genuine tokens.
-        #expect(try verifier.verify(idToken: good, accessToken: nil, nonce: nil, clientAddress: nil).rawID == "g-1")
+        #expect(try verifier.verifyGoogle(idToken: good).rawID == "g-1")
     }
 }

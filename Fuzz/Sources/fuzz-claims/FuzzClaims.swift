@@ -6,7 +6,7 @@ import HearthVerify
 import JOSE
 
 /// The claim checks behind the signature: HearthVerify's `IDTokenVerifier` (backends verifying Hearth ID tokens)
-/// and HearthCore's `GoogleCredentialVerifier` (the server checking a Google ID token in `signInWithIdp`).
+/// and HearthCore's `IdentityProviderRegistry` (the server checking a Google ID token in `signInWithIdp`).
 ///
 /// The input is a token payload. The target signs it with the fixed key each verifier trusts, so every input
 /// reaches the claim checks, and verifies it at the fixed time. Neither verifier may crash on any claim value (a
@@ -64,22 +64,24 @@ private let nonce = "fuzz-nonce"
 private let accessToken = "ya29.fuzz-access-token"
 
 /// Google as the server sees it, with the issuer key and no network.
-private struct FixedGoogle: GoogleIssuer {
+private struct FixedGoogle: GoogleAccessTokenIssuer {
     var issuerNames: Set<String> { [googleIssuerName, "accounts.google.com"] }
     func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet { TestKeys.issuer.keySet }
     func accessTokenInfo(_ accessToken: String) throws -> AccessTokenInfo? { nil }
     func userInfo(accessToken: String) throws -> [String: JSONValue] { [:] }
 }
 
-private let google = GoogleCredentialVerifier(issuers: [FixedGoogle()], clientIDs: [clientID], time: FixedTime())
+private let google = IdentityProviderRegistry(
+    providers: [.google(issuers: [FixedGoogle()], clientIDs: [clientID])], time: FixedTime())
 
 private func checkGoogleCredential(_ token: String, payload: Data) {
     let text = String(decoding: payload, as: UTF8.self)
     let profile: FederatedProfile
     do {
-        profile = try google.verify(
+        let credential = IdpCredential(
             idToken: token, accessToken: text.contains("at_hash") ? accessToken : nil,
-            nonce: text.contains("nonce") ? nonce : nil, clientAddress: nil)
+            nonce: text.contains("nonce") ? nonce : nil)
+        profile = try google.verify(credential, providerID: "google.com", clientAddress: nil)
     } catch {
         require(error is WireError, "a refusal that is not a wire error: \(type(of: error))")
         return

@@ -8,14 +8,16 @@ public final class AccountService: Sendable {
     private let project: ProjectConfiguration
     let store: any HearthStore
     let tokens: TokenService
-    private let google: GoogleCredentialVerifier
+    private let providers: IdentityProviderRegistry
     private let mfa: MFAService
     let limiter: RateLimiter
     let time: any TimeSource
 
-    /// - Parameter limiter: the in-memory buckets (`signInPerAccount`, `accountCreationPerClient`).
+    /// - Parameters:
+    ///   - providers: the identity providers `signInWithIdp` accepts.
+    ///   - limiter: the in-memory buckets (`signInPerAccount`, `accountCreationPerClient`).
     public init(
-        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, google: GoogleCredentialVerifier,
+        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
         mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter()
     ) {
         self.mfa = mfa
@@ -23,31 +25,30 @@ public final class AccountService: Sendable {
         self.project = project
         self.store = store
         self.tokens = tokens
-        self.google = google
+        self.providers = providers
         self.time = time
     }
 
     // MARK: - signInWithIdp
 
-    /// `accounts:signInWithIdp` for `google.com` (PROTOCOL.md §4).
+    /// `accounts:signInWithIdp` for the registry's providers (PROTOCOL.md §4): one path for Google, Apple and
+    /// `oidc.*` from the verified profile on.
     /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
     public func signInWithIdp(_ request: SignInWithIdpRequest, client: String? = nil) throws -> SignInWithIdpResponse {
         let parameters = try IdpParameters(request)
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
         }
-        guard providerID == GoogleCredentialVerifier.providerID else {
+        guard providers.provider(providerID) != nil else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
         if request.pendingToken != nil {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
-        let idpIDToken = parameters["id_token"]
-        let idpAccessToken = parameters["access_token"]
-        let profile = try google.verify(
-            idToken: idpIDToken, accessToken: idpAccessToken, nonce: parameters["nonce"], clientAddress: client)
+        let credential = IdpCredential(parameters)
+        let profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
 
-        var response = Self.credentialEcho(profile: profile, idToken: idpIDToken, accessToken: idpAccessToken)
+        var response = Self.credentialEcho(profile: profile, idToken: credential.idToken, accessToken: credential.accessToken)
         let outcome: SignInOutcome
         do {
             if let linkToken = request.idToken, !linkToken.isEmpty {
@@ -230,7 +231,7 @@ public final class AccountService: Sendable {
     private static func credentialEcho(profile: FederatedProfile, idToken: String?, accessToken: String?) -> SignInWithIdpResponse {
         var response = SignInWithIdpResponse()
         response.providerId = profile.providerID
-        response.federatedId = "https://accounts.google.com/\(profile.rawID)"
+        response.federatedId = profile.federatedID
         response.email = profile.email
         response.emailVerified = profile.emailVerified
         response.displayName = profile.displayName
@@ -240,18 +241,7 @@ public final class AccountService: Sendable {
         response.photoUrl = profile.photoURL
         response.oauthIdToken = idToken
         response.oauthAccessToken = accessToken
-        var raw: [String: JSONValue] = ["id": .string(profile.rawID), "verified_email": .bool(profile.emailVerified)]
-        if let email = profile.email { raw["email"] = .string(email) }
-        if let name = profile.displayName { raw["name"] = .string(name) }
-        if let given = profile.givenName { raw["given_name"] = .string(given) }
-        if let family = profile.familyName { raw["family_name"] = .string(family) }
-        if let picture = profile.photoURL { raw["picture"] = .string(picture) }
-        if let hostedDomain = profile.hostedDomain { raw["hd"] = .string(hostedDomain) }
-        raw["locale"] = .string(profile.locale ?? "en")
-        var scopes = "openid https://www.googleapis.com/auth/userinfo.profile"
-        if profile.email != nil { scopes += " https://www.googleapis.com/auth/userinfo.email" }
-        raw["granted_scopes"] = .string(profile.grantedScopes ?? scopes)
-        response.rawUserInfo = String(decoding: JSONValue.object(raw).jsonData(sortedKeys: true), as: UTF8.self)
+        response.rawUserInfo = String(decoding: JSONValue.object(profile.rawUserInfo).jsonData(sortedKeys: true), as: UTF8.self)
         return response
     }
 
@@ -342,13 +332,15 @@ extension FederatedProfile {
 }
 
 extension Account {
-    /// Refreshes the linked identity from a new sign-in (keeping its provider refresh token), and fills empty
-    /// profile fields.
+    /// Refreshes the linked identity from a new sign-in, and fills empty profile fields. What the provider did not
+    /// say this time is kept (Apple gives the name only on the first sign-in), and so is its provider
+    /// refresh token.
     mutating func refresh(from profile: FederatedProfile) {
         if let index = providers.firstIndex(where: { $0.providerID == profile.providerID && $0.rawID == profile.rawID }) {
-            var identity = profile.linkedIdentity
-            identity.providerRefreshToken = providers[index].providerRefreshToken
-            providers[index] = identity
+            let fresh = profile.linkedIdentity
+            providers[index].email = fresh.email ?? providers[index].email
+            providers[index].displayName = fresh.displayName ?? providers[index].displayName
+            providers[index].photoURL = fresh.photoURL ?? providers[index].photoURL
         }
         if displayName == nil { displayName = profile.displayName }
         if photoURL == nil { photoURL = profile.photoURL }

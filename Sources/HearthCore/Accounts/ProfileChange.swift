@@ -9,12 +9,15 @@ struct ProfileChange {
     private let deletedAttributes: Set<String>
     private let deletedProviders: [String]
 
+    /// The longest display name an account may have, in characters.
+    static let maximumDisplayNameLength = 256
+
     init(displayName: String?, photoURL: String?, deleteAttribute: [String] = [], deleteProvider: [String] = []) throws {
         let deleted = Set(deleteAttribute)
         if deleted.contains("PROVIDER") || deleted.contains("RAW_USER_INFO") {
             throw WireError(.operationNotAllowed, "deleteAttribute PROVIDER and RAW_USER_INFO are not supported.")
         }
-        if let displayName, displayName.count > 256 {
+        if let displayName, displayName.count > Self.maximumDisplayNameLength {
             throw WireError(.invalidDisplayName, "The display name must be at most 256 characters.")
         }
         if let photoURL, !photoURL.isEmpty, !AccountService.isAbsoluteURL(photoURL) || photoURL.count > 2048 {

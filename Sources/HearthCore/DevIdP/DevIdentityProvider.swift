@@ -7,7 +7,7 @@ import HearthCrypto
 /// PKCE S256, `state`, `nonce`, exact redirect matching, a token endpoint for codes and refresh
 /// tokens, userinfo, tokeninfo and revocation, and real RS256 ID tokens with Google's claim set.
 /// Codes and tokens are stored by hash; accounts persist in the store.
-public final class DevIdentityProvider: GoogleIssuer {
+public final class DevIdentityProvider: GoogleAccessTokenIssuer {
     public let configuration: DevIdPConfiguration
     private let store: any HearthStore
     /// The dev IdP's own RS256 keys (never the session keys).

@@ -25,6 +25,13 @@ struct FirebaseIOSClient {
         var items = [URLQueryItem(name: "providerId", value: "google.com")]
         if let idToken { items.append(URLQueryItem(name: "id_token", value: idToken)) }
         if let accessToken { items.append(URLQueryItem(name: "access_token", value: accessToken)) }
+        return try verifyAssertion(postBody: items, linking: firebaseIDToken, autoCreate: autoCreate)
+    }
+
+    /// `verifyAssertion` with `postBody` made of `items` by URLComponents, as the iOS SDK makes it.
+    func verifyAssertion(postBody items: [URLQueryItem], linking firebaseIDToken: String?, autoCreate: Bool = true) throws
+        -> HTTPResult
+    {
         var components = URLComponents()
         components.queryItems = items
         var body: [String: Any] = [

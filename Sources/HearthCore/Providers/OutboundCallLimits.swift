@@ -1,7 +1,8 @@
 public import Foundation
 
-/// Bounds on the calls Hearth makes to identity providers while it answers a request (Google's JWKS, tokeninfo and
-/// userinfo), so that a slow or hostile provider, or many access-token sign-ins, cannot hold the HTTP worker threads.
+/// Bounds on the calls Hearth makes to identity providers while it answers a request (their JWKS and discovery
+/// documents, Google's tokeninfo and userinfo), so that a slow or hostile provider, or many access-token sign-ins,
+/// cannot hold the HTTP worker threads.
 public struct OutboundCallLimits: Sendable, Equatable {
     /// Seconds one call may take before it fails.
     public var timeout: TimeInterval

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A blocking HTTP GET, so that Hearth core can fetch Google's keys and token information without
+/// A blocking HTTP GET, so that Hearth core can fetch identity providers' keys and token information without
 /// knowing how HTTP is done. The server supplies a URLSession-based implementation; tests a fake.
 public protocol HTTPFetching: Sendable {
     func get(_ url: URL, headers: [String: String]) throws -> FetchedResponse

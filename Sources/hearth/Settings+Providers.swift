@@ -1,0 +1,126 @@
+import Foundation
+import HearthCommandLine
+import HearthCore
+import HearthServer
+
+extension Settings {
+    /// `"apple": {"clientIds": ["com.example.app"], "teamId": "…", "keyId": "…", "privateKeyFile": "/path/AuthKey.p8",
+    /// "endpoint": "https://appleid.apple.com"}` (docs/CONFIGURATION.md, "Sign in with Apple and other OpenID
+    /// providers"). The team ID, key ID and `.p8` key sign the client secret of a code exchange with Apple.
+    struct AppleSettings: Decodable {
+        /// Bundle IDs and services IDs: the `aud` values of Apple ID tokens that may sign in.
+        var clientIds: [String]?
+        var teamId: String?
+        var keyId: String?
+        /// The path of the `.p8` private key Apple issued for `keyId`.
+        var privateKeyFile: String?
+        /// Apple's base URL (`/auth/keys`, `/auth/token`, `/auth/revoke`); another only for a fake Apple in tests.
+        var endpoint: String?
+
+        static let keys: Set<String> = ["clientIds", "teamId", "keyId", "privateKeyFile", "endpoint"]
+    }
+
+    /// One of `"oidcProviders": [{"providerId": "oidc.acme", "issuer": "https://…", "clientIds": ["…"],
+    /// "jwksUri": "…", "clientSecret": "…"}]`; without `jwksUri` the keys are found by OpenID discovery.
+    struct OpenIDProviderSettings: Decodable {
+        var providerId: String
+        var issuer: String
+        var clientIds: [String]
+        var jwksUri: String?
+        /// Kept for a code exchange; never logged.
+        var clientSecret: String?
+
+        static let keys: Set<String> = ["providerId", "issuer", "clientIds", "jwksUri", "clientSecret"]
+    }
+
+    /// The Apple client ID `--dev` adds (the dev Apple's app).
+    static let developmentAppleClientID = "dev.hearth.portfolio"
+
+    /// The `apple` and `oidcProviders` sections of the config file; unknown keys inside them are an error.
+    mutating func applyProviders(
+        apple fileApple: AppleSettings?, openID: [OpenIDProviderSettings]?, fileObject: [String: Any], path: String
+    ) throws {
+        let given = ((fileObject["apple"] as? [String: Any])?.keys).map(Array.init) ?? []
+        if let unknown = given.first(where: { !AppleSettings.keys.contains($0) }) {
+            throw UsageError("config file \(path): unknown setting 'apple.\(unknown)'")
+        }
+        for entry in fileObject["oidcProviders"] as? [[String: Any]] ?? [] {
+            if let unknown = entry.keys.first(where: { !OpenIDProviderSettings.keys.contains($0) }) {
+                throw UsageError("config file \(path): unknown setting 'oidcProviders[].\(unknown)'")
+            }
+        }
+        apple = fileApple ?? apple
+        openIDProviders = openID ?? openIDProviders
+    }
+
+    /// The provider settings in effect must be usable, wherever each came from.
+    func checkProviders() throws {
+        if let endpoint = apple.endpoint { _ = try Self.providerURL(endpoint, setting: "apple.endpoint") }
+        if let file = apple.privateKeyFile, !FileManager.default.isReadableFile(atPath: file) {
+            throw UsageError("apple.privateKeyFile: cannot read \(file)")
+        }
+        var seen: Set<String> = []
+        for provider in openIDProviders {
+            let id = provider.providerId
+            guard id.hasPrefix("oidc."), id.count > "oidc.".count else {
+                throw UsageError("oidcProviders: providerId '\(id)' must start with 'oidc.' followed by a name")
+            }
+            guard seen.insert(id).inserted else { throw UsageError("oidcProviders: '\(id)' is configured twice") }
+            _ = try Self.providerURL(provider.issuer, setting: "oidcProviders \(id) issuer")
+            if let jwks = provider.jwksUri { _ = try Self.providerURL(jwks, setting: "oidcProviders \(id) jwksUri") }
+            guard !provider.clientIds.isEmpty, !provider.clientIds.contains(where: \.isEmpty) else {
+                throw UsageError("oidcProviders \(id): clientIds must list at least one client ID")
+            }
+        }
+    }
+
+    /// An identity provider's URL: absolute https, or http on a loopback host (a local test provider).
+    static func providerURL(_ text: String, setting: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+            scheme == "https" || (scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host))
+        else {
+            throw UsageError("\(setting) must be an absolute https URL (http only on 127.0.0.1, ::1 or localhost), not '\(text)'")
+        }
+        return url
+    }
+
+    /// Whether any sign-in provider is configured (outside `--dev`, serving needs one).
+    var hasIdentityProvider: Bool {
+        !googleClientIDs.isEmpty || !(apple.clientIds ?? []).isEmpty || !openIDProviders.isEmpty
+    }
+
+    /// The Apple and `oidc.*` registry entries (Google's comes from the project's client IDs).
+    ///
+    /// Apple: ID tokens with `iss` `https://appleid.apple.com`, keys at `<endpoint>/auth/keys`; in `--dev` also the dev
+    /// Apple's (`<publicURL>/dev/apple`) and its client ID.
+    func identityProviders(publicURL: String, time: any TimeSource, timeout: TimeInterval) throws -> [IdentityProvider] {
+        let fetcher = URLSessionFetcher(timeout: timeout)
+        let endpoint = try Self.providerURL(apple.endpoint ?? IdentityProvider.appleIssuer, setting: "apple.endpoint")
+        var appleIssuers: [any OpenIDIssuer] = [
+            RemoteOpenIDIssuer(
+                issuerNames: [IdentityProvider.appleIssuer], keys: .jwks(endpoint.appendingPathComponent("auth/keys")),
+                fetcher: fetcher, time: time),
+        ]
+        var appleClientIDs = Set(apple.clientIds ?? [])
+        if development {
+            let devApple = publicURL + "/dev/apple"
+            appleIssuers.append(
+                RemoteOpenIDIssuer(
+                    issuerNames: [devApple], keys: .jwks(URL(string: devApple + "/auth/keys")!), fetcher: fetcher,
+                    time: time))
+            appleClientIDs.insert(Self.developmentAppleClientID)
+        }
+        let openID = try openIDProviders.map { provider in
+            let keys: RemoteOpenIDIssuer.KeySource = if let jwks = provider.jwksUri {
+                .jwks(try Self.providerURL(jwks, setting: "oidcProviders \(provider.providerId) jwksUri"))
+            } else {
+                .discovery(issuer: provider.issuer)
+            }
+            return IdentityProvider.openID(
+                id: provider.providerId,
+                issuer: RemoteOpenIDIssuer(issuerNames: [provider.issuer], keys: keys, fetcher: fetcher, time: time),
+                clientIDs: Set(provider.clientIds), clientSecret: provider.clientSecret)
+        }
+        return [.apple(issuers: appleIssuers, clientIDs: appleClientIDs)] + openID
+    }
+}
