@@ -22,6 +22,8 @@ public final class IdentityPlatform: Sendable {
     public let identityProviders: IdentityProviderRegistry
     /// The local Google look-alike; nil unless running with `--dev`.
     public let devIdentityProvider: DevIdentityProvider?
+    /// The local Sign in with Apple look-alike; nil unless running with `--dev`.
+    public let devApple: DevAppleProvider?
 
     /// Loads (or on first start creates) the signing keys.
     /// - Parameters:
@@ -29,6 +31,8 @@ public final class IdentityPlatform: Sendable {
     ///     Google client IDs.
     ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
     ///   - otherProviders: the other enabled providers (`apple.com`, `oidc.*`).
+    ///   - devApple: settings of the dev Apple (needs the dev IdP, whose accounts are its people) and the check of
+    ///     its clients' ES256 secrets; when given it is trusted as an Apple issuer too.
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
     ///   - rateLimits: the in-memory token buckets (see `RateLimiter`); nil turns them off.
@@ -40,6 +44,7 @@ public final class IdentityPlatform: Sendable {
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
         otherProviders: [IdentityProvider] = [],
+        devApple devAppleSettings: (DevAppleConfiguration, any AppleClientSecretChecking)? = nil,
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
@@ -63,10 +68,24 @@ public final class IdentityPlatform: Sendable {
         } else {
             devIdentityProvider = nil
         }
+        var providers = [IdentityProvider.google(issuers: issuers, clientIDs: project.googleClientIDs)] + otherProviders
+        if let (configuration, clientSecrets) = devAppleSettings, let devIdentityProvider {
+            let apple = try DevAppleProvider(
+                configuration: configuration, accounts: devIdentityProvider, store: store, time: time,
+                clientSecrets: clientSecrets)
+            devApple = apple
+            if let index = providers.firstIndex(where: { $0.id == IdentityProvider.appleID }) {
+                providers[index].issuers.insert(apple, at: 0)
+                providers[index].clientIDs.formUnion(configuration.clientIDs)
+            } else {
+                providers.append(.apple(issuers: [apple], clientIDs: configuration.clientIDs))
+            }
+        } else {
+            devApple = nil
+        }
         tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time, policy: sessionPolicy)
         identityProviders = IdentityProviderRegistry(
-            providers: [.google(issuers: issuers, clientIDs: project.googleClientIDs)] + otherProviders, time: time,
-            clockSkew: project.clockSkew, limits: outboundLimits)
+            providers: providers, time: time, clockSkew: project.clockSkew, limits: outboundLimits)
         mfa = MFAService(
             project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
             limiter: rateLimiter, report: securityEvents)

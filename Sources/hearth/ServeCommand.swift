@@ -76,23 +76,21 @@ enum ServeCommand {
             : nil
         let crossOrigin = CrossOriginRules(
             publicURL: publicURL, development: settings.development, trustedOrigins: settings.trustedOrigins)
-        let otherProviders = try settings.identityProviders(publicURL: publicURL, time: time, timeout: outboundLimits.timeout)
+        let otherProviders = try settings.identityProviders(time: time, timeout: outboundLimits.timeout)
         let platform: IdentityPlatform
-        let devApple: DevAppleProvider?
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, otherProviders: otherProviders, smsSender: smsSender,
-                mfaLimits: settings.mfaLimits,
+                devIdentityProvider: devConfiguration, otherProviders: otherProviders,
+                devApple: settings.development
+                    ? (DevAppleConfiguration(
+                        issuer: "\(publicURL)/dev/apple", trustsOrigin: { crossOrigin.trusts(origin: $0) }),
+                       RefusingAppleClientSecretChecker())
+                    : nil,
+                smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
                 securityEvents: { logLine($0.logLine) })
-            devApple = try platform.devIdentityProvider.map { people in
-                try DevAppleProvider(
-                    configuration: DevAppleConfiguration(
-                        issuer: "\(publicURL)/dev/apple", trustsOrigin: { crossOrigin.trusts(origin: $0) }),
-                    accounts: people, store: store, time: time, clientSecrets: RefusingAppleClientSecretChecker())
-            }
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
@@ -105,7 +103,7 @@ enum ServeCommand {
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: devApple),
+                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(

@@ -33,9 +33,6 @@ extension Settings {
         static let keys: Set<String> = ["providerId", "issuer", "clientIds", "jwksUri", "clientSecret"]
     }
 
-    /// The Apple client ID `--dev` adds (the dev Apple's app).
-    static let developmentAppleClientID = "dev.hearth.portfolio"
-
     /// The `apple` and `oidcProviders` sections of the config file; unknown keys inside them are an error.
     mutating func applyProviders(
         apple fileApple: AppleSettings?, openID: [OpenIDProviderSettings]?, fileObject: [String: Any], path: String
@@ -91,25 +88,14 @@ extension Settings {
 
     /// The Apple and `oidc.*` registry entries (Google's comes from the project's client IDs).
     ///
-    /// Apple: ID tokens with `iss` `https://appleid.apple.com`, keys at `<endpoint>/auth/keys`; in `--dev` also the dev
-    /// Apple's (`<publicURL>/dev/apple`) and its client ID.
-    func identityProviders(publicURL: String, time: any TimeSource, timeout: TimeInterval) throws -> [IdentityProvider] {
+    /// Apple: ID tokens with `iss` `https://appleid.apple.com`, keys at `<endpoint>/auth/keys` (in `--dev` the platform
+    /// adds the dev Apple, in-process).
+    func identityProviders(time: any TimeSource, timeout: TimeInterval) throws -> [IdentityProvider] {
         let fetcher = URLSessionFetcher(timeout: timeout)
         let endpoint = try Self.providerURL(apple.endpoint ?? IdentityProvider.appleIssuer, setting: "apple.endpoint")
-        var appleIssuers: [any OpenIDIssuer] = [
-            RemoteOpenIDIssuer(
-                issuerNames: [IdentityProvider.appleIssuer], keys: .jwks(endpoint.appendingPathComponent("auth/keys")),
-                fetcher: fetcher, time: time),
-        ]
-        var appleClientIDs = Set(apple.clientIds ?? [])
-        if development {
-            let devApple = publicURL + "/dev/apple"
-            appleIssuers.append(
-                RemoteOpenIDIssuer(
-                    issuerNames: [devApple], keys: .jwks(URL(string: devApple + "/auth/keys")!), fetcher: fetcher,
-                    time: time))
-            appleClientIDs.insert(Self.developmentAppleClientID)
-        }
+        let apple = RemoteOpenIDIssuer(
+            issuerNames: [IdentityProvider.appleIssuer], keys: .jwks(endpoint.appendingPathComponent("auth/keys")),
+            fetcher: fetcher, time: time)
         let openID = try openIDProviders.map { provider in
             let keys: RemoteOpenIDIssuer.KeySource = if let jwks = provider.jwksUri {
                 .jwks(try Self.providerURL(jwks, setting: "oidcProviders \(provider.providerId) jwksUri"))
@@ -121,6 +107,6 @@ extension Settings {
                 issuer: RemoteOpenIDIssuer(issuerNames: [provider.issuer], keys: keys, fetcher: fetcher, time: time),
                 clientIDs: Set(provider.clientIds), clientSecret: provider.clientSecret)
         }
-        return [.apple(issuers: appleIssuers, clientIDs: appleClientIDs)] + openID
+        return [.apple(issuers: [apple], clientIDs: Set(self.apple.clientIds ?? []))] + openID
     }
 }

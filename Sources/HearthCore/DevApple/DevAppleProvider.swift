@@ -1,14 +1,14 @@
 import Foundation
 public import HearthProtocol
 import HearthCrypto
-import JOSE
+public import JOSE
 
 /// Hearth's local look-alike of Sign in with Apple (`--dev` only), at Apple's paths under its issuer:
 /// `/auth/authorize` (`form_post`, `query`, `fragment`), `/auth/token` (codes and refresh tokens, clients
 /// authenticated by an ES256 client secret), `/auth/revoke` and `/auth/keys`, with RS256 ID tokens carrying
 /// Apple's claim set. People are the dev IdP's accounts (one person signs in with both Google and Apple).
 /// Codes, tokens, authorizations and revocations live in memory: a restart forgets them.
-public final class DevAppleProvider: Sendable {
+public final class DevAppleProvider: OpenIDIssuer {
     public let configuration: DevAppleConfiguration
     /// The dev Apple's own RS256 keys (never the session keys or the dev Google's), kept in the store.
     public let keys: SigningKeyRing
@@ -31,6 +31,13 @@ public final class DevAppleProvider: Sendable {
         self.clientSecrets = clientSecrets
         keys = SigningKeyRing(store: store, time: time, owner: .devApple, tokenLifetime: configuration.idTokenLifetime)
         try keys.loadOrCreate()
+    }
+
+    public var issuerNames: Set<String> { [configuration.issuer] }
+
+    /// Its `/auth/keys`, read in-process by `signInWithIdp` (no HTTP call to itself).
+    public func verificationKeys(forceRefresh: Bool) throws -> JWTKeySet {
+        try (forceRefresh ? keys.reload() : keys.current()).verification
     }
 
     // MARK: - Authorization endpoint
