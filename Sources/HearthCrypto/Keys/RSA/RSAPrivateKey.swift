@@ -71,7 +71,7 @@ public struct RSAPrivateKey: Sendable {
         guard !block.hasHeaders else {
             throw CryptoError(.unsupportedFormat, reason: "PEM headers (such as encryption) are not supported")
         }
-        let key = try RSAKeyMaterial.decode(der: block.der, structure: structure, part: .keyPair)
+        let key = try KeyMaterial.decode(der: block.der, structure: structure, part: .keyPair)
         self.backing = try Backing.adopting(key, checkConsistency: true)
     }
 
@@ -160,8 +160,8 @@ extension RSAPrivateKey {
                 guard RSAKeyMaterial.hasPrivateExponent(key) else {
                     throw CryptoError(.invalidKey, reason: "the key has no private exponent")
                 }
-                guard let modulus = RSAKeyMaterial.publicParameter(CName.modulus, of: key),
-                    let exponent = RSAKeyMaterial.publicParameter(CName.publicExponent, of: key)
+                guard let modulus = KeyMaterial.publicParameter(CName.modulus, of: key),
+                    let exponent = KeyMaterial.publicParameter(CName.publicExponent, of: key)
                 else {
                     throw CryptoError(.invalidKey, reason: "the key has no RSA modulus or exponent")
                 }
@@ -206,30 +206,7 @@ extension RSAPrivateKey {
         }
 
         func signSHA256(_ message: [UInt8]) throws(OpenSSLError) -> [UInt8] {
-            OpenSSLError.clearQueue()
-            guard let context = EVP_MD_CTX_new() else {
-                throw OpenSSLError.drainingQueue(operation: "EVP_MD_CTX_new")
-            }
-            defer { EVP_MD_CTX_free(context) }
-            // The default RSA padding for signing is PKCS#1 v1.5.
-            guard EVP_DigestSignInit_ex(context, nil, "SHA256", nil, nil, key, nil) == 1 else {
-                throw OpenSSLError.drainingQueue(operation: "EVP_DigestSignInit_ex")
-            }
-            let capacity = Int(EVP_PKEY_get_size(key))
-            var failed = false
-            let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                var length = capacity
-                // One call with a buffer of the maximum size; asking for the size first could hash the message twice.
-                let status = message.withUnsafeBufferPointer { input in
-                    EVP_DigestSign(context, buffer.baseAddress, &length, input.baseAddress, input.count)
-                }
-                failed = status != 1
-                initialized = failed ? 0 : length
-            }
-            guard !failed else {
-                throw OpenSSLError.drainingQueue(operation: "EVP_DigestSign")
-            }
-            return signature
+            try KeyMaterial.signSHA256(message, with: key)
         }
     }
 }
