@@ -58,32 +58,4 @@ enum KeyMaterial {
         defer { BN_free(number) }
         return BigNumber.bytes(of: number)
     }
-
-    /// Signs `message` with `key` over its SHA-256 digest (`EVP_DigestSign`), in the key type's own signature
-    /// encoding: PKCS#1 v1.5 bytes for RSA (the default padding), a DER ECDSA-Sig-Value for EC.
-    static func signSHA256(_ message: [UInt8], with key: OpaquePointer) throws(OpenSSLError) -> [UInt8] {
-        OpenSSLError.clearQueue()
-        guard let context = EVP_MD_CTX_new() else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_MD_CTX_new")
-        }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit_ex(context, nil, "SHA256", nil, nil, key, nil) == 1 else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_DigestSignInit_ex")
-        }
-        let capacity = Int(EVP_PKEY_get_size(key))
-        var failed = false
-        let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            var length = capacity
-            // One call with a buffer of the maximum size; asking for the size first could hash the message twice.
-            let status = message.withUnsafeBufferPointer { input in
-                EVP_DigestSign(context, buffer.baseAddress, &length, input.baseAddress, input.count)
-            }
-            failed = status != 1
-            initialized = failed ? 0 : length
-        }
-        guard !failed else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_DigestSign")
-        }
-        return signature
-    }
 }

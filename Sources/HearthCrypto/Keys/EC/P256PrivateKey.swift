@@ -110,10 +110,11 @@ extension P256PrivateKey {
     /// Owns one key-pair `EVP_PKEY` and the matching public key.
     ///
     /// `@unchecked Sendable`: nothing is modified after `init`, and OpenSSL allows concurrent signing with one
-    /// `EVP_PKEY` (each call makes its own `EVP_MD_CTX`).
+    /// `EVP_PKEY` (each call checks out its own context from the pool).
     private final class Backing: @unchecked Sendable {
         private let key: OpaquePointer
         let publicKey: P256PublicKey
+        private let signing: SHA256SignatureContexts
 
         /// Checks `key` and takes ownership of it. Frees `key` if it is refused.
         ///
@@ -127,16 +128,19 @@ extension P256PrivateKey {
                 }
                 let (x, y) = try P256KeyMaterial.coordinates(of: key)
                 // A separate public-only EVP_PKEY, so public keys handed out never carry the private scalar.
-                return Backing(key: key, publicKey: try P256PublicKey(x: x, y: y))
+                let publicKey = try P256PublicKey(x: x, y: y)
+                let signing = try SHA256SignatureContexts(key: key, operation: .sign, rsaPadding: nil)
+                return Backing(key: key, publicKey: publicKey, signing: signing)
             } catch {
                 EVP_PKEY_free(key)
                 throw error
             }
         }
 
-        private init(key: OpaquePointer, publicKey: P256PublicKey) {
+        private init(key: OpaquePointer, publicKey: P256PublicKey, signing: SHA256SignatureContexts) {
             self.key = key
             self.publicKey = publicKey
+            self.signing = signing
         }
 
         deinit {
@@ -148,7 +152,7 @@ extension P256PrivateKey {
         }
 
         func signSHA256(_ message: [UInt8]) throws(OpenSSLError) -> [UInt8] {
-            let der = try KeyMaterial.signSHA256(message, with: key)
+            let der = try signing.sign(sha256Of: message[...])
             guard let raw = ECDSASignature.raw(fromDER: der) else {
                 throw OpenSSLError(operation: "EVP_DigestSign", entries: ["the signature is not a P-256 ECDSA-Sig-Value"])
             }

@@ -105,7 +105,7 @@ extension P256PublicKey {
         private let key: OpaquePointer
         let x: [UInt8]
         let y: [UInt8]
-        private let contexts: SHA256VerificationContexts
+        private let contexts: SHA256SignatureContexts
 
         /// Checks `key` (P-256, valid point) and takes ownership of it. Frees `key` if it is refused.
         static func adopting(_ key: OpaquePointer) throws -> Backing {
@@ -113,7 +113,7 @@ extension P256PublicKey {
                 try P256KeyMaterial.checkIsP256(key)
                 try P256KeyMaterial.check(key, part: .publicKey)
                 let (x, y) = try P256KeyMaterial.coordinates(of: key)
-                let contexts = try SHA256VerificationContexts(key: key, rsaPadding: nil)
+                let contexts = try SHA256SignatureContexts(key: key, operation: .verify, rsaPadding: nil)
                 return Backing(key: key, x: x, y: y, contexts: contexts)
             } catch {
                 EVP_PKEY_free(key)
@@ -121,7 +121,7 @@ extension P256PublicKey {
             }
         }
 
-        private init(key: OpaquePointer, x: [UInt8], y: [UInt8], contexts: SHA256VerificationContexts) {
+        private init(key: OpaquePointer, x: [UInt8], y: [UInt8], contexts: SHA256SignatureContexts) {
             self.key = key
             self.x = x
             self.y = y

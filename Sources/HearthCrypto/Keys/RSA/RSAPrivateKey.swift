@@ -142,10 +142,11 @@ extension RSAPrivateKey {
     /// Owns one key-pair `EVP_PKEY` and the matching public key.
     ///
     /// `@unchecked Sendable`: nothing is modified after `init`, and OpenSSL allows concurrent signing with one
-    /// `EVP_PKEY` (each call makes its own `EVP_MD_CTX`; RSA blinding is internally locked).
+    /// `EVP_PKEY` (each call checks out its own context from the pool; RSA blinding is internally locked).
     private final class Backing: @unchecked Sendable {
         private let key: OpaquePointer
         let publicKey: RSAPublicKey
+        private let signing: SHA256SignatureContexts
 
         /// Checks `key` and takes ownership of it. Frees `key` if it is refused.
         ///
@@ -153,6 +154,7 @@ extension RSAPrivateKey {
         ///   together. Generated keys skip it.
         static func adopting(_ key: OpaquePointer, checkConsistency: Bool) throws -> Backing {
             let publicKey: RSAPublicKey
+            let signing: SHA256SignatureContexts
             do {
                 guard RSAKeyMaterial.isRSA(key) else {
                     throw CryptoError(.unsupportedKeyType, reason: "the key is not an RSA key")
@@ -167,20 +169,22 @@ extension RSAPrivateKey {
                 }
                 // A separate public-only EVP_PKEY, so public keys handed out never carry private numbers.
                 publicKey = try RSAPublicKey(modulus: modulus, exponent: exponent)
+                signing = try SHA256SignatureContexts(key: key, operation: .sign, rsaPadding: RSA_PKCS1_PADDING)
             } catch {
                 EVP_PKEY_free(key)
                 throw error
             }
-            let backing = Backing(key: key, publicKey: publicKey)
+            let backing = Backing(key: key, publicKey: publicKey, signing: signing)
             if checkConsistency {
                 try backing.checkConsistency()
             }
             return backing
         }
 
-        private init(key: OpaquePointer, publicKey: RSAPublicKey) {
+        private init(key: OpaquePointer, publicKey: RSAPublicKey, signing: SHA256SignatureContexts) {
             self.key = key
             self.publicKey = publicKey
+            self.signing = signing
         }
 
         deinit {
@@ -206,7 +210,7 @@ extension RSAPrivateKey {
         }
 
         func signSHA256(_ message: [UInt8]) throws(OpenSSLError) -> [UInt8] {
-            try KeyMaterial.signSHA256(message, with: key)
+            try signing.sign(sha256Of: message[...])
         }
     }
 }

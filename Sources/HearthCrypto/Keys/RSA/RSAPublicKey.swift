@@ -121,7 +121,7 @@ extension RSAPublicKey {
         let modulus: [UInt8]
         let exponent: [UInt8]
         let bitCount: Int
-        private let contexts: SHA256VerificationContexts
+        private let contexts: SHA256SignatureContexts
 
         /// Checks `key` against the RSA policy and takes ownership of it. Frees `key` if it is refused.
         static func adopting(_ key: OpaquePointer) throws -> Backing {
@@ -135,7 +135,7 @@ extension RSAPublicKey {
                     throw CryptoError(.invalidKey, reason: "the key has no RSA modulus or exponent")
                 }
                 let bitCount = try RSAKeyMaterial.validatePublicNumbers(modulus: modulus, exponent: exponent)
-                let contexts = try SHA256VerificationContexts(key: key, rsaPadding: RSA_PKCS1_PADDING)
+                let contexts = try SHA256SignatureContexts(key: key, operation: .verify, rsaPadding: RSA_PKCS1_PADDING)
                 return Backing(key: key, modulus: modulus, exponent: exponent, bitCount: bitCount, contexts: contexts)
             } catch {
                 EVP_PKEY_free(key)
@@ -143,7 +143,7 @@ extension RSAPublicKey {
             }
         }
 
-        private init(key: OpaquePointer, modulus: [UInt8], exponent: [UInt8], bitCount: Int, contexts: SHA256VerificationContexts) {
+        private init(key: OpaquePointer, modulus: [UInt8], exponent: [UInt8], bitCount: Int, contexts: SHA256SignatureContexts) {
             self.key = key
             self.modulus = modulus
             self.exponent = exponent
