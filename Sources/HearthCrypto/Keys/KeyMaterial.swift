@@ -58,4 +58,70 @@ enum KeyMaterial {
         defer { BN_free(number) }
         return BigNumber.bytes(of: number)
     }
+
+    /// `key` as an unencrypted PKCS#8 PEM block (`-----BEGIN PRIVATE KEY-----`).
+    static func privateKeyPEM(_ key: OpaquePointer) -> String {
+        pem(operation: "PEM_write_bio_PrivateKey") { bio in PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 }
+    }
+
+    /// `key` as an SPKI PEM block (`-----BEGIN PUBLIC KEY-----`).
+    static func publicKeyPEM(_ key: OpaquePointer) -> String {
+        pem(operation: "PEM_write_bio_PUBKEY") { bio in PEM_write_bio_PUBKEY(bio, key) == 1 }
+    }
+
+    private static func pem(operation: String, _ write: (OpaquePointer) -> Bool) -> String {
+        do {
+            return try MemoryBIO.writeText(operation: operation, write)
+        } catch {
+            // Encoding a valid in-memory key only fails when memory runs out.
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Generates a key pair of `keyType`, with `configure` setting its parameters (size, curve) on the context.
+    ///
+    /// - Returns: a new `EVP_PKEY *` owned by the caller.
+    static func generate(_ keyType: UnsafePointer<CChar>, configure: (OpaquePointer) -> Bool) throws(OpenSSLError) -> OpaquePointer {
+        OpenSSLError.clearQueue()
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, keyType, nil) else {
+            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_CTX_new_from_name")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer? = nil
+        guard EVP_PKEY_keygen_init(context) == 1, configure(context), EVP_PKEY_generate(context, &key) == 1, let key else {
+            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_generate")
+        }
+        return key
+    }
+
+    /// Reads an unencrypted PEM private key: PKCS#8 (`-----BEGIN PRIVATE KEY-----`) or the key type's own structure
+    /// (`-----BEGIN <typeSpecificLabel>-----`). Encrypted keys are refused rather than prompting for a password; our
+    /// copy of the secret DER is wiped once OpenSSL has decoded it.
+    ///
+    /// - Parameters:
+    ///   - text: the PEM text; text before the first block is ignored, and only that block is read.
+    ///   - typeSpecificLabel: `"RSA PRIVATE KEY"` (PKCS#1) or `"EC PRIVATE KEY"` (SEC 1).
+    ///   - keyType: the key type to decode the type-specific structure as, or `nil` when it needs none.
+    /// - Returns: a new `EVP_PKEY *` owned by the caller. Its type is not checked here.
+    static func decodePrivateKeyPEM(
+        _ text: String, typeSpecificLabel: String, keyType: UnsafePointer<CChar>?
+    ) throws(CryptoError) -> OpaquePointer {
+        var block = try MemoryBIO.readPEMBlock(text)
+        defer { block.der.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
+        let structure: UnsafePointer<CChar>
+        var decodeAs: UnsafePointer<CChar>? = nil
+        switch block.label {
+        case "PRIVATE KEY": structure = CName.privateKeyInfo
+        case typeSpecificLabel: (structure, decodeAs) = (CName.typeSpecific, keyType)
+        case "ENCRYPTED PRIVATE KEY":
+            throw CryptoError(.unsupportedFormat, reason: "encrypted private keys are not supported")
+        default:
+            throw CryptoError(
+                .unsupportedFormat, reason: "expected a PRIVATE KEY or \(typeSpecificLabel) PEM block, found \(block.label)")
+        }
+        guard !block.hasHeaders else {
+            throw CryptoError(.unsupportedFormat, reason: "PEM headers (such as encryption) are not supported")
+        }
+        return try decode(der: block.der, structure: structure, keyType: decodeAs, part: .keyPair)
+    }
 }

@@ -22,18 +22,8 @@ public struct P256PrivateKey: Sendable {
     ///
     /// - Throws: ``OpenSSLError`` when generation fails.
     public static func generate() throws -> P256PrivateKey {
-        OpenSSLError.clearQueue()
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, CName.ec, nil) else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_CTX_new_from_name")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer? = nil
-        guard EVP_PKEY_keygen_init(context) == 1,
-            EVP_PKEY_CTX_set_group_name(context, CName.p256) == 1,
-            EVP_PKEY_generate(context, &key) == 1,
-            let key
-        else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_generate")
+        let key = try KeyMaterial.generate(CName.ec) { context in
+            EVP_PKEY_CTX_set_group_name(context, CName.p256) == 1
         }
         return P256PrivateKey(backing: try Backing.adopting(key, checkConsistency: false))
     }
@@ -48,20 +38,7 @@ public struct P256PrivateKey: Sendable {
     ///   for keys that are not EC keys on P-256, `.invalidKey` for a private scalar out of range or a public point
     ///   that does not belong to it; ``OpenSSLError`` when OpenSSL fails.
     public init(pemRepresentation: String) throws {
-        var block = try MemoryBIO.readPEMBlock(pemRepresentation)
-        // Best effort: wipe our copy of the secret DER once OpenSSL has decoded it.
-        defer { block.der.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
-        let key: OpaquePointer
-        switch block.label {
-        case "PRIVATE KEY" where !block.hasHeaders:
-            key = try KeyMaterial.decode(der: block.der, structure: CName.privateKeyInfo, part: .keyPair)
-        case "EC PRIVATE KEY" where !block.hasHeaders:
-            key = try KeyMaterial.decode(der: block.der, structure: CName.typeSpecific, keyType: CName.ec, part: .keyPair)
-        case "ENCRYPTED PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY":
-            throw CryptoError(.unsupportedFormat, reason: "encrypted private keys are not supported")
-        default:
-            throw CryptoError(.unsupportedFormat, reason: "expected a PRIVATE KEY or EC PRIVATE KEY PEM block, found \(block.label)")
-        }
+        let key = try KeyMaterial.decodePrivateKeyPEM(pemRepresentation, typeSpecificLabel: "EC PRIVATE KEY", keyType: CName.ec)
         self.backing = try Backing.adopting(key, checkConsistency: true)
     }
 
@@ -82,14 +59,7 @@ public struct P256PrivateKey: Sendable {
 
     /// The key as a PKCS#8 PEM block (`-----BEGIN PRIVATE KEY-----`), unencrypted. Treat it as a secret.
     public var pemRepresentation: String {
-        do {
-            return try MemoryBIO.writeText(operation: "PEM_write_bio_PrivateKey") { bio in
-                backing.withKey { key in PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 }
-            }
-        } catch {
-            // Encoding a valid in-memory key only fails when memory runs out.
-            preconditionFailure("\(error)")
-        }
+        backing.withKey(KeyMaterial.privateKeyPEM)
     }
 
     /// The matching public key.

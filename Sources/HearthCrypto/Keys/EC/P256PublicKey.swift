@@ -56,16 +56,7 @@ public struct P256PublicKey: Sendable, Equatable {
 
     /// The key as an SPKI PEM block (`-----BEGIN PUBLIC KEY-----`).
     public var pemRepresentation: String {
-        backing.withKey { key in
-            do {
-                return try MemoryBIO.writeText(operation: "PEM_write_bio_PUBKEY") { bio in
-                    PEM_write_bio_PUBKEY(bio, key) == 1
-                }
-            } catch {
-                // Encoding a valid in-memory key only fails when memory runs out.
-                preconditionFailure("\(error)")
-            }
-        }
+        backing.withKey(KeyMaterial.publicKeyPEM)
     }
 
     /// The key as DER `SubjectPublicKeyInfo`: the fixed 26-byte P-256 prefix, then 0x04 ‖ x ‖ y.

@@ -31,18 +31,8 @@ public struct RSAPrivateKey: Sendable {
         guard bits <= RSAPublicKey.maximumBitCount else {
             throw CryptoError(.keyTooLarge, reason: "RSA keys may have at most \(RSAPublicKey.maximumBitCount) bits")
         }
-        OpenSSLError.clearQueue()
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, CName.rsa, nil) else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_CTX_new_from_name")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer? = nil
-        guard EVP_PKEY_keygen_init(context) == 1,
-            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1,
-            EVP_PKEY_generate(context, &key) == 1,
-            let key
-        else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_generate")
+        let key = try KeyMaterial.generate(CName.rsa) { context in
+            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1
         }
         return RSAPrivateKey(backing: try Backing.adopting(key, checkConsistency: false))
     }
@@ -56,22 +46,7 @@ public struct RSAPrivateKey: Sendable {
     ///   `.unsupportedKeyType` for non-RSA keys, `.keyTooSmall`/`.keyTooLarge`/`.invalidKey` for keys outside the
     ///   policy; ``OpenSSLError`` when OpenSSL fails.
     public init(pemRepresentation: String) throws {
-        var block = try MemoryBIO.readPEMBlock(pemRepresentation)
-        // Best effort: wipe our copy of the secret DER once OpenSSL has decoded it.
-        defer { block.der.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
-        let structure: UnsafePointer<CChar>
-        switch block.label {
-        case "PRIVATE KEY": structure = CName.privateKeyInfo
-        case "RSA PRIVATE KEY": structure = CName.typeSpecific
-        case "ENCRYPTED PRIVATE KEY":
-            throw CryptoError(.unsupportedFormat, reason: "encrypted private keys are not supported")
-        default:
-            throw CryptoError(.unsupportedFormat, reason: "expected a PRIVATE KEY or RSA PRIVATE KEY PEM block, found \(block.label)")
-        }
-        guard !block.hasHeaders else {
-            throw CryptoError(.unsupportedFormat, reason: "PEM headers (such as encryption) are not supported")
-        }
-        let key = try KeyMaterial.decode(der: block.der, structure: structure, part: .keyPair)
+        let key = try KeyMaterial.decodePrivateKeyPEM(pemRepresentation, typeSpecificLabel: "RSA PRIVATE KEY", keyType: nil)
         self.backing = try Backing.adopting(key, checkConsistency: true)
     }
 
@@ -109,14 +84,7 @@ public struct RSAPrivateKey: Sendable {
 
     /// The key as a PKCS#8 PEM block (`-----BEGIN PRIVATE KEY-----`), unencrypted. Treat it as a secret.
     public var pemRepresentation: String {
-        do {
-            return try MemoryBIO.writeText(operation: "PEM_write_bio_PrivateKey") { bio in
-                backing.withKey { key in PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 }
-            }
-        } catch {
-            // Encoding a valid in-memory key only fails when memory runs out.
-            preconditionFailure("\(error)")
-        }
+        backing.withKey(KeyMaterial.privateKeyPEM)
     }
 
     /// The matching public key.

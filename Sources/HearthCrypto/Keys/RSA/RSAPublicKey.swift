@@ -71,16 +71,7 @@ public struct RSAPublicKey: Sendable, Equatable {
 
     /// The key as an SPKI PEM block (`-----BEGIN PUBLIC KEY-----`).
     public var pemRepresentation: String {
-        backing.withKey { key in
-            do {
-                return try MemoryBIO.writeText(operation: "PEM_write_bio_PUBKEY") { bio in
-                    PEM_write_bio_PUBKEY(bio, key) == 1
-                }
-            } catch {
-                // Encoding a valid in-memory key only fails when memory runs out.
-                preconditionFailure("\(error)")
-            }
-        }
+        backing.withKey(KeyMaterial.publicKeyPEM)
     }
 
     /// Checks an RS256 signature: RSASSA-PKCS1-v1_5 over the SHA-256 digest of `message` (RFC 8017 §8.2.2).
