@@ -50,7 +50,8 @@ public struct JOSEError: Error, Equatable, CustomStringConvertible, Sendable {
         public static let invalidSignature = Code(.invalidSignature)
         /// The payload is not a JSON object, or cannot be decoded as the requested claims type.
         public static let invalidPayload = Code(.invalidPayload)
-        /// A JSON Web Key cannot be used (wrong `kty`, missing or bad `n`/`e`, too small).
+        /// A JSON Web Key cannot be used (wrong `kty` or `crv`, an `alg` that does not fit its type, missing or bad
+        /// `n`/`e`/`x`/`y`, too small, not a point on the curve).
         public static let invalidKey = Code(.invalidKey)
 
         /// The code's stable name, such as `"unknownKeyID"`.

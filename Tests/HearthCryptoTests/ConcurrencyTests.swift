@@ -53,4 +53,26 @@ struct ConcurrencyTests {
         }
         #expect(failures == 0)
     }
+
+    @Test("concurrent ES256 signing and verifying with one P-256 key give the right answers")
+    func concurrentES256() async throws {
+        let key = try P256PrivateKey.generate()
+        let messages = (0..<16).map { Array("message \($0)".utf8) }
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<20 {
+                        let index = (worker + round) % messages.count
+                        guard let signature = try? key.signSHA256(messages[index]) else { failures += 1; continue }
+                        if !key.publicKey.isValidSHA256Signature(signature, for: messages[index]) { failures += 1 }
+                        if key.publicKey.isValidSHA256Signature(signature, for: messages[(index + 1) % messages.count]) { failures += 1 }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
 }

@@ -403,4 +403,25 @@ struct URLSessionFetcherTests {
         let receiver = try Receiver([unauthorized])
         #expect(try URLSessionFetcher(timeout: 5).get(receiver.url("/"), headers: [:]).status == 401)
     }
+
+    @Test("form POSTs send the fields form-encoded in order, and do not follow redirects")
+    func formPost() throws {
+        var redirect = HTTPResponse(status: 307)
+        redirect.headers["Location"] = "/elsewhere"
+        let receiver = try Receiver([.json(Data(#"{"ok":true}"#.utf8), status: 400), redirect])
+        let fetcher = URLSessionFetcher(timeout: 5)
+        let fields = [(name: "client_id", value: "com.example.app"), (name: "code", value: "c.1+2&x=y é")]
+        let answer = try fetcher.postForm(receiver.url("/auth/token"), fields: fields, headers: ["Accept": "application/json"])
+        #expect(answer.status == 400)
+        #expect(String(decoding: answer.body, as: UTF8.self) == #"{"ok":true}"#)
+        let request = try #require(receiver.requests.values.first)
+        #expect(request.method == .post)
+        #expect(request.path == "/auth/token")
+        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(request.headers["Accept"] == "application/json")
+        #expect(String(decoding: request.body, as: UTF8.self) == "client_id=com.example.app&code=c.1%2B2%26x%3Dy%20%C3%A9")
+
+        #expect(try fetcher.postForm(receiver.url("/auth/revoke"), fields: fields, headers: [:]).status == 307)
+        #expect(receiver.requests.values.map(\.path) == ["/auth/token", "/auth/revoke"])
+    }
 }

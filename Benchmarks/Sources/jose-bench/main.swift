@@ -3,8 +3,9 @@ import Foundation
 import HearthCrypto
 import JOSE
 
-// RS256 sign/s and verify/s of JOSE, on one thread, for a Hearth-shaped ID token.
-// Prints `jose_sign_per_s=…` and `jose_verify_per_s=…` (and the raw RSA rates) for Benchmarks/run.
+// RS256 and ES256 sign/s and verify/s of JOSE, on one thread, for a Hearth-shaped ID token.
+// Prints `jose_sign_per_s=…` and `jose_verify_per_s=…` (and the raw RSA rate), then `es256_sign_per_s=…`,
+// `es256_verify_per_s=…`, `p256_verify_per_s=…` and `p256_sign_per_s=…`, for Benchmarks/run.
 
 let seconds = Double(CommandLine.arguments.dropFirst().first ?? "3") ?? 3
 let key = try RSAPrivateKey.generate(bits: 2048)
@@ -32,3 +33,20 @@ print("token_bytes=\(token.utf8.count)")
 print(String(format: "jose_sign_per_s=%.0f", signRate))
 print(String(format: "jose_verify_per_s=%.0f", verifyRate))
 print(String(format: "rsa_verify_per_s=%.0f", rawVerifyRate))
+
+// ES256 (P-256), as for Apple's client secret and ES256 ID tokens: the same payload and measurements.
+let ecKey = try P256PrivateKey.generate()
+let ecSigner = JWTSigner(privateKey: ecKey, keyID: "bench-ec-key-0123456789abcdef0123456789abcdef")
+var ecKeys = JWTKeySet()
+ecKeys.add(ecKey.publicKey, keyID: ecSigner.keyID)
+let ecToken = try ecSigner.sign(payload: payload)
+let ecSigningInput = Array(ecToken.utf8[..<ecToken.utf8.lastIndex(of: UInt8(ascii: "."))!])
+let ecSignRate = try rate(seconds: seconds) { _ = try ecSigner.sign(payload: payload) }
+let ecVerifyRate = try rate(seconds: seconds) { _ = try ecKeys.verify(ecToken) }
+let ecSignature = try ecKey.signSHA256(ecSigningInput)
+let rawECVerifyRate = rate(seconds: seconds) { precondition(ecKey.publicKey.isValidSHA256Signature(ecSignature, for: ecSigningInput)) }
+let rawECSignRate = try rate(seconds: seconds) { _ = try ecKey.signSHA256(ecSigningInput) }
+print(String(format: "es256_sign_per_s=%.0f", ecSignRate))
+print(String(format: "es256_verify_per_s=%.0f", ecVerifyRate))
+print(String(format: "p256_verify_per_s=%.0f", rawECVerifyRate))
+print(String(format: "p256_sign_per_s=%.0f", rawECSignRate))

@@ -18,3 +18,12 @@ public struct FetchedResponse: Sendable {
         self.body = body
     }
 }
+
+/// A blocking form POST (`application/x-www-form-urlencoded`), for the token and revocation endpoints of identity
+/// providers (Apple's `/auth/token` and `/auth/revoke`). The server supplies a URLSession-based implementation
+/// (``HTTPFetching``'s, with the same timeout); tests a fake.
+public protocol HTTPFormPosting: Sendable {
+    /// POSTs `fields`, form-encoded in this order, to `url` and returns the answer whatever its status. Redirects
+    /// are not followed (the form carries secrets). Throws only when no answer arrives (unreachable, timed out).
+    func postForm(_ url: URL, fields: [(name: String, value: String)], headers: [String: String]) throws -> FetchedResponse
+}

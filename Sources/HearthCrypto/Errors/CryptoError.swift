@@ -1,5 +1,5 @@
 /// A request that HearthCrypto refuses before or instead of asking OpenSSL: a key that is too small, a PEM block
-/// of the wrong kind, inconsistent key components, an invalid certificate field.
+/// of the wrong kind, inconsistent key components, a point not on the curve, an invalid certificate field.
 ///
 /// Failures *inside* OpenSSL are reported as ``OpenSSLError``. Equality compares only the ``code``.
 ///
@@ -36,7 +36,8 @@ public struct CryptoError: Error, Equatable, CustomStringConvertible, Sendable {
         public static let keyTooLarge = Code(.keyTooLarge)
         /// The key's numbers are malformed or do not belong together.
         public static let invalidKey = Code(.invalidKey)
-        /// The key is not an RSA key (for example an EC or RSA-PSS key).
+        /// The key is not of the type asked for (for example an EC key where an RSA key is needed, or an EC key on
+        /// a curve other than P-256).
         public static let unsupportedKeyType = Code(.unsupportedKeyType)
         /// The input is not in a format HearthCrypto reads (unknown or encrypted PEM block, bad DER).
         public static let unsupportedFormat = Code(.unsupportedFormat)

@@ -12,6 +12,7 @@ enum CName {
     // nonisolated(unsafe): each pointer is set once, at first use, to a string that is never written or freed;
     // reading it from any thread is safe.
     nonisolated(unsafe) static let rsa = permanent("RSA")
+    nonisolated(unsafe) static let ec = permanent("EC")
     nonisolated(unsafe) static let der = permanent("DER")
     nonisolated(unsafe) static let privateKeyInfo = permanent("PrivateKeyInfo")
     nonisolated(unsafe) static let subjectPublicKeyInfo = permanent("SubjectPublicKeyInfo")
@@ -26,6 +27,15 @@ enum CName {
     nonisolated(unsafe) static let exponent1 = permanent("rsa-exponent1")
     nonisolated(unsafe) static let exponent2 = permanent("rsa-exponent2")
     nonisolated(unsafe) static let coefficient = permanent("rsa-coefficient1")
+
+    // EC key parameters (core_names.h, OSSL_PKEY_PARAM_GROUP_NAME, _EC_ENCODING, _PUB_KEY, _EC_PUB_X/Y) and
+    // P-256's group name.
+    nonisolated(unsafe) static let groupName = permanent("group")
+    nonisolated(unsafe) static let encoding = permanent("encoding")
+    nonisolated(unsafe) static let encodedPublicKey = permanent("pub")
+    nonisolated(unsafe) static let publicX = permanent("qx")
+    nonisolated(unsafe) static let publicY = permanent("qy")
+    nonisolated(unsafe) static let p256 = permanent("prime256v1")
 
     private static func permanent(_ name: String) -> UnsafePointer<CChar> {
         guard let copy = strdup(name) else { preconditionFailure("out of memory") }

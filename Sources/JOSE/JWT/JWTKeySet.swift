@@ -1,9 +1,10 @@
 public import HearthCrypto
 
-/// Verification keys by key ID, each bound to exactly one algorithm.
+/// Verification keys by key ID, each bound to exactly one algorithm: RSA keys to RS256, P-256 keys to ES256.
 ///
 /// ``verify(_:)`` picks the key by the token's `kid` and verifies with *that key's* algorithm; the header's `alg`
-/// must name the same algorithm, and `none` is never accepted. There is no default key and no trying of every key.
+/// must name the same algorithm, and `none` is never accepted. There is no default key and no trying of every key,
+/// so an RS256 header never reaches an EC key, an ES256 header never reaches an RSA key, and HMAC is never used.
 ///
 /// Verification covers the signature only. It does **not** check claims: `exp`, `nbf`, `iat`, `iss`, `aud`, `sub`
 /// and `nonce` are the caller's job.
@@ -16,9 +17,24 @@ public import HearthCrypto
 /// // now check claims.exp, claims.iss, claims.aud …
 /// ```
 public struct JWTKeySet: Sendable {
-    private struct Entry: Sendable {
-        var key: RSAPublicKey
-        var algorithm: JWSAlgorithm
+    /// A verification key; its type decides its one algorithm.
+    private enum Entry: Sendable {
+        case rsa(RSAPublicKey)
+        case p256(P256PublicKey)
+
+        var algorithm: JWSAlgorithm {
+            switch self {
+            case .rsa: .rs256
+            case .p256: .es256
+            }
+        }
+
+        func isValidSignature(_ signature: [UInt8], for signingInput: ArraySlice<UInt8>) -> Bool {
+            switch self {
+            case .rsa(let key): key.isValidSHA256Signature(signature, for: signingInput)
+            case .p256(let key): key.isValidSHA256Signature(signature, for: signingInput)
+            }
+        }
     }
 
     private var entries: [String: Entry] = [:]
@@ -30,30 +46,51 @@ public struct JWTKeySet: Sendable {
 
     /// Imports the usable keys of a JWKS.
     ///
-    /// A key is imported when it has a non-empty `kid`, `kty` `"RSA"`, no `use` or `use` `"sig"`, an `alg` that is
-    /// absent (bound to RS256) or one of ``JWSAlgorithm``, and `n`/`e` that ``JSONWebKey/rsaPublicKey()`` accepts.
+    /// A key is imported when it has a non-empty `kid`, no `use` or `use` `"sig"`, and is either `kty` `"RSA"` with
+    /// `n`/`e` that ``JSONWebKey/rsaPublicKey()`` accepts (bound to RS256), or `kty` `"EC"` on `crv` `"P-256"` with
+    /// `x`/`y` that ``JSONWebKey/p256PublicKey()`` accepts (bound to ES256). An `alg` must be absent or name that same
+    /// algorithm: a key whose `alg` disagrees with its type (`"ES256"` on an RSA key, `"HS256"` on any) is skipped.
     /// Any other key is skipped; one bad key never makes the import fail. When two keys share a `kid`, the first wins.
     ///
     /// - Parameter jwks: the key set.
     public init(jwks: JSONWebKeySet) {
         for jwk in jwks.keys {
-            guard let kid = jwk.kid, !kid.isEmpty, !contains(keyID: kid), jwk.kty == "RSA" else { continue }
+            guard let kid = jwk.kid, !kid.isEmpty, !contains(keyID: kid) else { continue }
             guard jwk.use == nil || jwk.use == "sig" else { continue }
-            guard let algorithm = jwk.alg.map(JWSAlgorithm.init(rawValue:)) ?? .rs256 else { continue }
-            guard let key = try? jwk.rsaPublicKey() else { continue }
-            add(key, keyID: kid, algorithm: algorithm)
+            switch try? jwk.boundAlgorithm() {
+            case .rs256:
+                if let key = try? jwk.rsaPublicKey() { add(key, keyID: kid) }
+            case .es256:
+                if let key = try? jwk.p256PublicKey() { add(key, keyID: kid) }
+            case nil:
+                continue
+            }
         }
     }
 
-    /// Adds a key, or replaces the key that has the same ID.
+    /// Adds an RSA key, bound to RS256, or replaces the key that has the same ID.
     ///
     /// - Parameters:
     ///   - key: the public key.
     ///   - keyID: its `kid`; must not be empty.
-    ///   - algorithm: the one algorithm tokens for this key must use.
+    ///   - algorithm: the one algorithm tokens for this key must use; must be ``JWSAlgorithm/rs256``.
     public mutating func add(_ key: RSAPublicKey, keyID: String, algorithm: JWSAlgorithm = .rs256) {
+        precondition(algorithm == .rs256, "an RSA key is bound to RS256")
+        add(.rsa(key), keyID: keyID)
+    }
+
+    /// Adds a P-256 key, bound to ES256, or replaces the key that has the same ID.
+    ///
+    /// - Parameters:
+    ///   - key: the public key.
+    ///   - keyID: its `kid`; must not be empty.
+    public mutating func add(_ key: P256PublicKey, keyID: String) {
+        add(.p256(key), keyID: keyID)
+    }
+
+    private mutating func add(_ entry: Entry, keyID: String) {
         precondition(!keyID.isEmpty, "JWTKeySet keys need a non-empty key ID")
-        if entries.updateValue(Entry(key: key, algorithm: algorithm), forKey: keyID) == nil {
+        if entries.updateValue(entry, forKey: keyID) == nil {
             order.append(keyID)
         }
     }
@@ -76,7 +113,8 @@ public struct JWTKeySet: Sendable {
     /// 4. `kid` is present and not empty: `.missingKeyID`
     /// 5. a key has that `kid`: `.unknownKeyID`
     /// 6. `alg` is the key's algorithm: `.algorithmMismatch`
-    /// 7. the signature is not empty and verifies with the key's algorithm: `.invalidSignature`
+    /// 7. the signature is not empty and verifies with the key's algorithm (for ES256: exactly 64 bytes of r ‖ s,
+    ///    never DER): `.invalidSignature`
     /// 8. the payload is shaped like a JSON object (`{` … `}`): `.invalidPayload`; decoding it fully is the caller's
     ///    next step (``VerifiedJWT/claims(as:)``), so it is not parsed twice
     ///
@@ -124,12 +162,7 @@ public struct JWTKeySet: Sendable {
         guard !jws.signature.isEmpty else {
             throw JOSEError(.invalidSignature, reason: "the signature is empty")
         }
-        let valid: Bool
-        switch entry.algorithm {
-        case .rs256:
-            valid = entry.key.isValidSHA256Signature(jws.signature, for: jws.signingInput)
-        }
-        guard valid else {
+        guard entry.isValidSignature(jws.signature, for: jws.signingInput) else {
             throw JOSEError(.invalidSignature, reason: "the signature does not verify with kid \(JOSEError.quoted(kid))")
         }
         guard JSONObjectCheck.looksLikeObject(jws.payload) else {

@@ -3,33 +3,53 @@ public import HearthCrypto
 
 /// Signs JWTs with one private key and key ID.
 ///
-/// Tokens are compact JWS (RFC 7515 §7.1) with the header `{"alg":"RS256","kid":"<keyID>","typ":"JWT"}`.
-/// RS256 signatures are deterministic, so signing the same claims twice gives the same token.
+/// Tokens are compact JWS (RFC 7515 §7.1) with the header `{"alg":"RS256","kid":"<keyID>","typ":"JWT"}` for an RSA
+/// key, `{"alg":"ES256","kid":"<keyID>","typ":"JWT"}` for a P-256 key. RS256 signatures are deterministic, so
+/// signing the same claims twice gives the same token; ES256 signatures are not.
 ///
 /// ```swift
 /// let signer = JWTSigner(privateKey: key, keyID: "2024-05")
 /// let token = try signer.sign(IDTokenClaims(sub: uid, exp: expiry, …))
+/// let apple = JWTSigner(privateKey: try P256PrivateKey(pemRepresentation: p8), keyID: "ABC123DEFG")
 /// ```
 public struct JWTSigner: Sendable {
-    private let privateKey: RSAPrivateKey
-    private let algorithm: JWSAlgorithm
+    /// The signing key; its type decides the algorithm.
+    private enum SigningKey: Sendable {
+        case rsa(RSAPrivateKey)
+        case p256(P256PrivateKey)
+    }
+
+    private let privateKey: SigningKey
     /// The base64url header segment, computed once.
     private let encodedHeader: String
 
     /// The `kid` written into every token.
     public let keyID: String
 
-    /// Creates a signer.
+    /// Creates an RS256 signer.
     ///
     /// - Parameters:
     ///   - privateKey: the signing key.
     ///   - keyID: the `kid` for the header; must not be empty (verifiers reject tokens without one).
-    ///   - algorithm: the algorithm the key is bound to.
+    ///   - algorithm: the algorithm the key is bound to; must be ``JWSAlgorithm/rs256``.
     public init(privateKey: RSAPrivateKey, keyID: String, algorithm: JWSAlgorithm = .rs256) {
+        precondition(algorithm == .rs256, "an RSA key is bound to RS256")
+        self.init(key: .rsa(privateKey), algorithm: .rs256, keyID: keyID)
+    }
+
+    /// Creates an ES256 signer.
+    ///
+    /// - Parameters:
+    ///   - privateKey: the signing key.
+    ///   - keyID: the `kid` for the header; must not be empty (verifiers reject tokens without one).
+    public init(privateKey: P256PrivateKey, keyID: String) {
+        self.init(key: .p256(privateKey), algorithm: .es256, keyID: keyID)
+    }
+
+    private init(key: SigningKey, algorithm: JWSAlgorithm, keyID: String) {
         precondition(!keyID.isEmpty, "JWTSigner needs a non-empty key ID")
-        self.privateKey = privateKey
+        self.privateKey = key
         self.keyID = keyID
-        self.algorithm = algorithm
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = JWSHeader(alg: algorithm.rawValue, kid: keyID, typ: "JWT")
@@ -63,10 +83,9 @@ public struct JWTSigner: Sendable {
             throw JOSEError(.invalidPayload, reason: "the payload is not a JSON object")
         }
         let signingInput = encodedHeader + "." + Base64URL.encode(payload)
-        let signature: [UInt8]
-        switch algorithm {
-        case .rs256:
-            signature = try privateKey.signSHA256(Array(signingInput.utf8))
+        let signature = switch privateKey {
+        case .rsa(let key): try key.signSHA256(Array(signingInput.utf8))
+        case .p256(let key): try key.signSHA256(Array(signingInput.utf8))
         }
         return signingInput + "." + Base64URL.encode(signature)
     }

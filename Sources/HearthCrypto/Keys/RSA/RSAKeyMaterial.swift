@@ -1,29 +1,16 @@
 internal import COpenSSL
 
-/// Shared, pointer-level helpers for building, decoding and inspecting RSA `EVP_PKEY`s.
+/// Shared, pointer-level helpers for building and inspecting RSA `EVP_PKEY`s.
 ///
 /// Every function here either returns an `EVP_PKEY *` the caller now owns, or only borrows the pointer it is given.
 enum RSAKeyMaterial {
-    /// Which part of a key an operation needs.
-    enum Part {
-        case publicKey
-        case keyPair
-
-        var selection: Int32 {
-            switch self {
-            case .publicKey: hearth_openssl_selection_public_key()
-            case .keyPair: hearth_openssl_selection_keypair()
-            }
-        }
-    }
-
     /// Builds an RSA `EVP_PKEY` from big-endian components with `EVP_PKEY_fromdata`.
     ///
     /// - Parameters:
     ///   - components: parameter name and big-endian value pairs.
     ///   - part: whether the result is a public key or a key pair.
     /// - Returns: a new `EVP_PKEY *` owned by the caller.
-    static func build(from components: [(name: UnsafePointer<CChar>, value: [UInt8])], part: Part) throws -> OpaquePointer {
+    static func build(from components: [(name: UnsafePointer<CChar>, value: [UInt8])], part: KeyPart) throws -> OpaquePointer {
         OpenSSLError.clearQueue()
         guard let builder = OSSL_PARAM_BLD_new() else {
             throw OpenSSLError.drainingQueue(operation: "OSSL_PARAM_BLD_new")
@@ -73,48 +60,9 @@ enum RSAKeyMaterial {
         return key
     }
 
-    /// Decodes DER with OpenSSL's decoder framework.
-    ///
-    /// - Parameters:
-    ///   - der: the DER bytes.
-    ///   - structure: the outer structure: ``CName/privateKeyInfo`` (PKCS#8), ``CName/subjectPublicKeyInfo`` or
-    ///     ``CName/typeSpecific`` (PKCS#1).
-    ///   - part: which part of the key to load.
-    /// - Returns: a new `EVP_PKEY *` owned by the caller. Its type is not checked here.
-    static func decode(der: [UInt8], structure: UnsafePointer<CChar>, part: Part) throws(CryptoError) -> OpaquePointer {
-        OpenSSLError.clearQueue()
-        var key: OpaquePointer? = nil
-        guard let decoder = OSSL_DECODER_CTX_new_for_pkey(&key, CName.der, structure, nil, part.selection, nil, nil) else {
-            OpenSSLError.clearQueue()
-            throw CryptoError(.unsupportedFormat, reason: "no decoder for \(String(cString: structure))")
-        }
-        defer { OSSL_DECODER_CTX_free(decoder) }
-        let decoded = der.withUnsafeBufferPointer { buffer -> Bool in
-            var cursor = buffer.baseAddress
-            var remaining = buffer.count
-            return OSSL_DECODER_from_data(decoder, &cursor, &remaining) == 1
-        }
-        OpenSSLError.clearQueue()
-        guard decoded, let key else {
-            throw CryptoError(.unsupportedFormat, reason: "the DER is not a readable \(String(cString: structure)) key")
-        }
-        return key
-    }
-
     /// Whether `key` is a plain RSA key (not RSA-PSS, EC, Ed25519, …).
     static func isRSA(_ key: OpaquePointer) -> Bool {
         EVP_PKEY_is_a(key, CName.rsa) == 1
-    }
-
-    /// Reads a public numeric parameter (`n` or `e`) as big-endian bytes.
-    static func publicParameter(_ name: UnsafePointer<CChar>, of key: OpaquePointer) -> [UInt8]? {
-        var number: OpaquePointer? = nil
-        guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else {
-            OpenSSLError.clearQueue()
-            return nil
-        }
-        defer { BN_free(number) }
-        return BigNumber.bytes(of: number)
     }
 
     /// Whether `key` holds a private exponent.

@@ -31,18 +31,8 @@ public struct RSAPrivateKey: Sendable {
         guard bits <= RSAPublicKey.maximumBitCount else {
             throw CryptoError(.keyTooLarge, reason: "RSA keys may have at most \(RSAPublicKey.maximumBitCount) bits")
         }
-        OpenSSLError.clearQueue()
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, CName.rsa, nil) else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_CTX_new_from_name")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer? = nil
-        guard EVP_PKEY_keygen_init(context) == 1,
-            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1,
-            EVP_PKEY_generate(context, &key) == 1,
-            let key
-        else {
-            throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_generate")
+        let key = try KeyMaterial.generate(CName.rsa) { context in
+            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1
         }
         return RSAPrivateKey(backing: try Backing.adopting(key, checkConsistency: false))
     }
@@ -56,22 +46,7 @@ public struct RSAPrivateKey: Sendable {
     ///   `.unsupportedKeyType` for non-RSA keys, `.keyTooSmall`/`.keyTooLarge`/`.invalidKey` for keys outside the
     ///   policy; ``OpenSSLError`` when OpenSSL fails.
     public init(pemRepresentation: String) throws {
-        var block = try MemoryBIO.readPEMBlock(pemRepresentation)
-        // Best effort: wipe our copy of the secret DER once OpenSSL has decoded it.
-        defer { block.der.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
-        let structure: UnsafePointer<CChar>
-        switch block.label {
-        case "PRIVATE KEY": structure = CName.privateKeyInfo
-        case "RSA PRIVATE KEY": structure = CName.typeSpecific
-        case "ENCRYPTED PRIVATE KEY":
-            throw CryptoError(.unsupportedFormat, reason: "encrypted private keys are not supported")
-        default:
-            throw CryptoError(.unsupportedFormat, reason: "expected a PRIVATE KEY or RSA PRIVATE KEY PEM block, found \(block.label)")
-        }
-        guard !block.hasHeaders else {
-            throw CryptoError(.unsupportedFormat, reason: "PEM headers (such as encryption) are not supported")
-        }
-        let key = try RSAKeyMaterial.decode(der: block.der, structure: structure, part: .keyPair)
+        let key = try KeyMaterial.decodePrivateKeyPEM(pemRepresentation, typeSpecificLabel: "RSA PRIVATE KEY", keyType: nil)
         self.backing = try Backing.adopting(key, checkConsistency: true)
     }
 
@@ -109,14 +84,7 @@ public struct RSAPrivateKey: Sendable {
 
     /// The key as a PKCS#8 PEM block (`-----BEGIN PRIVATE KEY-----`), unencrypted. Treat it as a secret.
     public var pemRepresentation: String {
-        do {
-            return try MemoryBIO.writeText(operation: "PEM_write_bio_PrivateKey") { bio in
-                backing.withKey { key in PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 }
-            }
-        } catch {
-            // Encoding a valid in-memory key only fails when memory runs out.
-            preconditionFailure("\(error)")
-        }
+        backing.withKey(KeyMaterial.privateKeyPEM)
     }
 
     /// The matching public key.
@@ -142,10 +110,11 @@ extension RSAPrivateKey {
     /// Owns one key-pair `EVP_PKEY` and the matching public key.
     ///
     /// `@unchecked Sendable`: nothing is modified after `init`, and OpenSSL allows concurrent signing with one
-    /// `EVP_PKEY` (each call makes its own `EVP_MD_CTX`; RSA blinding is internally locked).
+    /// `EVP_PKEY` (each call checks out its own context from the pool; RSA blinding is internally locked).
     private final class Backing: @unchecked Sendable {
         private let key: OpaquePointer
         let publicKey: RSAPublicKey
+        private let signing: SHA256SignatureContexts
 
         /// Checks `key` and takes ownership of it. Frees `key` if it is refused.
         ///
@@ -153,6 +122,7 @@ extension RSAPrivateKey {
         ///   together. Generated keys skip it.
         static func adopting(_ key: OpaquePointer, checkConsistency: Bool) throws -> Backing {
             let publicKey: RSAPublicKey
+            let signing: SHA256SignatureContexts
             do {
                 guard RSAKeyMaterial.isRSA(key) else {
                     throw CryptoError(.unsupportedKeyType, reason: "the key is not an RSA key")
@@ -160,27 +130,29 @@ extension RSAPrivateKey {
                 guard RSAKeyMaterial.hasPrivateExponent(key) else {
                     throw CryptoError(.invalidKey, reason: "the key has no private exponent")
                 }
-                guard let modulus = RSAKeyMaterial.publicParameter(CName.modulus, of: key),
-                    let exponent = RSAKeyMaterial.publicParameter(CName.publicExponent, of: key)
+                guard let modulus = KeyMaterial.publicParameter(CName.modulus, of: key),
+                    let exponent = KeyMaterial.publicParameter(CName.publicExponent, of: key)
                 else {
                     throw CryptoError(.invalidKey, reason: "the key has no RSA modulus or exponent")
                 }
                 // A separate public-only EVP_PKEY, so public keys handed out never carry private numbers.
                 publicKey = try RSAPublicKey(modulus: modulus, exponent: exponent)
+                signing = try SHA256SignatureContexts(key: key, operation: .sign, rsaPadding: RSA_PKCS1_PADDING)
             } catch {
                 EVP_PKEY_free(key)
                 throw error
             }
-            let backing = Backing(key: key, publicKey: publicKey)
+            let backing = Backing(key: key, publicKey: publicKey, signing: signing)
             if checkConsistency {
                 try backing.checkConsistency()
             }
             return backing
         }
 
-        private init(key: OpaquePointer, publicKey: RSAPublicKey) {
+        private init(key: OpaquePointer, publicKey: RSAPublicKey, signing: SHA256SignatureContexts) {
             self.key = key
             self.publicKey = publicKey
+            self.signing = signing
         }
 
         deinit {
@@ -206,30 +178,7 @@ extension RSAPrivateKey {
         }
 
         func signSHA256(_ message: [UInt8]) throws(OpenSSLError) -> [UInt8] {
-            OpenSSLError.clearQueue()
-            guard let context = EVP_MD_CTX_new() else {
-                throw OpenSSLError.drainingQueue(operation: "EVP_MD_CTX_new")
-            }
-            defer { EVP_MD_CTX_free(context) }
-            // The default RSA padding for signing is PKCS#1 v1.5.
-            guard EVP_DigestSignInit_ex(context, nil, "SHA256", nil, nil, key, nil) == 1 else {
-                throw OpenSSLError.drainingQueue(operation: "EVP_DigestSignInit_ex")
-            }
-            let capacity = Int(EVP_PKEY_get_size(key))
-            var failed = false
-            let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                var length = capacity
-                // One call with a buffer of the maximum size; asking for the size first could hash the message twice.
-                let status = message.withUnsafeBufferPointer { input in
-                    EVP_DigestSign(context, buffer.baseAddress, &length, input.baseAddress, input.count)
-                }
-                failed = status != 1
-                initialized = failed ? 0 : length
-            }
-            guard !failed else {
-                throw OpenSSLError.drainingQueue(operation: "EVP_DigestSign")
-            }
-            return signature
+            try signing.sign(sha256Of: message[...])
         }
     }
 }

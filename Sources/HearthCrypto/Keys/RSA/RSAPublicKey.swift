@@ -1,5 +1,4 @@
 internal import COpenSSL
-internal import Synchronization
 
 /// An RSA public key that checks RS256 (RSASSA-PKCS1-v1_5 with SHA-256) signatures.
 ///
@@ -34,7 +33,7 @@ public struct RSAPublicKey: Sendable, Equatable {
         default:
             throw CryptoError(.unsupportedFormat, reason: "expected a PUBLIC KEY or RSA PUBLIC KEY PEM block, found \(block.label)")
         }
-        let key = try RSAKeyMaterial.decode(der: block.der, structure: structure, part: .publicKey)
+        let key = try KeyMaterial.decode(der: block.der, structure: structure, part: .publicKey)
         self.backing = try Backing.adopting(key)
     }
 
@@ -72,16 +71,7 @@ public struct RSAPublicKey: Sendable, Equatable {
 
     /// The key as an SPKI PEM block (`-----BEGIN PUBLIC KEY-----`).
     public var pemRepresentation: String {
-        backing.withKey { key in
-            do {
-                return try MemoryBIO.writeText(operation: "PEM_write_bio_PUBKEY") { bio in
-                    PEM_write_bio_PUBKEY(bio, key) == 1
-                }
-            } catch {
-                // Encoding a valid in-memory key only fails when memory runs out.
-                preconditionFailure("\(error)")
-            }
-        }
+        backing.withKey(KeyMaterial.publicKeyPEM)
     }
 
     /// Checks an RS256 signature: RSASSA-PKCS1-v1_5 over the SHA-256 digest of `message` (RFC 8017 §8.2.2).
@@ -113,26 +103,16 @@ public struct RSAPublicKey: Sendable, Equatable {
 }
 
 extension RSAPublicKey {
-    /// Owns one public-key `EVP_PKEY` and a small pool of verification contexts made from it.
+    /// Owns one public-key `EVP_PKEY` and the pooled verification contexts made from it.
     ///
     /// `@unchecked Sendable`: the key and the cached numbers are never modified after `init`, and OpenSSL allows
-    /// concurrent read-only use of an `EVP_PKEY`. The only mutable state, the pool of idle contexts, sits behind a
-    /// `Mutex`, and a context is used by one thread at a time between check-out and check-in.
+    /// concurrent read-only use of an `EVP_PKEY`; the pool is thread-safe.
     private final class Backing: @unchecked Sendable {
-        /// An `EVP_PKEY_CTX *` initialised for RSASSA-PKCS1-v1_5/SHA-256 verification.
-        /// `@unchecked Sendable`: handed between threads only through the pool's `Mutex`, never used concurrently.
-        private struct VerifyContext: @unchecked Sendable {
-            let pointer: OpaquePointer
-        }
-
-        /// Idle contexts kept for reuse; more than this many idle ones are freed instead.
-        private static let maximumIdleContexts = 64
-
         private let key: OpaquePointer
         let modulus: [UInt8]
         let exponent: [UInt8]
         let bitCount: Int
-        private let idleContexts: Mutex<[VerifyContext]>
+        private let contexts: SHA256SignatureContexts
 
         /// Checks `key` against the RSA policy and takes ownership of it. Frees `key` if it is refused.
         static func adopting(_ key: OpaquePointer) throws -> Backing {
@@ -140,39 +120,29 @@ extension RSAPublicKey {
                 guard RSAKeyMaterial.isRSA(key) else {
                     throw CryptoError(.unsupportedKeyType, reason: "the key is not an RSA key")
                 }
-                guard let modulus = RSAKeyMaterial.publicParameter(CName.modulus, of: key),
-                    let exponent = RSAKeyMaterial.publicParameter(CName.publicExponent, of: key)
+                guard let modulus = KeyMaterial.publicParameter(CName.modulus, of: key),
+                    let exponent = KeyMaterial.publicParameter(CName.publicExponent, of: key)
                 else {
                     throw CryptoError(.invalidKey, reason: "the key has no RSA modulus or exponent")
                 }
                 let bitCount = try RSAKeyMaterial.validatePublicNumbers(modulus: modulus, exponent: exponent)
-                // Make the first context now, so a key OpenSSL cannot verify with is refused here, not on first use.
-                let first = try makeContext(for: key)
-                return Backing(key: key, modulus: modulus, exponent: exponent, bitCount: bitCount, first: first)
+                let contexts = try SHA256SignatureContexts(key: key, operation: .verify, rsaPadding: RSA_PKCS1_PADDING)
+                return Backing(key: key, modulus: modulus, exponent: exponent, bitCount: bitCount, contexts: contexts)
             } catch {
                 EVP_PKEY_free(key)
                 throw error
             }
         }
 
-        private init(key: OpaquePointer, modulus: [UInt8], exponent: [UInt8], bitCount: Int, first: VerifyContext) {
+        private init(key: OpaquePointer, modulus: [UInt8], exponent: [UInt8], bitCount: Int, contexts: SHA256SignatureContexts) {
             self.key = key
             self.modulus = modulus
             self.exponent = exponent
             self.bitCount = bitCount
-            var idle: [VerifyContext] = []
-            idle.reserveCapacity(Self.maximumIdleContexts)
-            idle.append(first)
-            self.idleContexts = Mutex(idle)
+            self.contexts = contexts
         }
 
         deinit {
-            idleContexts.withLock { contexts in
-                for context in contexts {
-                    EVP_PKEY_CTX_free(context.pointer)
-                }
-                contexts.removeAll()
-            }
             EVP_PKEY_free(key)
         }
 
@@ -180,63 +150,10 @@ extension RSAPublicKey {
             try body(key)
         }
 
-        private static func makeContext(for key: OpaquePointer) throws(OpenSSLError) -> VerifyContext {
-            OpenSSLError.clearQueue()
-            guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
-                throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_CTX_new_from_pkey")
-            }
-            guard EVP_PKEY_verify_init(context) == 1,
-                EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
-                EVP_PKEY_CTX_set_signature_md(context, FetchedDigest.sha256.pointer) == 1
-            else {
-                EVP_PKEY_CTX_free(context)
-                throw OpenSSLError.drainingQueue(operation: "EVP_PKEY_verify_init")
-            }
-            return VerifyContext(pointer: context)
-        }
-
-        private func checkOut() -> VerifyContext {
-            if let idle = idleContexts.withLock({ $0.popLast() }) {
-                return idle
-            }
-            do {
-                return try Self.makeContext(for: key)
-            } catch {
-                // The same call succeeded when this key was created; failing now means memory ran out.
-                preconditionFailure("\(error)")
-            }
-        }
-
-        private func checkIn(_ context: VerifyContext) {
-            let kept = idleContexts.withLock { contexts -> Bool in
-                guard contexts.count < Self.maximumIdleContexts else { return false }
-                contexts.append(context)
-                return true
-            }
-            if !kept {
-                EVP_PKEY_CTX_free(context.pointer)
-            }
-        }
-
         func isValidSHA256Signature(_ signature: [UInt8], for message: ArraySlice<UInt8>) -> Bool {
             // RSASSA-PKCS1-v1_5 signatures are exactly as long as the modulus (RFC 8017 §8.2.2 step 1).
             guard signature.count == modulus.count else { return false }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256.byteCount) { digest in
-                message.withUnsafeBytes { input in
-                    FetchedDigest.sha256.hash(input.baseAddress, count: input.count, into: digest.baseAddress!)
-                }
-                let context = checkOut()
-                defer { checkIn(context) }
-                let status = signature.withUnsafeBufferPointer { signatureBytes in
-                    EVP_PKEY_verify(context.pointer, signatureBytes.baseAddress, signatureBytes.count, digest.baseAddress, digest.count)
-                }
-                guard status == 1 else {
-                    // A rejected signature leaves entries on this thread's error queue; don't let them pile up.
-                    OpenSSLError.clearQueue()
-                    return false
-                }
-                return true
-            }
+            return contexts.isValid(signature, forSHA256Of: message)
         }
     }
 }
