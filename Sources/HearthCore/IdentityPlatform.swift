@@ -33,6 +33,7 @@ public final class IdentityPlatform: Sendable {
     ///   - otherProviders: the other enabled providers (`apple.com`, `oidc.*`).
     ///   - devApple: settings of the dev Apple (needs the dev IdP, whose accounts are its people) and the check of
     ///     its clients' ES256 secrets; when given it is trusted as an Apple issuer too.
+    ///   - providerTokens: Apple's code exchange and the wake-up of queued revocations.
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
     ///   - rateLimits: the in-memory token buckets (see `RateLimiter`); nil turns them off.
@@ -45,6 +46,7 @@ public final class IdentityPlatform: Sendable {
         googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
         otherProviders: [IdentityProvider] = [],
         devApple devAppleSettings: (DevAppleConfiguration, any AppleClientSecretChecking)? = nil,
+        providerTokens: ProviderTokenHandling = ProviderTokenHandling(),
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
@@ -94,8 +96,11 @@ public final class IdentityPlatform: Sendable {
             acceptsUnsignedTokens: acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
-        admin = AdminService(store: store, time: time, maximumFactors: mfaLimits.maximumFactors)
+        admin = AdminService(
+            store: store, time: time, maximumFactors: mfaLimits.maximumFactors,
+            revocationsQueued: providerTokens.revocationsQueued)
         accounts = AccountService(
-            project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time, limiter: rateLimiter)
+            project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
+            limiter: rateLimiter, providerTokens: providerTokens)
     }
 }

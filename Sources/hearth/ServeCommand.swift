@@ -1,6 +1,7 @@
 import Foundation
 import HearthCommandLine
 import HearthCore
+import HearthCrypto
 import HearthHTTP
 import HearthSQLite
 import HearthServer
@@ -76,17 +77,33 @@ enum ServeCommand {
             : nil
         let crossOrigin = CrossOriginRules(
             publicURL: publicURL, development: settings.development, trustedOrigins: settings.trustedOrigins)
-        let otherProviders = try settings.identityProviders(time: time, timeout: outboundLimits.timeout)
+        let otherProviders = try Self.closingStore(store) {
+            try settings.identityProviders(time: time, timeout: outboundLimits.timeout)
+        }
+        // Hearth's key at Apple (configured, else in `--dev` its own for the dev Apple) signs the client secrets of
+        // code exchanges and revocations; the maintenance task retries the revocations deletions queue.
+        let configuredAppleKey = try Self.closingStore(store) { try AppleKey.configured(settings.apple) }
+        let devAppleKey = try settings.development
+            ? Self.closingStore(store) { try AppleKey.development(dataDirectory: settings.dataDirectory, publicURL: publicURL) }
+            : nil
+        let appleTokens = try (configuredAppleKey ?? devAppleKey).map { key in
+            try Self.closingStore(store) { try key.tokenClient(time: time, timeout: outboundLimits.timeout) }
+        }
+        let maintenance = MaintenanceTask(
+            store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
+            anonymousAccountLifetimeDays: settings.anonymousAccountDays,
+            revokers: appleTokens.map { [IdentityProvider.appleID: AppleTokenRevoker(client: $0)] } ?? [:], log: logLine)
         let platform: IdentityPlatform
         do {
             platform = try IdentityPlatform(
                 project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
                 devIdentityProvider: devConfiguration, otherProviders: otherProviders,
-                devApple: settings.development
-                    ? (DevAppleConfiguration(
-                        issuer: "\(publicURL)/dev/apple", trustsOrigin: { crossOrigin.trusts(origin: $0) }),
-                       RefusingAppleClientSecretChecker())
-                    : nil,
+                devApple: devAppleKey.map { devKey in
+                    Self.devApple(
+                        publicURL: publicURL, settings: settings, keys: [devKey, configuredAppleKey].compactMap { $0 },
+                        crossOrigin: crossOrigin)
+                },
+                providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
@@ -115,9 +132,6 @@ enum ServeCommand {
             errorRenderer: IdentityServer.render,
             log: { entry in logLine(entry.logLine) })
         try taking(settings, store) { try http.start() }
-        let maintenance = MaintenanceTask(
-            store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
-            anonymousAccountLifetimeDays: settings.anonymousAccountDays, log: logLine)
         maintenance.start()
         printBanner(
             settings: settings, publicURL: publicURL, project: project, sealer: store.sealer,
@@ -131,6 +145,29 @@ enum ServeCommand {
         store.close()
         logLine("event=stopped")
         exit(0)
+    }
+
+    /// The dev Apple's settings: its clients and teams are the development ones and the configured ones, and it
+    /// checks client secrets with the public halves of `keys`.
+    private static func devApple(
+        publicURL: String, settings: Settings, keys: [AppleKey], crossOrigin: CrossOriginRules
+    ) -> (DevAppleConfiguration, any AppleClientSecretChecking) {
+        let configuration = DevAppleConfiguration(
+            issuer: "\(publicURL)/dev/apple",
+            clientIDs: Set(settings.apple.clientIds ?? []).union([DevAppleConfiguration.developmentClientID]),
+            teamIDs: Set(keys.map(\.teamID)), trustsOrigin: { crossOrigin.trusts(origin: $0) })
+        let publicKeys = Dictionary(keys.map { ($0.keyID, $0.privateKey.publicKey) }, uniquingKeysWith: { first, _ in first })
+        return (configuration, ES256ClientSecretChecker(keys: publicKeys))
+    }
+
+    /// Runs a startup step after the store is open: if it fails, closes the store first.
+    private static func closingStore<T>(_ store: SQLiteStore, _ step: () throws -> T) throws -> T {
+        do {
+            return try step()
+        } catch {
+            store.close()
+            throw error
+        }
     }
 
     /// Runs a step of taking the listening address (bind, then listen); if it fails, closes the store

@@ -8,19 +8,23 @@ public final class AccountService: Sendable {
     private let project: ProjectConfiguration
     let store: any HearthStore
     let tokens: TokenService
-    private let providers: IdentityProviderRegistry
+    let providers: IdentityProviderRegistry
     private let mfa: MFAService
     let limiter: RateLimiter
     let time: any TimeSource
+    let providerTokens: ProviderTokenHandling
 
     /// - Parameters:
     ///   - providers: the identity providers `signInWithIdp` accepts.
     ///   - limiter: the in-memory buckets (`signInPerAccount`, `accountCreationPerClient`).
+    ///   - providerTokens: Apple's code exchange, and the wake-up after deletions queued revocations.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
-        mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter()
+        mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter(),
+        providerTokens: ProviderTokenHandling = ProviderTokenHandling()
     ) {
         self.mfa = mfa
+        self.providerTokens = providerTokens
         self.limiter = limiter
         self.project = project
         self.store = store
@@ -46,7 +50,8 @@ public final class AccountService: Sendable {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
         let credential = IdpCredential(parameters)
-        let profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
+        var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
+        profile.providerRefreshToken = try appleRefreshToken(for: profile, requestURI: request.requestUri)
 
         var response = Self.credentialEcho(profile: profile, idToken: credential.idToken, accessToken: credential.accessToken)
         let outcome: SignInOutcome
@@ -67,6 +72,8 @@ public final class AccountService: Sendable {
             response.errorMessage = error.code.rawValue
             return response
         }
+        // A new Apple refresh token replaced (and queued the revocation of) any older one of the identity.
+        if profile.providerRefreshToken != nil { providerTokens.revocationsQueued() }
 
         switch outcome {
         case .secondFactorRequired(let account, let credential, let mfaInfo):
@@ -285,6 +292,7 @@ public final class AccountService: Sendable {
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             return account
         }
+        if !(request.deleteProvider ?? []).isEmpty { providerTokens.revocationsQueued() }
         return UpdateAccountResponse(account)
     }
 
@@ -300,6 +308,7 @@ public final class AccountService: Sendable {
             try $0.deleteAccount(localID: user.account.localID, queueingRevocationsAtMillis: now)
         }
         guard existed else { throw WireError(.userNotFound) }
+        providerTokens.revocationsQueued()
         return DeleteAccountResponse()
     }
 
@@ -308,7 +317,9 @@ public final class AccountService: Sendable {
     @discardableResult
     public func deleteAllAccounts() throws -> Int {
         let now = time.nowMillis
-        return try store.write { try $0.deleteAllAccounts(queueingRevocationsAtMillis: now) }
+        let deleted = try store.write { try $0.deleteAllAccounts(queueingRevocationsAtMillis: now) }
+        providerTokens.revocationsQueued()
+        return deleted
     }
 
     // MARK: - Helpers
@@ -327,20 +338,22 @@ extension FederatedProfile {
     var linkedIdentity: LinkedIdentity {
         LinkedIdentity(
             providerID: providerID, rawID: rawID, email: email?.lowercased(), displayName: displayName,
-            photoURL: photoURL)
+            photoURL: photoURL, providerRefreshToken: providerRefreshToken)
     }
 }
 
 extension Account {
     /// Refreshes the linked identity from a new sign-in, and fills empty profile fields. What the provider did not
     /// say this time is kept (Apple gives the name only on the first sign-in), and so is its provider
-    /// refresh token.
+    /// refresh token unless the sign-in brought a new one (the old one is then queued for revocation by
+    /// `updateAccount(_:queueingRevocationsOfDroppedTokensAtMillis:)`).
     mutating func refresh(from profile: FederatedProfile) {
         if let index = providers.firstIndex(where: { $0.providerID == profile.providerID && $0.rawID == profile.rawID }) {
             let fresh = profile.linkedIdentity
             providers[index].email = fresh.email ?? providers[index].email
             providers[index].displayName = fresh.displayName ?? providers[index].displayName
             providers[index].photoURL = fresh.photoURL ?? providers[index].photoURL
+            providers[index].providerRefreshToken = fresh.providerRefreshToken ?? providers[index].providerRefreshToken
         }
         if displayName == nil { displayName = profile.displayName }
         if photoURL == nil { photoURL = profile.photoURL }

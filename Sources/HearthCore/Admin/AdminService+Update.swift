@@ -55,6 +55,7 @@ extension AdminService {
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             return .commit(account)
         }
+        revocationsQueued()
         return UpdateAccountResponse(account)
     }
 

@@ -8,17 +8,25 @@ public final class AdminService: Sendable {
     let store: any HearthStore
     let time: any TimeSource
     let maximumFactors: Int
+    /// Called after a write that may have queued provider-token revocations (the maintenance task's `wake`).
+    let revocationsQueued: @Sendable () -> Void
 
     /// The most identifiers one `accounts:lookup` may name, and accounts one `batchDelete` may delete.
     public static let maximumBatch = 1000
     /// `batchGet`'s page size when the request names none (the emulator's default).
     public static let defaultPageSize = 20
 
-    /// - Parameter maximumFactors: how many second factors an account may have (`MFAService.Limits`).
-    public init(store: any HearthStore, time: any TimeSource, maximumFactors: Int) {
+    /// - Parameters:
+    ///   - maximumFactors: how many second factors an account may have (`MFAService.Limits`).
+    ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
+    public init(
+        store: any HearthStore, time: any TimeSource, maximumFactors: Int,
+        revocationsQueued: @escaping @Sendable () -> Void = {}
+    ) {
         self.store = store
         self.time = time
         self.maximumFactors = maximumFactors
+        self.revocationsQueued = revocationsQueued
     }
 
     // MARK: - create
@@ -101,6 +109,7 @@ public final class AdminService: Sendable {
             }
             return .commit(())
         }
+        revocationsQueued()
         return DeleteAccountResponse()
     }
 
@@ -125,6 +134,7 @@ public final class AdminService: Sendable {
             }
             return .commit(failures)
         }
+        revocationsQueued()
         return BatchDeleteResponse(errors: failures)
     }
 

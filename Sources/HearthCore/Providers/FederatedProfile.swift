@@ -22,6 +22,8 @@ public struct FederatedProfile: Sendable, Equatable {
     /// The provider's authorization code (`code`) the client sent along, unused by verification: after signing in,
     /// it can be exchanged at the provider for tokens to keep (Apple's refresh token).
     public var authorizationCode: String?
+    /// The provider's refresh token got by exchanging `authorizationCode` (Apple's), to keep on the identity.
+    public var providerRefreshToken: ProviderRefreshToken?
 
     public init(
         providerID: String, rawID: String, federatedID: String? = nil, email: String? = nil,

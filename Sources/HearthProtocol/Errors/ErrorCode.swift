@@ -43,6 +43,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let missingLocalID = ErrorCode(rawValue: "MISSING_LOCAL_ID")
     public static let invalidIdpResponse = ErrorCode(rawValue: "INVALID_IDP_RESPONSE")
     public static let invalidCredentialOrProviderID = ErrorCode(rawValue: "INVALID_CREDENTIAL_OR_PROVIDER_ID")
+    /// `revokeToken` for a provider other than Apple.
+    public static let invalidProviderID = ErrorCode(rawValue: "INVALID_PROVIDER_ID")
     public static let missingRequestURI = ErrorCode(rawValue: "MISSING_REQUEST_URI")
     public static let invalidRequestURI = ErrorCode(rawValue: "INVALID_REQUEST_URI")
     public static let missingOrInvalidNonce = ErrorCode(rawValue: "MISSING_OR_INVALID_NONCE")

@@ -99,6 +99,10 @@ struct IdentityToolkitRoutes {
         for (name, responder) in mfaEndpoints {
             router.add(.post, "\(Self.v2)/\(name)", secondFactor.handler(responder))
         }
+        // It calls Apple, so it shares the sign-in limit.
+        router.add(.post, "\(Self.v2)/accounts:revokeToken", signIn.handler(Self.json { fields, _ in
+            try accounts.revokeToken(RevokeTokenRequest(fields: fields))
+        }))
         let refreshes = edge.clientCall().appending(
             ThrottleFailures(limiter: platform.rateLimiter, bucket: .refreshFailuresPerClient))
         router.add(.post, Self.secureToken, refreshes.handler(refresh))
