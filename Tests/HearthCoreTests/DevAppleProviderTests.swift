@@ -66,13 +66,15 @@ struct DevAppleTest {
             + Base64URL.encode(Array(JSONValue.object(claims).jsonData())) + "." + signature
     }
 
-    func exchange(_ code: String, redirectURI: String = redirectURI, clientID: String = clientID, secret: String? = nil)
+    func exchange(_ code: String, redirectURI: String? = redirectURI, clientID: String = clientID, secret: String? = nil)
         throws -> [String: JSONValue]
     {
-        try apple.token([
-            "grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "client_id": clientID,
+        var form = [
+            "grant_type": "authorization_code", "code": code, "client_id": clientID,
             "client_secret": secret ?? self.secret(["sub": .string(clientID)]),
-        ])
+        ]
+        form["redirect_uri"] = redirectURI
+        return try apple.token(form)
     }
 
     func refresh(_ token: String) throws -> [String: JSONValue] {
@@ -181,6 +183,9 @@ struct DevAppleProviderTests {
         #expect(oauthError { try dev.exchange(wrongRedirect, redirectURI: "http://127.0.0.1:1/other") } == "invalid_grant")
         // The failed exchange used the code up.
         #expect(oauthError { try dev.exchange(wrongRedirect) } == "invalid_grant")
+        // A code exchanged without a redirect URI (an app's native code, Firebase's revokeToken) is accepted.
+        let native = try #require(try dev.authorize()["code"])
+        #expect(try dev.exchange(native, redirectURI: nil)["refresh_token"]?.stringValue != nil)
 
         let otherClient = try #require(try dev.authorize()["code"])
         #expect(oauthError { try dev.exchange(otherClient, clientID: "com.example.other") } == "invalid_grant")

@@ -235,7 +235,11 @@ public final class DevAppleProvider: OpenIDIssuer {
             throw OAuthError.invalidGrant("The code has expired or has been revoked.")
         }
         guard grant.clientID == clientID else { throw OAuthError.invalidGrant("The code was issued to another client.") }
-        guard form["redirect_uri"] == grant.redirectURI else { throw OAuthError.invalidGrant("redirect_uri does not match.") }
+        // Apple wants the authorization request's redirect URI "if applicable": apps exchanging a code they got
+        // natively (and Firebase's revokeToken) send none; one that is sent must match.
+        if let redirectURI = form["redirect_uri"], redirectURI != grant.redirectURI {
+            throw OAuthError.invalidGrant("redirect_uri does not match.")
+        }
         return try issueTokens(for: grant, withRefreshToken: true)
     }
 
