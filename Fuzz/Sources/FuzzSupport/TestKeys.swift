@@ -13,6 +13,8 @@ public enum TestKeys {
     /// The Google look-alike issuer's ID tokens. Its key ID has the dev IdP's `devidp-` prefix, so a Hearth store
     /// can hold it as the dev IdP's key.
     public static let issuer = TestKey(keyID: "devidp-fuzz", file: "issuer.pem")
+    /// The dev Apple's key (the issuer's key under the dev Apple's key id prefix).
+    public static let devApple = TestKey(keyID: "devapple-fuzz", file: "issuer.pem")
 }
 
 /// One fixed RSA key with its key ID.

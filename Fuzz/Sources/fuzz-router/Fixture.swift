@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 import HearthCore
 import HearthCrypto
@@ -9,7 +10,8 @@ import HearthServer
 /// (`Fixture.user`, linked to the dev IdP's `fuzz-google-sub`, with a session whose refresh token is
 /// `Fixture.refreshToken`) is put back before every input. So tokens in the seed corpus are valid: dev IdP ID tokens sign in, session ID tokens
 /// reach lookup, update, delete and the MFA routes, and the refresh token refreshes. Admin routes take `Bearer owner`
-/// (as with `--dev`), and unsigned custom tokens sign in.
+/// (as with `--dev`), and unsigned custom tokens sign in. The dev Apple serves its routes and signs in as `apple.com`
+/// (its key is the dev IdP's under `devapple-fuzz`); Apple's token endpoint cannot be reached.
 struct Fixture {
     static let publicURL = "http://hearth.test"
     static let projectID = "demo-hearth"
@@ -28,7 +30,7 @@ struct Fixture {
         store = InMemoryStore()
         do {
             try store.write { writer in
-                for key in [TestKeys.session, TestKeys.issuer] {
+                for key in [TestKeys.session, TestKeys.issuer, TestKeys.devApple] {
                     try writer.insertSigningKey(SigningKeyRecord(
                         keyID: key.keyID, algorithm: "RS256", privateKeyPEM: key.pem, createdAt: FixedTime.seconds - 86400))
                 }
@@ -42,14 +44,23 @@ struct Fixture {
                     clientID: Self.clientID,
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             let sms = DevelopmentSMSSender(log: { _ in }, capacity: 16)
+            // Apple's token endpoint is out of reach: code exchanges and revocations fail as when Apple is down.
+            let appleTokens = AppleTokenClient(
+                clientSecret: try AppleClientSecret(
+                    teamID: DevAppleConfiguration.developmentTeamID, keyID: "HEARTHDEVKY",
+                    privateKey: try P256PrivateKey.generate(), time: FixedTime()),
+                poster: UnreachableApple(), endpoint: URL(string: "\(Self.publicURL)/dev/apple")!)
             let platform = try IdentityPlatform(
                 project: project, store: store, time: FixedTime(), googleIssuers: [], devIdentityProvider: dev,
+                devApple: (DevAppleConfiguration(issuer: "\(Self.publicURL)/dev/apple"), RefusingAppleClientSecretChecker()),
+                providerTokens: ProviderTokenHandling(apple: appleTokens),
                 smsSender: sms, acceptsUnsignedCustomTokens: true)
             server = IdentityServer(
                 platform: platform,
                 options: ServerOptions(
                     publicURL: Self.publicURL, development: true, sentVerificationCodes: { sms.deliveredCodes },
-                    adminVerifiers: [DevelopmentOwnerVerifier(), platform.serviceAccountTokenVerifier]))
+                    adminVerifiers: [DevelopmentOwnerVerifier(), platform.serviceAccountTokenVerifier],
+                    devApple: platform.devApple))
         } catch {
             fatalError("the fuzzing server does not start: \(error)")
         }
@@ -86,5 +97,14 @@ struct Fixture {
         } catch {
             fatalError("the known user cannot be restored: \(error)")
         }
+    }
+}
+
+/// Apple's token endpoint as seen when it cannot be reached.
+private struct UnreachableApple: HTTPFormPosting {
+    struct Unreachable: Error {}
+
+    func postForm(_ url: URL, fields: [(name: String, value: String)], headers: [String: String]) throws -> FetchedResponse {
+        throw Unreachable()
     }
 }

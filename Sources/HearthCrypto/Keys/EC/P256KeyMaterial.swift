@@ -47,15 +47,20 @@ enum P256KeyMaterial {
             throw OpenSSLError.drainingQueue(operation: "OSSL_PARAM_BLD_new")
         }
         defer { OSSL_PARAM_BLD_free(builder) }
-        // SEC 1 §2.3.3 uncompressed point: 0x04 ‖ x ‖ y.
+        // SEC 1 §2.3.3 uncompressed point: 0x04 ‖ x ‖ y. The builder keeps the pointer it is given and copies the
+        // bytes only in `OSSL_PARAM_BLD_to_param`, so the buffer must outlive both calls (an implicitly bridged
+        // array would be freed after the push: a use-after-free the fuzz smoke run found).
         let point = [0x04] + x + y
-        guard OSSL_PARAM_BLD_push_utf8_string(builder, CName.groupName, CName.p256, 0) == 1,
-            OSSL_PARAM_BLD_push_octet_string(builder, CName.encodedPublicKey, point, point.count) == 1
-        else {
-            throw OpenSSLError.drainingQueue(operation: "OSSL_PARAM_BLD_push")
-        }
-        guard let parameters = OSSL_PARAM_BLD_to_param(builder) else {
-            throw OpenSSLError.drainingQueue(operation: "OSSL_PARAM_BLD_to_param")
+        let parameters = try point.withUnsafeBytes { bytes -> UnsafeMutablePointer<OSSL_PARAM> in
+            guard OSSL_PARAM_BLD_push_utf8_string(builder, CName.groupName, CName.p256, 0) == 1,
+                OSSL_PARAM_BLD_push_octet_string(builder, CName.encodedPublicKey, bytes.baseAddress, bytes.count) == 1
+            else {
+                throw OpenSSLError.drainingQueue(operation: "OSSL_PARAM_BLD_push")
+            }
+            guard let parameters = OSSL_PARAM_BLD_to_param(builder) else {
+                throw OpenSSLError.drainingQueue(operation: "OSSL_PARAM_BLD_to_param")
+            }
+            return parameters
         }
         defer { OSSL_PARAM_free(parameters) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, CName.ec, nil) else {
