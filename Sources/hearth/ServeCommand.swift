@@ -86,8 +86,12 @@ enum ServeCommand {
         let devAppleKey = try settings.development
             ? Self.closingStore(store) { try AppleKey.development(dataDirectory: settings.dataDirectory, publicURL: publicURL) }
             : nil
+        // Calls to the dev Apple are made in process: over HTTP, one from a request handler could wait for its own thread.
+        let devApplePoster = configuredAppleKey == nil && devAppleKey != nil ? DevAppleInProcessPoster(log: logLine) : nil
         let appleTokens = try (configuredAppleKey ?? devAppleKey).map { key in
-            try Self.closingStore(store) { try key.tokenClient(time: time, timeout: outboundLimits.timeout) }
+            try Self.closingStore(store) {
+                try key.tokenClient(time: time, timeout: outboundLimits.timeout, poster: devApplePoster)
+            }
         }
         let maintenance = MaintenanceTask(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
@@ -112,6 +116,7 @@ enum ServeCommand {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
         }
+        devApplePoster?.attach(platform.devApple)
         // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`): service accounts through the access tokens
         // of `POST /oauth2/token`, and in development `Bearer owner`, as the Admin SDKs send to an emulator.
         let adminVerifiers: [any AdminTokenVerifier] =
