@@ -87,8 +87,9 @@ enum ServeCommand {
             ? Self.closingStore(store) { try AppleKey.development(dataDirectory: settings.dataDirectory, publicURL: publicURL) }
             : nil
         // Calls to the dev Apple are made in process: over HTTP, one from a request handler could wait for its own thread.
-        let devApplePoster = configuredAppleKey == nil && devAppleKey != nil ? DevAppleInProcessPoster(log: logLine) : nil
-        let appleTokens = try (configuredAppleKey ?? devAppleKey).map { key in
+        let appleKey = configuredAppleKey ?? devAppleKey
+        let devApplePoster = devAppleKey.flatMap { $0.endpoint == appleKey?.endpoint ? DevAppleInProcessPoster(log: logLine) : nil }
+        let appleTokens = try appleKey.map { key in
             try Self.closingStore(store) {
                 try key.tokenClient(time: time, timeout: outboundLimits.timeout, poster: devApplePoster)
             }
