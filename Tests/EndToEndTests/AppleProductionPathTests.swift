@@ -12,6 +12,25 @@ struct AppleProductionPathTests {
     static let teamID = "TEAM4E2E01"
     static let keyID = "KEY4E2E001"
 
+    /// A web app's `signInWithIdp` after Apple's form_post reached `requestUri`: ID token, raw nonce and `code`.
+    static func webSignIn(
+        _ server: HearthProcess, _ apple: FakeAppleIssuer, subject: String, code: String, requestUri: String
+    ) throws -> HTTPResult {
+        let idToken = try apple.sign(apple.claims(subject: subject, email: "\(subject)@example.com", rawNonce: "web-nonce"))
+        var postBody = URLComponents()
+        postBody.queryItems = [
+            URLQueryItem(name: "providerId", value: "apple.com"), URLQueryItem(name: "id_token", value: idToken),
+            URLQueryItem(name: "nonce", value: "web-nonce"), URLQueryItem(name: "code", value: code),
+        ]
+        return try server.postJSON(
+            "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=\(apiKey)",
+            [
+                "requestUri": requestUri, "postBody": postBody.percentEncodedQuery ?? "", "returnSecureToken": true,
+                "returnIdpCredential": true,
+            ],
+            headers: [("X-Client-Version", "Chrome/JsCore/11.0.0/FirebaseCore-web")])
+    }
+
     /// A production `hearth serve` whose Apple key is a new P-256 key in `AuthKey_<keyID>.p8` (mode 0600), with an
     /// encryption key and a maintenance pass every second.
     struct Stack {
@@ -60,19 +79,7 @@ struct AppleProductionPathTests {
 
         /// A web app's `signInWithIdp` after Apple's form_post reached `requestUri`: ID token, raw nonce and `code`.
         func webSignIn(subject: String, code: String, requestUri: String) throws -> HTTPResult {
-            let idToken = try apple.sign(apple.claims(subject: subject, email: "\(subject)@example.com", rawNonce: "web-nonce"))
-            var postBody = URLComponents()
-            postBody.queryItems = [
-                URLQueryItem(name: "providerId", value: "apple.com"), URLQueryItem(name: "id_token", value: idToken),
-                URLQueryItem(name: "nonce", value: "web-nonce"), URLQueryItem(name: "code", value: code),
-            ]
-            return try server.postJSON(
-                "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=\(AppleProductionPathTests.apiKey)",
-                [
-                    "requestUri": requestUri, "postBody": postBody.percentEncodedQuery ?? "", "returnSecureToken": true,
-                    "returnIdpCredential": true,
-                ],
-                headers: [("X-Client-Version", "Chrome/JsCore/11.0.0/FirebaseCore-web")])
+            try AppleProductionPathTests.webSignIn(server, apple, subject: subject, code: code, requestUri: requestUri)
         }
 
         /// The revoke calls for `token`, once there are at least `count`; waits at most `timeout` seconds (the
@@ -158,6 +165,41 @@ struct AppleProductionPathTests {
         let revoke = try #require(stack.revokeCalls(of: refreshToken).first)
         stack.expectAuthenticated(revoke)
         #expect(revoke.fields["token_type_hint"] == "refresh_token")
+    }
+
+    @Test("a later sign-in's code replaces the kept refresh token, and unlinking Apple (iOS unlink) revokes the one kept then")
+    func replacedAndUnlinkedTokensAreRevoked() throws {
+        let stack = try Stack()
+        let (firstCode, firstToken) = stack.apple.tokens.issueCode()
+        _ = try SignedIn(stack.webSignIn(subject: "000555.rep", code: firstCode, requestUri: "https://app.example.com/cb"))
+        let (secondCode, secondToken) = stack.apple.tokens.issueCode()
+        let session = try SignedIn(stack.webSignIn(subject: "000555.rep", code: secondCode, requestUri: "https://app.example.com/cb"))
+        let replaced = try #require(stack.revokeCalls(of: firstToken).first)
+        stack.expectAuthenticated(replaced)
+        #expect(stack.apple.tokens.calls(to: "/auth/revoke").filter { $0.fields["token"] == secondToken }.isEmpty)
+
+        let unlinked = try stack.client.setAccountInfo(["idToken": session.idToken, "deleteProvider": ["apple.com"], "returnSecureToken": true])
+        #expect(unlinked.status == 200, "\(unlinked.text)")
+        let revoke = try #require(stack.revokeCalls(of: secondToken).first)
+        stack.expectAuthenticated(revoke)
+        #expect(revoke.fields["token_type_hint"] == "refresh_token")
+    }
+
+    @Test("without an Apple key: a sign-in's code is not exchanged, and revokeToken is OPERATION_NOT_ALLOWED (no 500)")
+    func withoutAppleKey() throws {
+        let apple = try FakeAppleIssuer()
+        let server = try OpenIDProviderTests.appleServer(apple)
+        let client = FirebaseIOSClient(server: server, apiKey: OpenIDProviderTests.apiKey)
+        let idToken = try apple.sign(apple.claims(subject: "000666.nokey", email: nil, rawNonce: "n"))
+        let session = try SignedIn(client.verifyAppleAssertion(idToken: idToken, rawNonce: "n"))
+        let (webCode, _) = apple.tokens.issueCode()
+        let web = try Self.webSignIn(server, apple, subject: "000667.nokey", code: webCode, requestUri: "https://app.example.com/cb")
+        #expect(web.status == 200, "\(web.text)")
+        let (code, _) = apple.tokens.issueCode()
+        let answer = try client.revokeToken(providerID: "apple.com", token: code, idToken: session.idToken)
+        #expect(answer.status == 400, "\(answer.text)")
+        #expect(answer.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(answer.text)")
+        #expect(apple.tokens.calls.isEmpty)
     }
 
     @Test("Apple answering 503 to the revocation: the deletion still succeeds, the failure is logged without the token, and the revocation is retried until Apple confirms it")
