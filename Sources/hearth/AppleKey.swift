@@ -57,14 +57,15 @@ struct AppleKey {
             endpoint: URL(string: publicURL + "/dev/apple")!)
     }
 
-    /// Apple's token endpoint, authenticated by client secrets this key signs.
-    func tokenClient(time: any TimeSource, timeout: TimeInterval) throws -> AppleTokenClient {
+    /// Apple's token endpoint, authenticated by client secrets this key signs, called through `poster` (over HTTP
+    /// when nil).
+    func tokenClient(time: any TimeSource, timeout: TimeInterval, poster: (any HTTPFormPosting)? = nil) throws -> AppleTokenClient {
         let secret: AppleClientSecret
         do {
             secret = try AppleClientSecret(teamID: teamID, keyID: keyID, privateKey: privateKey, time: time)
         } catch {
             throw UsageError("apple: \(error.reason)")
         }
-        return AppleTokenClient(clientSecret: secret, poster: URLSessionFetcher(timeout: timeout), endpoint: endpoint)
+        return AppleTokenClient(clientSecret: secret, poster: poster ?? URLSessionFetcher(timeout: timeout), endpoint: endpoint)
     }
 }

@@ -86,8 +86,13 @@ enum ServeCommand {
         let devAppleKey = try settings.development
             ? Self.closingStore(store) { try AppleKey.development(dataDirectory: settings.dataDirectory, publicURL: publicURL) }
             : nil
-        let appleTokens = try (configuredAppleKey ?? devAppleKey).map { key in
-            try Self.closingStore(store) { try key.tokenClient(time: time, timeout: outboundLimits.timeout) }
+        // Calls to the dev Apple are made in process: over HTTP, one from a request handler could wait for its own thread.
+        let appleKey = configuredAppleKey ?? devAppleKey
+        let devApplePoster = devAppleKey.flatMap { $0.endpoint == appleKey?.endpoint ? DevAppleInProcessPoster(log: logLine) : nil }
+        let appleTokens = try appleKey.map { key in
+            try Self.closingStore(store) {
+                try key.tokenClient(time: time, timeout: outboundLimits.timeout, poster: devApplePoster)
+            }
         }
         let maintenance = MaintenanceTask(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
@@ -112,6 +117,7 @@ enum ServeCommand {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
         }
+        devApplePoster?.attach(platform.devApple)
         // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`): service accounts through the access tokens
         // of `POST /oauth2/token`, and in development `Bearer owner`, as the Admin SDKs send to an emulator.
         let adminVerifiers: [any AdminTokenVerifier] =

@@ -101,21 +101,25 @@ struct DevAppleRoutes {
     }
 
     private var token: HTTPHandler {
-        { [provider, log] request in
-            DevIdPRoutes.oauth(log: log) { try provider.token(DevIdPRoutes.parameters(request)) }
-        }
+        { [provider, log] request in Self.token(provider, form: DevIdPRoutes.parameters(request), log: log) }
     }
 
-    /// Apple answers a revocation with 200 and an empty body, known token or not.
     private var revoke: HTTPHandler {
-        { [provider, log] request in
-            var response = DevIdPRoutes.oauth(log: log) {
-                try provider.revoke(DevIdPRoutes.parameters(request))
-                return [:]
-            }
-            if response.status == 200 { response = Self.private(HTTPResponse(status: 200)) }
-            return response
+        { [provider, log] request in Self.revoke(provider, form: DevIdPRoutes.parameters(request), log: log) }
+    }
+
+    /// `POST /auth/token`'s answer to `form`: Apple's tokens, or an OAuth error.
+    static func token(_ provider: DevAppleProvider, form: [String: String], log: @Sendable (String) -> Void) -> HTTPResponse {
+        DevIdPRoutes.oauth(log: log) { try provider.token(form) }
+    }
+
+    /// `POST /auth/revoke`'s answer to `form`: as Apple's, 200 with an empty body, known token or not.
+    static func revoke(_ provider: DevAppleProvider, form: [String: String], log: @Sendable (String) -> Void) -> HTTPResponse {
+        let response = DevIdPRoutes.oauth(log: log) {
+            try provider.revoke(form)
+            return [:]
         }
+        return response.status == 200 ? Self.private(HTTPResponse(status: 200)) : response
     }
 
     private var revocations: HTTPHandler {

@@ -3,23 +3,31 @@ import HearthCrypto
 import HearthHTTP
 import JOSE
 
-/// Apple's token issuer as the test controls it: the JWKS at `/auth/keys` over HTTP (Hearth fetches it for real) and
-/// RS256 ID tokens with Apple's claims and `iss` `https://appleid.apple.com`, signed with whatever the test needs.
+/// Apple's token issuer as the test controls it: the JWKS at `/auth/keys` over HTTP (Hearth fetches it for real),
+/// RS256 ID tokens with Apple's claims and `iss` `https://appleid.apple.com`, signed with whatever the test needs, and
+/// the token and revoke endpoints (``FakeAppleTokenEndpoints``).
 final class FakeAppleIssuer: Sendable {
     static let issuer = "https://appleid.apple.com"
     static let clientID = "com.example.portfolio"
     let key: RSAPrivateKey
     let keyID = "fake-apple-1"
+    /// `/auth/token` and `/auth/revoke`: what Hearth sent there, and how they answer.
+    let tokens: FakeAppleTokenEndpoints
     private let server: HTTPServer
     private let fetches: Locked<Int>
 
     init() throws {
         key = try MockGoogle.sharedKey()
         let jwks = try JSONEncoder().encode(JSONWebKeySet(keys: [JSONWebKey(publicKey: key.publicKey, keyID: keyID)]))
+        let now = Int(Date().timeIntervalSince1970)
+        let exchangedIDToken = try JWTSigner(privateKey: key, keyID: keyID).sign(payload: JSONSerialization.data(
+            withJSONObject: ["iss": Self.issuer, "aud": Self.clientID, "sub": "exchanged", "iat": now, "exp": now + 600]))
         let fetches = Locked(0)
         self.fetches = fetches
-        server = HTTPServer(configuration: .init(port: 0, threadCount: 2)) { request in
-            guard request.path == "/auth/keys" else { return HTTPResponse(status: 404) }
+        let tokens = FakeAppleTokenEndpoints()
+        self.tokens = tokens
+        server = HTTPServer(configuration: .init(port: 0, threadCount: 2)) { [tokens] request in
+            guard request.path == "/auth/keys" else { return tokens.handle(request, idToken: exchangedIDToken) }
             fetches.withLock { $0 += 1 }
             return HTTPResponse.json(jwks)
         }

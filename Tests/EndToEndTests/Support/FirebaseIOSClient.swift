@@ -59,6 +59,14 @@ struct FirebaseIOSClient {
         try server.postJSON(relyingParty("deleteAccount"), ["idToken": idToken, "localId": localID], headers: iosHeaders)
     }
 
+    /// `Auth.revokeToken(withAuthorizationCode:)` as the iOS SDK sends it (`FIRRevokeTokenRequest`, Identity Platform
+    /// v2): `tokenType` "3" (an authorization code) and the Firebase ID token of the signed-in user.
+    func revokeToken(providerID: String, token: String, idToken: String?) throws -> HTTPResult {
+        var body: [String: Any] = ["providerId": providerID, "tokenType": "3", "token": token]
+        body["idToken"] = idToken
+        return try server.postJSON("/identitytoolkit.googleapis.com/v2/accounts:revokeToken?key=\(apiKey)", body, headers: iosHeaders)
+    }
+
     /// `SecureTokenRequest` as iOS sends it: JSON, camelCase.
     func refresh(_ refreshToken: String) throws -> HTTPResult {
         try server.postJSON(
