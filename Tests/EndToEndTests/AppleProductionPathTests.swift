@@ -148,17 +148,23 @@ struct AppleProductionPathTests {
         #expect(replay.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(replay.text)")
     }
 
-    @Test("iOS revokeToken with a code: exchanged at /auth/token without redirect_uri, then that refresh token revoked at /auth/revoke")
+    @Test("iOS revokeToken with a code: exchanged at /auth/token without redirect_uri, then that refresh token revoked at /auth/revoke; another Apple ID's code revokes nothing")
     func revokeTokenExchangesThenRevokes() throws {
         let stack = try Stack()
         let idToken = try stack.apple.sign(stack.apple.claims(subject: "000222.ios", email: nil, rawNonce: "ios-nonce"))
         let session = try SignedIn(stack.client.verifyAppleAssertion(idToken: idToken, rawNonce: "ios-nonce"))
         #expect(stack.apple.tokens.calls.isEmpty, "a native sign-in sends no code")
 
-        let (code, refreshToken) = stack.apple.tokens.issueCode()
+        // A code of another Apple ID is exchanged (only Apple's answer says whose it is) but nothing is revoked.
+        let (strangersCode, strangersToken) = stack.apple.tokens.issueCode(for: "000999.stranger")
+        let refused = try stack.client.revokeToken(providerID: "apple.com", token: strangersCode, idToken: session.idToken)
+        #expect(refused.status == 400 && refused.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(refused.text)")
+        #expect(stack.apple.tokens.calls(to: "/auth/revoke").filter { $0.fields["token"] == strangersToken }.isEmpty)
+
+        let (code, refreshToken) = stack.apple.tokens.issueCode(for: "000222.ios")
         let revoked = try stack.client.revokeToken(providerID: "apple.com", token: code, idToken: session.idToken)
         #expect(revoked.status == 200 && revoked.json.isEmpty, "\(revoked.text)")
-        let exchange = try #require(stack.apple.tokens.calls(to: "/auth/token").first)
+        let exchange = try #require(stack.apple.tokens.calls(to: "/auth/token").last)
         stack.expectAuthenticated(exchange)
         #expect(exchange.fields["code"] == code && exchange.fields["grant_type"] == "authorization_code")
         #expect(exchange.fields["redirect_uri"] == nil, "an app's code had no redirect URI")

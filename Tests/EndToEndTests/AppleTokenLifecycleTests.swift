@@ -85,7 +85,7 @@ struct AppleTokenLifecycleTests {
         #expect(!server.lines.joined().contains(again.code), "the code is never logged")
     }
 
-    @Test("revokeToken refuses a used or forged code, another provider, a missing or invalid ID token, an unknown type, no token; never a 500, nothing revoked")
+    @Test("revokeToken refuses a used or forged code, another person's code, a guest, another provider, a missing or invalid ID token, an unknown type, no token; never a 500, nothing revoked")
     func revokeTokenRefusals() throws {
         let server = HearthProcess()
         try server.start()
@@ -114,6 +114,16 @@ struct AppleTokenLifecycleTests {
             #expect(answer.errorMessage?.hasPrefix(expected) == true, "\(name): \(answer.text)")
             #expect((answer.json["error"] as? [String: Any])?["code"] as? Int == 400, "\(name)")
         }
+        // Another person's code: Apple's answer names another Apple ID, so nothing of theirs is revoked.
+        let stranger = try Self.appleSignIn(server, email: "ios.stranger@example.com")
+        let theirs = try client.revokeToken(providerID: "apple.com", token: stranger.code, idToken: session.idToken)
+        #expect(theirs.status == 400 && theirs.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(theirs.text)")
+        // A guest has no Apple ID to revoke for: refused before the code is spent.
+        let guest = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=\(client.apiKey)", ["returnSecureToken": true])
+        let guestToken = try #require(guest.json["idToken"] as? String)
+        let byGuest = try client.revokeToken(providerID: "apple.com", token: fresh.code, idToken: guestToken)
+        #expect(byGuest.status == 400 && byGuest.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(byGuest.text)")
         // Bodies the SDK never sends: an unknown token type, no token.
         for (name, body) in [
             ("unknown tokenType", ["providerId": "apple.com", "tokenType": "9", "token": fresh.code, "idToken": session.idToken]),
@@ -124,6 +134,7 @@ struct AppleTokenLifecycleTests {
             #expect((answer.json["error"] as? [String: Any])?["status"] as? String == "INVALID_ARGUMENT", "\(name): \(answer.text)")
         }
         #expect(try Self.revocations(server).filter { $0["sub"] as? String == apple.subject }.count == before)
+        #expect(try Self.revocations(server).filter { $0["sub"] as? String == stranger.subject }.isEmpty)
         // The fresh code was never spent by the refused requests: it still revokes.
         #expect(try client.revokeToken(providerID: "apple.com", token: fresh.code, idToken: session.idToken).status == 200)
     }

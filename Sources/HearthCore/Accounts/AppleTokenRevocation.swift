@@ -1,5 +1,6 @@
 import Foundation
 public import HearthProtocol
+import JOSE
 
 /// Apple's tokens of a signed-in user: the authorization code a sign-in may carry, exchanged for the refresh
 /// token Hearth keeps, and `revokeToken`, which an app calls before deleting an account (App Review 5.1.1(v)).
@@ -51,7 +52,13 @@ extension AccountService {
         let given: (token: String, hint: AppleTokenTypeHint, clientID: String)
         switch type {
         case .authorizationCode:
-            given = try exchange(code: token, clientIDs: clientIDs, redirectURI: request.redirectUri, apple: apple)
+            // A code names its Apple ID only in the ID token Apple returns for it: one for another Apple ID than the
+            // user's (or a user without one) must not revoke that person's authorization of the app.
+            guard let appleID = identity?.rawID else {
+                throw WireError(.invalidIdpResponse, "No Apple ID is linked to this account.")
+            }
+            given = try exchange(
+                code: token, for: appleID, clientIDs: clientIDs, redirectURI: request.redirectUri, apple: apple)
         case .refreshToken, .accessToken:
             guard let clientID = clientIDs.first else {
                 throw WireError(.operationNotAllowed, "No Apple client ID is configured.")
@@ -77,20 +84,27 @@ extension AccountService {
     }
 
     /// Exchanges an authorization code for the first of `clientIDs` Apple accepts it for; the refresh token it yields
-    /// (else its access token) is what to revoke.
-    private func exchange(code: String, clientIDs: [String], redirectURI: String?, apple: AppleTokenClient) throws
-        -> (token: String, hint: AppleTokenTypeHint, clientID: String)
-    {
+    /// (else its access token) is what to revoke. The ID token of Apple's answer (received from Apple over TLS, in
+    /// answer to Hearth's authenticated request, so its claims are taken as they are) must name `appleID`.
+    private func exchange(
+        code: String, for appleID: String, clientIDs: [String], redirectURI: String?, apple: AppleTokenClient
+    ) throws -> (token: String, hint: AppleTokenTypeHint, clientID: String) {
         var lastError: AppleClientError?
         for clientID in clientIDs {
+            let answer: AppleTokenResponse
             do {
-                let answer = try apple.exchange(code: code, clientID: clientID, redirectURI: redirectURI)
-                if let refreshToken = answer.refreshToken { return (refreshToken, .refreshToken, clientID) }
-                return (answer.accessToken, .accessToken, clientID)
+                answer = try apple.exchange(code: code, clientID: clientID, redirectURI: redirectURI)
             } catch {
                 lastError = error
                 guard error.code == .invalidGrant || error.code == .invalidClient else { break }
+                continue
             }
+            guard let claims = try? InsecureJWT.decodeWithoutVerifying(answer.idToken),
+                case .object(let payload)? = try? JSONValue(parsing: claims.payload),
+                payload["sub"]?.stringValue == appleID
+            else { throw WireError(.invalidIdpResponse, "The authorization code belongs to another Apple ID.") }
+            if let refreshToken = answer.refreshToken { return (refreshToken, .refreshToken, clientID) }
+            return (answer.accessToken, .accessToken, clientID)
         }
         let reason = lastError.map { " (\($0.code))" } ?? ""
         throw WireError(.invalidIdpResponse, "Apple did not accept the authorization code\(reason).")

@@ -19,9 +19,13 @@ final class FakeAppleIssuer: Sendable {
     init() throws {
         key = try MockGoogle.sharedKey()
         let jwks = try JSONEncoder().encode(JSONWebKeySet(keys: [JSONWebKey(publicKey: key.publicKey, keyID: keyID)]))
-        let now = Int(Date().timeIntervalSince1970)
-        let exchangedIDToken = try JWTSigner(privateKey: key, keyID: keyID).sign(payload: JSONSerialization.data(
-            withJSONObject: ["iss": Self.issuer, "aud": Self.clientID, "sub": "exchanged", "iat": now, "exp": now + 600]))
+        let signer = JWTSigner(privateKey: key, keyID: keyID)
+        /// The ID token of a code's exchange, for the Apple ID the code was issued for.
+        let exchangedIDToken = { @Sendable (subject: String) -> String in
+            let now = Int(Date().timeIntervalSince1970)
+            let claims: [String: Any] = ["iss": Self.issuer, "aud": Self.clientID, "sub": subject, "iat": now, "exp": now + 600]
+            return (try? signer.sign(payload: JSONSerialization.data(withJSONObject: claims))) ?? ""
+        }
         let fetches = Locked(0)
         self.fetches = fetches
         let tokens = FakeAppleTokenEndpoints()

@@ -16,8 +16,8 @@ final class FakeAppleTokenEndpoints: Sendable {
 
     private struct State {
         var calls: [Call] = []
-        /// Unused codes → the refresh token their exchange yields.
-        var codes: [String: String] = [:]
+        /// Unused codes → the refresh token their exchange yields and the Apple ID (`sub`) they were issued for.
+        var codes: [String: (refreshToken: String, subject: String)] = [:]
         /// The status `/auth/revoke` answers with (200 is Apple's success).
         var revokeStatus = 200
     }
@@ -27,10 +27,10 @@ final class FakeAppleTokenEndpoints: Sendable {
     var calls: [Call] { state.value.calls }
     func calls(to path: String) -> [Call] { calls.filter { $0.path == path } }
 
-    /// A new authorization code, and the refresh token its exchange will yield.
-    func issueCode() -> (code: String, refreshToken: String) {
+    /// A new authorization code of the Apple ID `subject`, and the refresh token its exchange will yield.
+    func issueCode(for subject: String = "exchanged") -> (code: String, refreshToken: String) {
         let pair = ("c." + UUID().uuidString.lowercased(), "r." + UUID().uuidString.lowercased())
-        state.withLock { $0.codes[pair.0] = pair.1 }
+        state.withLock { $0.codes[pair.0] = (pair.1, subject) }
         return pair
     }
 
@@ -39,9 +39,9 @@ final class FakeAppleTokenEndpoints: Sendable {
         state.withLock { $0.revokeStatus = status }
     }
 
-    /// Records the call and answers as Apple does: `/auth/token` exchanges a known code once (else `invalid_grant`),
-    /// `/auth/revoke` answers 200 with an empty body (or the status set).
-    func handle(_ request: HTTPRequest, idToken: String) -> HTTPResponse {
+    /// Records the call and answers as Apple does: `/auth/token` exchanges a known code once (else `invalid_grant`)
+    /// for tokens with an ID token `idToken(sub)` makes, `/auth/revoke` answers 200 with an empty body (or the status set).
+    func handle(_ request: HTTPRequest, idToken: (String) -> String) -> HTTPResponse {
         var query = URLComponents()
         query.percentEncodedQuery = String(decoding: request.body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
         var fields: [String: String] = [:]
@@ -49,14 +49,14 @@ final class FakeAppleTokenEndpoints: Sendable {
         let call = Call(path: request.path, contentType: request.headers["Content-Type"], fields: fields)
         switch request.path {
         case "/auth/token":
-            let refreshToken = state.withLock { state -> String? in
+            let grant = state.withLock { state -> (refreshToken: String, subject: String)? in
                 state.calls.append(call)
                 return fields["code"].flatMap { state.codes.removeValue(forKey: $0) }
             }
-            guard let refreshToken else { return .json(Data(#"{"error":"invalid_grant"}"#.utf8), status: 400) }
+            guard let grant else { return .json(Data(#"{"error":"invalid_grant"}"#.utf8), status: 400) }
             let answer: [String: Any] = [
                 "access_token": "a." + UUID().uuidString, "token_type": "Bearer", "expires_in": 3600,
-                "refresh_token": refreshToken, "id_token": idToken,
+                "refresh_token": grant.refreshToken, "id_token": idToken(grant.subject),
             ]
             return .json((try? JSONSerialization.data(withJSONObject: answer)) ?? Data())
         case "/auth/revoke":
