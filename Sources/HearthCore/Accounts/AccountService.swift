@@ -49,7 +49,7 @@ public final class AccountService: Sendable {
         if request.pendingToken != nil {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
-        let credential = IdpCredential(parameters)
+        let credential = try providers.redeemingCode(IdpCredential(parameters), providerID: providerID)
         var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, requestURI: request.requestUri)
 
