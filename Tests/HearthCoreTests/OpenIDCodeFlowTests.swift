@@ -3,6 +3,7 @@ import HearthCore
 import HearthCrypto
 import HearthProtocol
 import JOSE
+import Synchronization
 import Testing
 
 /// The `oidc.*` code flow: `signInWithIdp` with the provider's authorization code instead of an ID token, exchanged
@@ -18,19 +19,20 @@ struct OpenIDCodeFlowTests {
         acme = StaticIssuer(issuerNames: [IdentityProviderRegistryTests.acmeIssuer], key: try Fixture.otherKey())
     }
 
-    func exchange(_ poster: FakeFormPoster, tokenEndpoint: @escaping @Sendable () throws -> URL = { tokenURL })
+    func exchange(_ poster: any HTTPFormPosting, tokenEndpoint: @escaping @Sendable () throws -> URL = { tokenURL })
         -> OpenIDCodeExchange
     {
         OpenIDCodeExchange(clientID: "acme-client", clientSecret: "s3cret", tokenEndpoint: tokenEndpoint, poster: poster)
     }
 
     /// A platform whose `oidc.acme` (client IDs `acme-client`, `acme-web`) exchanges codes with `exchange`, if given.
-    func accounts(_ exchange: OpenIDCodeExchange?) throws -> AccountService {
+    func accounts(_ exchange: OpenIDCodeExchange?, limits: OutboundCallLimits = OutboundCallLimits()) throws -> AccountService {
         let project = ProjectConfiguration(
             projectID: "code-flow", issuer: "http://hearth.test/code-flow", apiKeys: .anyNonEmpty, googleClientIDs: [])
         return try IdentityPlatform(
             project: project, store: InMemoryStore(), time: base.time, googleIssuers: [],
-            otherProviders: [.openID(id: "oidc.acme", issuer: acme, clientIDs: ["acme-client", "acme-web"], codeExchange: exchange)]
+            otherProviders: [.openID(id: "oidc.acme", issuer: acme, clientIDs: ["acme-client", "acme-web"], codeExchange: exchange)],
+            outboundLimits: limits
         ).accounts
     }
 
@@ -123,6 +125,26 @@ struct OpenIDCodeFlowTests {
         #expect(error.detail == "The identity provider's token endpoint \(detail).")
     }
 
+    @Test("exchanges are bounded like access-token checks: a second one from the same client while one runs is refused at once")
+    func bounded() throws {
+        let poster = HeldFormPoster(answer: try answer(base.acmeClaims(subject: "held")))
+        let accounts = try accounts(exchange(poster), limits: OutboundCallLimits(maxConcurrentChecks: 2, maxConcurrentChecksPerClient: 1))
+        let first = Mutex<Result<SignInWithIdpResponse, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let held = request()
+        DispatchQueue.global().async {
+            let result = Result { try accounts.signInWithIdp(held, client: "10.0.0.1") }
+            first.withLock { $0 = result }
+            done.signal()
+        }
+        #expect(poster.entered.wait(timeout: .now() + 30) == .success, "the first exchange reached the provider")
+        #expect(wireErrorCode { _ = try accounts.signInWithIdp(request(), client: "10.0.0.1") } == .tooManyAttemptsTryLater)
+        poster.release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(try first.withLock { try $0?.get() }?.federatedId == "held")
+        #expect(poster.poster.calls.count == 1, "the refused one posted nothing")
+    }
+
     @Test("an unknown token endpoint is INVALID_IDP_RESPONSE before anything is posted")
     func unknownTokenEndpoint() throws {
         let poster = FakeFormPoster()
@@ -181,5 +203,24 @@ struct OpenIDCodeFlowTests {
             let error = try #require(wireError { _ = try misled.tokenEndpoint() })
             #expect(error.code == .invalidIdpResponse && error.detail == "The identity provider's token endpoint is not known.")
         }
+    }
+}
+
+/// A form poster whose first call waits until the test releases it, so a second call can be made while it runs.
+final class HeldFormPoster: HTTPFormPosting {
+    let poster: FakeFormPoster
+    /// Signalled when a call arrives.
+    let entered = DispatchSemaphore(value: 0)
+    /// Signal to let the waiting call answer.
+    let release = DispatchSemaphore(value: 0)
+
+    init(answer: FakeFormPoster.Answer) {
+        poster = FakeFormPoster(answer)
+    }
+
+    func postForm(_ url: URL, fields: [(name: String, value: String)], headers: [String: String]) throws -> FetchedResponse {
+        entered.signal()
+        _ = release.wait(timeout: .now() + 30)
+        return try poster.postForm(url, fields: fields, headers: headers)
     }
 }

@@ -49,7 +49,8 @@ public final class AccountService: Sendable {
         if request.pendingToken != nil {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
-        let credential = try providers.redeemingCode(IdpCredential(parameters), providerID: providerID)
+        let credential = try providers.redeemingCode(
+            IdpCredential(parameters), providerID: providerID, clientAddress: client)
         var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, requestURI: request.requestUri)
 

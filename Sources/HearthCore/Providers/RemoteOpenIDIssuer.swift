@@ -93,10 +93,7 @@ public final class RemoteOpenIDIssuer: OpenIDIssuer {
             case .url(let url):
                 return url
             case .discovery(let issuer):
-                guard let url = try discovery(issuer).tokenEndpoint else {
-                    throw FetchFailure(description: "the discovery document names no usable token_endpoint")
-                }
-                return url
+                return try discovered(\.tokenEndpoint, named: "token_endpoint", issuer: issuer)
             case nil:
                 throw FetchFailure(description: "no token endpoint is configured")
             }
@@ -111,11 +108,16 @@ public final class RemoteOpenIDIssuer: OpenIDIssuer {
         case .jwks(let url):
             return url
         case .discovery(let issuer):
-            guard let url = try discovery(issuer).keysURL else {
-                throw FetchFailure(description: "the discovery document has no usable jwks_uri")
-            }
-            return url
+            return try discovered(\.keysURL, named: "jwks_uri", issuer: issuer)
         }
+    }
+
+    /// One endpoint of the issuer's discovery document.
+    private func discovered(_ endpoint: KeyPath<Discovered, URL?>, named name: String, issuer: String) throws -> URL {
+        guard let url = try discovery(issuer)[keyPath: endpoint] else {
+            throw FetchFailure(description: "the discovery document names no usable \(name)")
+        }
+        return url
     }
 
     /// The endpoints of `<issuer>/.well-known/openid-configuration`, whose `issuer` must be `issuer`; an endpoint that
