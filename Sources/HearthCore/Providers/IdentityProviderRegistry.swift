@@ -2,7 +2,7 @@ import HearthProtocol
 
 /// The identity providers `signInWithIdp` accepts, by provider ID: Google, Apple and configured `oidc.*` providers,
 /// all verified with the one ID-token check (``OpenIDTokenVerifier``); Google also takes an access token alone, and an
-/// `oidc.*` provider with a client secret an authorization code (``redeemingCode(_:providerID:)``).
+/// `oidc.*` provider with a client secret an authorization code (``redeemingCode(_:providerID:clientAddress:)``).
 public final class IdentityProviderRegistry: Sendable {
     private let providers: [String: IdentityProvider]
     private let idTokens: OpenIDTokenVerifier
