@@ -21,16 +21,19 @@ extension Settings {
     }
 
     /// One of `"oidcProviders": [{"providerId": "oidc.acme", "issuer": "https://…", "clientIds": ["…"],
-    /// "jwksUri": "…", "clientSecret": "…"}]`; without `jwksUri` the keys are found by OpenID discovery.
+    /// "jwksUri": "…", "clientSecret": "…", "tokenUri": "…"}]`; without `jwksUri` the keys are found by OpenID
+    /// discovery, and so is the token endpoint without `tokenUri`.
     struct OpenIDProviderSettings: Decodable {
         var providerId: String
         var issuer: String
         var clientIds: [String]
         var jwksUri: String?
-        /// Kept for a code exchange; never logged.
+        /// Enables the code flow: authorization codes are exchanged as the first client ID with it; never logged.
         var clientSecret: String?
+        /// The token endpoint for code exchanges.
+        var tokenUri: String?
 
-        static let keys: Set<String> = ["providerId", "issuer", "clientIds", "jwksUri", "clientSecret"]
+        static let keys: Set<String> = ["providerId", "issuer", "clientIds", "jwksUri", "clientSecret", "tokenUri"]
     }
 
     /// The `apple` and `oidcProviders` sections of the config file; unknown keys inside them are an error.
@@ -65,6 +68,10 @@ extension Settings {
             guard seen.insert(id).inserted else { throw UsageError("oidcProviders: '\(id)' is configured twice") }
             _ = try Self.providerURL(provider.issuer, setting: "oidcProviders \(id) issuer")
             if let jwks = provider.jwksUri { _ = try Self.providerURL(jwks, setting: "oidcProviders \(id) jwksUri") }
+            if let token = provider.tokenUri { _ = try Self.providerURL(token, setting: "oidcProviders \(id) tokenUri") }
+            if provider.clientSecret?.isEmpty == true {
+                throw UsageError("oidcProviders \(id): clientSecret must not be empty (leave it out for ID tokens only)")
+            }
             guard !provider.clientIds.isEmpty, !provider.clientIds.contains(where: \.isEmpty) else {
                 throw UsageError("oidcProviders \(id): clientIds must list at least one client ID")
             }
@@ -102,10 +109,21 @@ extension Settings {
             } else {
                 .discovery(issuer: provider.issuer)
             }
+            let tokenEndpoint: RemoteOpenIDIssuer.TokenEndpointSource = if let token = provider.tokenUri {
+                .url(try Self.providerURL(token, setting: "oidcProviders \(provider.providerId) tokenUri"))
+            } else {
+                .discovery(issuer: provider.issuer)
+            }
+            let issuer = RemoteOpenIDIssuer(
+                issuerNames: [provider.issuer], keys: keys, tokenEndpoint: tokenEndpoint, fetcher: fetcher, time: time)
+            // Codes are exchanged as the first client ID, the one the secret belongs to.
+            var codeExchange: OpenIDCodeExchange?
+            if let secret = provider.clientSecret, let clientID = provider.clientIds.first {
+                codeExchange = OpenIDCodeExchange(
+                    clientID: clientID, clientSecret: secret, tokenEndpoint: issuer.tokenEndpoint, poster: fetcher)
+            }
             return IdentityProvider.openID(
-                id: provider.providerId,
-                issuer: RemoteOpenIDIssuer(issuerNames: [provider.issuer], keys: keys, fetcher: fetcher, time: time),
-                clientIDs: Set(provider.clientIds), clientSecret: provider.clientSecret)
+                id: provider.providerId, issuer: issuer, clientIDs: Set(provider.clientIds), codeExchange: codeExchange)
         }
         return [.apple(issuers: [apple], clientIDs: Set(self.apple.clientIds ?? []))] + openID
     }

@@ -36,7 +36,8 @@ public final class AccountService: Sendable {
     // MARK: - signInWithIdp
 
     /// `accounts:signInWithIdp` for the registry's providers (PROTOCOL.md §4): one path for Google, Apple and
-    /// `oidc.*` from the verified profile on.
+    /// `oidc.*` from the verified profile on. An `oidc.*` authorization code sent without an ID token is first
+    /// exchanged for one (``IdentityProviderRegistry/redeemingCode(_:providerID:clientAddress:)``).
     /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
     public func signInWithIdp(_ request: SignInWithIdpRequest, client: String? = nil) throws -> SignInWithIdpResponse {
         let parameters = try IdpParameters(request)
@@ -49,7 +50,8 @@ public final class AccountService: Sendable {
         if request.pendingToken != nil {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
-        let credential = IdpCredential(parameters)
+        let credential = try providers.redeemingCode(
+            IdpCredential(parameters), providerID: providerID, clientAddress: client)
         var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, requestURI: request.requestUri)
 

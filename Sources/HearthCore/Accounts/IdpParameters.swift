@@ -6,6 +6,9 @@ public import HearthProtocol
 /// Visible to the fuzz targets (`Fuzz/`) as SPI only.
 @_spi(Fuzzing) public struct IdpParameters {
     private var values: [String: String] = [:]
+    /// The `requestUri` without query and fragment: the page an authorization code was sent to, so the
+    /// `redirect_uri` of its exchange.
+    public private(set) var redirectURI: String
 
     public init(_ request: SignInWithIdpRequest) throws {
         guard let requestURI = request.requestUri, !requestURI.isEmpty else {
@@ -21,7 +24,9 @@ public import HearthProtocol
             withoutFragment = requestURI[..<hash]
             fragment = requestURI[requestURI.utf8.index(after: hash)...]
         }
+        redirectURI = String(withoutFragment)
         if let question = withoutFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            redirectURI = String(withoutFragment[..<question])
             merge(withoutFragment[withoutFragment.utf8.index(after: question)...])
         }
         merge(request.postBody ?? "")

@@ -33,8 +33,9 @@ public struct IdentityProvider: Sendable {
     public var accessTokenIssuers: [any GoogleAccessTokenIssuer]
     /// The project's client IDs at the provider; a provider without any is not enabled.
     public var clientIDs: Set<String>
-    /// The client secret at the provider, kept for a code exchange (`oidc.*`); never logged.
-    public var clientSecret: String?
+    /// How an authorization code sent instead of an ID token is exchanged (`oidc.*` with a client secret); nil when
+    /// codes are not accepted that way.
+    public var codeExchange: OpenIDCodeExchange?
 
     public var nonceRule: NonceRule { kind == .apple ? .hashedOnBothSides : .checkedWhenGiven }
 
@@ -42,22 +43,23 @@ public struct IdentityProvider: Sendable {
     public static func google(issuers: [any GoogleAccessTokenIssuer], clientIDs: Set<String>) -> IdentityProvider {
         IdentityProvider(
             id: googleID, kind: .google, issuers: issuers, accessTokenIssuers: issuers, clientIDs: clientIDs,
-            clientSecret: nil)
+            codeExchange: nil)
     }
 
     /// Sign in with Apple: ID tokens from `issuers` (Apple, and in `--dev` the dev Apple) for the app's bundle IDs
     /// and services IDs.
     public static func apple(issuers: [any OpenIDIssuer], clientIDs: Set<String>) -> IdentityProvider {
         IdentityProvider(
-            id: appleID, kind: .apple, issuers: issuers, accessTokenIssuers: [], clientIDs: clientIDs, clientSecret: nil)
+            id: appleID, kind: .apple, issuers: issuers, accessTokenIssuers: [], clientIDs: clientIDs, codeExchange: nil)
     }
 
-    /// A configured OpenID Connect provider `oidc.<name>`.
-    public static func openID(id: String, issuer: any OpenIDIssuer, clientIDs: Set<String>, clientSecret: String?)
-        -> IdentityProvider
-    {
+    /// A configured OpenID Connect provider `oidc.<name>`; with `codeExchange` (its client secret), a sign-in may
+    /// send the provider's authorization code instead of its ID token.
+    public static func openID(
+        id: String, issuer: any OpenIDIssuer, clientIDs: Set<String>, codeExchange: OpenIDCodeExchange? = nil
+    ) -> IdentityProvider {
         IdentityProvider(
             id: id, kind: .openID, issuers: [issuer], accessTokenIssuers: [], clientIDs: clientIDs,
-            clientSecret: clientSecret)
+            codeExchange: codeExchange)
     }
 }

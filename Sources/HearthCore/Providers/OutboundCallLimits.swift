@@ -6,8 +6,9 @@ public import Foundation
 public struct OutboundCallLimits: Sendable, Equatable {
     /// Seconds one call may take before it fails.
     public var timeout: TimeInterval
-    /// Access-token checks (tokeninfo, then userinfo) that may run at once in the whole server; more are refused at
-    /// once with `TOO_MANY_ATTEMPTS_TRY_LATER`. Keep it below the number of HTTP threads.
+    /// Access-token checks (tokeninfo, then userinfo) that may run at once in the whole server, and as many `oidc.*`
+    /// code exchanges; more are refused at once with `TOO_MANY_ATTEMPTS_TRY_LATER`. Keep it below the number of HTTP
+    /// threads.
     public var maxConcurrentChecks: Int
     /// The same bound per client address (requests whose address is unknown count only against the server's bound).
     public var maxConcurrentChecksPerClient: Int

@@ -29,12 +29,18 @@ struct DevGoogle {
     /// Headless sign-in (`login_hint` + `prompt=none`): the account is created on first use.
     func signIn(email: String) throws -> Tokens {
         let verifier = SecureRandom.token()
+        return try exchange(code: try authorize(email: email, verifier: verifier).code, verifier: verifier)
+    }
+
+    /// The headless authorization alone: the redirect back to `redirectURI` (its query carries `code`, `state` and
+    /// `scope`) and its code, for PKCE `verifier`, `state` "s" and `nonce` "n".
+    func authorize(email: String, verifier: String) throws -> (location: String, code: String) {
         let response = try server.request(
             "GET", authorizationPath(verifier: verifier, state: "s", nonce: "n", extra: [("login_hint", email), ("prompt", "none")]))
         guard response.status == 302, let location = response.header("Location"),
             let code = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "code" })?.value
         else { throw RawHTTP.Failure(description: "no code: \(response.status) \(response.text)") }
-        return try exchange(code: code, verifier: verifier)
+        return (location, code)
     }
 
     func exchange(code: String, verifier: String) throws -> Tokens {
