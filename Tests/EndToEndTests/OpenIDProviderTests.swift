@@ -136,7 +136,7 @@ struct OpenIDProviderTests {
         let server = try Self.server(config: [
             "oidcProviders": [[
                 "providerId": "oidc.second", "issuer": "\(idp.baseURL)/dev/google", "clientIds": [DevGoogle.clientID],
-                "clientSecret": "not-used-yet",
+                "clientSecret": "second-secret",
             ]],
         ])
         #expect(server.waitForLine { $0 == "  Sign-in providers  oidc.second" }, "the banner names the enabled providers")

@@ -53,7 +53,7 @@ public final class AccountService: Sendable {
         let credential = try providers.redeemingCode(
             IdpCredential(parameters), providerID: providerID, clientAddress: client)
         var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
-        profile.providerRefreshToken = try appleRefreshToken(for: profile, requestURI: request.requestUri)
+        profile.providerRefreshToken = try appleRefreshToken(for: profile, redirectURI: credential.redirectURI)
 
         var response = Self.credentialEcho(profile: profile, idToken: credential.idToken, accessToken: credential.accessToken)
         let outcome: SignInOutcome

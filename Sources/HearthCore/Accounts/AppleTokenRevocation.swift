@@ -12,12 +12,12 @@ extension AccountService {
     ///
     /// - Throws: `INVALID_IDP_RESPONSE` when Apple refuses the code (used, expired, another client's) or cannot be
     ///   reached: a code that was sent must work, or revoking the user's Apple tokens later would be impossible.
-    func appleRefreshToken(for profile: FederatedProfile, requestURI: String?) throws -> ProviderRefreshToken? {
+    func appleRefreshToken(for profile: FederatedProfile, redirectURI: String?) throws -> ProviderRefreshToken? {
         guard profile.providerID == IdentityProvider.appleID, let code = profile.authorizationCode,
             let clientID = profile.clientID, let apple = providerTokens.apple
         else { return nil }
         do {
-            let answer = try apple.exchange(code: code, clientID: clientID, redirectURI: requestURI.map(Self.pageURI))
+            let answer = try apple.exchange(code: code, clientID: clientID, redirectURI: redirectURI)
             return answer.refreshToken.map { ProviderRefreshToken(token: $0, clientID: clientID) }
         } catch {
             throw WireError(.invalidIdpResponse, "Apple did not accept the authorization code (\(error.code)).")
@@ -108,10 +108,5 @@ extension AccountService {
         }
         let reason = lastError.map { " (\($0.code))" } ?? ""
         throw WireError(.invalidIdpResponse, "Apple did not accept the authorization code\(reason).")
-    }
-
-    /// `https://app.example.com/auth?code=…#…` → `https://app.example.com/auth`.
-    static func pageURI(_ requestURI: String) -> String {
-        String(requestURI.prefix { $0 != "?" && $0 != "#" })
     }
 }
