@@ -1,5 +1,5 @@
 import Foundation
-public import HearthProtocol
+import HearthProtocol
 import JOSE
 
 /// Hearth's OAuth token endpoint for service accounts: the JWT-bearer grant (RFC 7523 §2.1), exactly as

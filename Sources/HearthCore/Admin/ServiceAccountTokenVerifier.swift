@@ -1,5 +1,5 @@
 import Foundation
-public import HearthProtocol
+import HearthProtocol
 import JOSE
 
 /// Accepts the admin access tokens `ServiceAccountTokenIssuer` issued, while the service account they were

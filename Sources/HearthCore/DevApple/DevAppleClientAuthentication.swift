@@ -1,4 +1,4 @@
-public import HearthProtocol
+import HearthProtocol
 import JOSE
 
 /// Checks the ES256 signature of an Apple client secret: the seam where HearthCrypto's P-256 verification
