@@ -48,19 +48,23 @@ struct AppleTokenLifecycleTests {
     /// `signInWithIdp` as a web app sends it after Apple's form_post reached `requestUri`: the postBody carries
     /// Apple's ID token, the raw nonce and the authorization code.
     static func webSignIn(_ server: HearthProcess, _ apple: AppleAnswer) throws -> SignedIn {
+        try SignedIn(webSignInAnswer(server, apple))
+    }
+
+    /// The answer to ``webSignIn(_:_:)``'s request, whatever it is.
+    static func webSignInAnswer(_ server: HearthProcess, _ apple: AppleAnswer) throws -> HTTPResult {
         var postBody = URLComponents()
         postBody.queryItems = [
             URLQueryItem(name: "providerId", value: "apple.com"), URLQueryItem(name: "id_token", value: apple.idToken),
             URLQueryItem(name: "nonce", value: apple.rawNonce), URLQueryItem(name: "code", value: apple.code),
         ]
-        let answer = try server.postJSON(
+        return try server.postJSON(
             "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=AIzaSyTest-web-key",
             [
                 "requestUri": DevApple.redirectURI, "postBody": postBody.percentEncodedQuery ?? "",
                 "returnSecureToken": true, "returnIdpCredential": true,
             ],
             headers: [("X-Client-Version", "Chrome/JsCore/11.0.0/FirebaseCore-web")])
-        return try SignedIn(answer)
     }
 
     @Test("iOS revokeToken with a fresh authorization code: {} and the dev Apple revokes that person's token for the client")
@@ -197,14 +201,7 @@ struct AppleTokenLifecycleTests {
         try server.start()
         var apple = try Self.appleSignIn(server, email: "web.refused@example.com")
         apple.fields["code"] = "c.forged"
-        var postBody = URLComponents()
-        postBody.queryItems = [
-            URLQueryItem(name: "providerId", value: "apple.com"), URLQueryItem(name: "id_token", value: apple.idToken),
-            URLQueryItem(name: "nonce", value: apple.rawNonce), URLQueryItem(name: "code", value: apple.code),
-        ]
-        let answer = try server.postJSON(
-            "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=AIzaSyTest-web-key",
-            ["requestUri": DevApple.redirectURI, "postBody": postBody.percentEncodedQuery ?? "", "returnSecureToken": true])
+        let answer = try Self.webSignInAnswer(server, apple)
         #expect(answer.status == 400, "\(answer.text)")
         #expect(answer.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(answer.text)")
         #expect(try FirebaseAdminClient(server: server).lookUp(#"{"email": ["web.refused@example.com"]}"#) == nil)
