@@ -3,10 +3,11 @@ import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd, running one synchronous handler on a pool of worker threads.
 ///
-/// The daemon runs in thread-pool mode with epoll (`MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL`,
-/// `MHD_OPTION_THREAD_POOL_SIZE`). Each worker thread owns a share of the connections and calls the
-/// handler directly, so a handler may block (SQLite, for example) but then holds up the other
-/// connections of its thread; size ``Configuration/threadCount`` for that.
+/// The daemon runs in thread-pool mode with poll (`MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL`,
+/// `MHD_OPTION_THREAD_POOL_SIZE`; not epoll, whose quiescing can abort the process, see `Daemon.start`).
+/// Each worker thread owns a share of the connections and calls the handler directly, so a handler may
+/// block (SQLite, for example) but then holds up the other connections of its thread; size
+/// ``Configuration/threadCount`` for that.
 ///
 /// What the server does before the handler sees a request:
 /// - at most ``Configuration/maxConnections`` connections are open (more wait in the kernel's listen

@@ -385,3 +385,24 @@ struct LifecycleTests {
         #expect(throws: RawConnection.ConnectError.self) { try RawConnection(port: port) }
     }
 }
+
+/// libmicrohttpd's epoll mode aborted the whole process ("Failed to remove listen FD from epoll set") when a
+/// graceful shutdown quiesced the daemon while a worker thread was taking the listen socket out of its epoll set
+/// (at the connection limit, or on seeing the quiesce): an open upstream defect. Hearth runs libmicrohttpd with
+/// poll, where quiescing only signals the workers.
+@Suite("Shutdown at the connection limit")
+struct ShutdownAtLimitTests {
+    @Test("servers shut down at and around their connection limit, again and again, without aborting the process")
+    func shutdownAtConnectionLimit() throws {
+        for round in 0..<1500 {
+            let server = HTTPServer(
+                configuration: .init(threadCount: 4, maxConnections: 4 + round % 3), handler: { _ in .text("ok") })
+            try server.start()
+            let idle = try (0..<(4 + round % 5)).map { _ in try RawConnection(port: server.port) }
+            for connection in idle.prefix(2) { connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n") }
+            server.shutdown(gracePeriod: .milliseconds(round % 4))
+            #expect(throws: RawConnection.ConnectError.self) { try RawConnection(port: server.port) }
+            for connection in idle { connection.close() }
+        }
+    }
+}

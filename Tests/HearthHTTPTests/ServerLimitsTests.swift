@@ -128,7 +128,7 @@ struct ServerLimitsTests {
         }
     }
 
-    /// libmicrohttpd 0.9.75 in epoll mode can miss a FIN that arrives in the same segment as the last
+    /// libmicrohttpd 0.9.75 (seen in epoll mode) can miss a FIN that arrives in the same segment as the last
     /// body bytes; such a connection is then released at `connectionTimeout`. The short timeout
     /// keeps this test quick either way; what it checks is that every request state is released.
     @Test("clients that disconnect mid-body leave nothing behind")

@@ -78,7 +78,11 @@ final class Daemon: @unchecked Sendable {
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
 
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        // poll(2), not epoll: in libmicrohttpd (0.9.75 and still open upstream) `MHD_quiesce_daemon` on an epoll
+        // daemon with worker threads races a worker removing the listen socket from its epoll set, and the loser
+        // aborts the process ("Failed to remove listen FD from epoll set"), at every graceful shutdown while
+        // requests are in flight. With poll, quiescing only signals the workers over their ITC pipes.
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if socket.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
