@@ -49,7 +49,9 @@ final class RawConnection {
         }
         if result != 0 {
             let code = errno
-            Glibc.close(descriptor)
+            // Through `close()`: a class whose init throws still runs `deinit`, which must not close the
+            // descriptor again (by then its number may belong to another thread's socket).
+            close()
             throw ConnectError(errno: code)
         }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
