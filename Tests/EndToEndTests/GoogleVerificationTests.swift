@@ -195,14 +195,17 @@ struct GoogleVerificationTests {
     func tokenInfoTimeout() throws {
         let mock = try MockGoogle()
         let (_, client) = try Self.start(
-            trusting: mock, arguments: ["--threads", "4"], extra: ["outbound": ["maxConcurrentChecks": 1, "timeoutSeconds": 0.5]])
+            trusting: mock, arguments: ["--threads", "4"], extra: ["outbound": ["maxConcurrentChecks": 1, "timeoutSeconds": 2]])
         mock.holdTokenInfo()
         for attempt in 1...2 {
-            // Answered while the mock still holds the call: Hearth gave up, and the one slot is free again.
+            // Answered while the mock still holds the call: Hearth gave up, and the one slot is free again (a
+            // check refused for want of a slot is TOO_MANY_ATTEMPTS_TRY_LATER).
             let answer = try client.verifyAssertion(idToken: nil, accessToken: "mock-at-hung-\(attempt)")
             #expect(answer.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(answer.text)")
-            #expect(mock.tokenInfoCalls == attempt)
         }
+        // The calls reached tokeninfo and hang there. (Not an exact count: on a loaded machine a call can still be on
+        // its way when Hearth gives up on it, and then never arrives.)
+        #expect(mock.tokenInfoCalls(reaching: 2) >= 1)
         #expect(mock.tokenInfoWaiting >= 1)
         mock.openTokenInfo()
     }

@@ -145,25 +145,35 @@ struct SecretsAtRestTests {
         }
     }
 
-    /// A TOTP step for the next code: later than `last` (a used code is not accepted again) and within the
-    /// server's ±1 window at the moment of the call, however long the test has taken so far.
-    static func step(after last: Int64?) -> Int64 {
-        let now = TOTP().step(at: Int64(Date().timeIntervalSince1970))
-        return max((last ?? .min) + 1, now - 1)
+    /// The TOTP step of the next code, to be sent at once: later than `last` (a used code is not accepted
+    /// again), and the current step or the next one, so that the server's ±1 window holds it for at least 30 s
+    /// more. Waits for the clock when `last` is ahead of it. (A step computed earlier, or `now - 1`, can fall
+    /// out of the window at the next step boundary: that made this test fail on a loaded machine.)
+    static func nextStep(after last: Int64?) -> Int64 {
+        while true {
+            let now = TOTP().step(at: Int64(Date().timeIntervalSince1970))
+            let step = max((last ?? .min) + 1, now)
+            if step <= now + 1 { return step }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
     }
 
-    /// A TOTP user's sign-in, first factor then code; returns the refresh token.
-    static func signInWithTOTP(_ server: HearthProcess, email: String, secret: [UInt8], step: Int64) throws -> String {
+    /// A TOTP user's sign-in, first factor then a code later than step `last`; returns the refresh token and
+    /// the code's step.
+    static func signInWithTOTP(_ server: HearthProcess, email: String, secret: [UInt8], after last: Int64) throws
+        -> (refreshToken: String, step: Int64)
+    {
         let client = MFATests.Client(server: server)
         let stopped = try client.signIn(email)
         let pending = try #require(stopped.json["mfaPendingCredential"] as? String, "\(stopped.text)")
         let enrollmentID = try #require((stopped.json["mfaInfo"] as? [[String: Any]])?.first?["mfaEnrollmentId"] as? String)
+        let step = nextStep(after: last)
         let done = try client.v2("mfaSignIn:finalize", [
             "mfaPendingCredential": pending, "mfaEnrollmentId": enrollmentID,
             "totpVerificationInfo": ["verificationCode": TOTP().code(secret: secret, step: step)],
         ])
         #expect(done.status == 200, "\(done.text)")
-        return try #require(done.json["refreshToken"] as? String)
+        return (try #require(done.json["refreshToken"] as? String), step)
     }
 
     /// Refreshes and returns the refresh token to use next (the same one, or a rotated one).
@@ -174,20 +184,21 @@ struct SecretsAtRestTests {
         return refreshed.json["refresh_token"] as? String ?? refreshToken
     }
 
-    /// Enrols a TOTP factor with the code of `step`; returns the shared secret.
-    static func enrollTOTP(_ server: HearthProcess, email: String, step: Int64) throws -> [UInt8] {
+    /// Enrols a TOTP factor with a fresh code; returns the shared secret and the code's step.
+    static func enrollTOTP(_ server: HearthProcess, email: String) throws -> (secret: [UInt8], step: Int64) {
         let client = MFATests.Client(server: server)
         let session = try SignedIn(client.signIn(email))
         let start = try client.v2("mfaEnrollment:start", ["idToken": session.idToken, "totpEnrollmentInfo": [:]])
         let info = try #require(start.json["totpSessionInfo"] as? [String: Any], "\(start.text)")
         let sharedSecret = try #require(info["sharedSecretKey"] as? String)
         let secret = try #require(Base32.decode(sharedSecret))
+        let step = nextStep(after: nil)
         let finalize = try client.v2("mfaEnrollment:finalize", [
             "idToken": session.idToken,
             "totpVerificationInfo": ["sessionInfo": info["sessionInfo"]!, "verificationCode": TOTP().code(secret: secret, step: step)],
         ])
         #expect(finalize.status == 200, "\(finalize.text)")
-        return secret
+        return (secret, step)
     }
 
     @Test("with an encryption key the database holds no private key or TOTP secret; sign-in, refresh and TOTP sign-in survive a restart and a key rotation")
@@ -195,11 +206,9 @@ struct SecretsAtRestTests {
         let (keyA, keyB) = (Self.newKey(), Self.newKey())
         let restarts = Restarts()
         // Three TOTP codes are needed (enrolment, then a sign-in after the restart and one after the rotation).
-        let enrolmentStep = Self.step(after: nil)
-
         var server = try restarts.start(["HEARTH_ENCRYPTION_KEY": keyA.base64])
         #expect(server.lines.contains("  Secrets at rest    encrypted (AES-256-GCM, key \(keyA.id))"))
-        let secret = try Self.enrollTOTP(server, email: "totp@example.com", step: enrolmentStep)
+        let (secret, enrolmentStep) = try Self.enrollTOTP(server, email: "totp@example.com")
         let plain = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
         var refreshToken = plain.refreshToken
 
@@ -213,8 +222,8 @@ struct SecretsAtRestTests {
         // Restart with the same key.
         server = try restarts.start(["HEARTH_ENCRYPTION_KEY": keyA.base64])
         refreshToken = try Self.refresh(server, refreshToken)
-        let signInStep = Self.step(after: enrolmentStep)
-        var totpRefreshToken = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: signInStep)
+        let totpSignIn = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, after: enrolmentStep)
+        var totpRefreshToken = totpSignIn.refreshToken
         _ = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
 
         // Rotation: the new key with the old one as previous, then re-encrypt, then the new key alone.
@@ -232,7 +241,7 @@ struct SecretsAtRestTests {
         #expect(!server.lines.contains { $0.hasPrefix("event=secrets_not_under_current_key") })
         refreshToken = try Self.refresh(server, refreshToken)
         totpRefreshToken = try Self.refresh(server, totpRefreshToken)
-        _ = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, step: Self.step(after: signInStep))
+        _ = try Self.signInWithTOTP(server, email: "totp@example.com", secret: secret, after: totpSignIn.step)
         _ = try SignedIn(MFATests.Client(server: server).signIn("plain@example.com"))
         restarts.stop()
 
@@ -257,8 +266,7 @@ struct SecretsAtRestTests {
         let restarts = Restarts()
         var server = try restarts.start([:])
         #expect(server.lines.contains { $0.hasPrefix("  Secrets at rest    not encrypted") })
-        let enrolmentStep = Self.step(after: nil)
-        let secret = try Self.enrollTOTP(server, email: "legacy@example.com", step: enrolmentStep)
+        let (secret, enrolmentStep) = try Self.enrollTOTP(server, email: "legacy@example.com")
         restarts.stop()
         let before = Self.rawDatabase(restarts.directory)
         #expect(Self.contains(before, Array("PRIVATE KEY".utf8)), "the reproduction: keys in the clear without a key")
@@ -267,8 +275,7 @@ struct SecretsAtRestTests {
         let environment = ["HEARTH_ENCRYPTION_KEY": key.base64]
         server = try restarts.start(environment)
         #expect(server.lines.contains { $0.hasPrefix("event=secrets_not_under_current_key plain=") })
-        let signInStep = Self.step(after: enrolmentStep)
-        _ = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, step: signInStep)
+        let signInStep = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, after: enrolmentStep).step
         restarts.stop()
         let reencrypt = try restarts.run(["keys", "reencrypt"], environment)
         #expect(reencrypt.status == 0, "\(reencrypt.stderr)")
@@ -278,7 +285,7 @@ struct SecretsAtRestTests {
         #expect(!Self.contains(after, Array("PRIVATE KEY".utf8)), "not even in free pages or the WAL")
         #expect(!Self.contains(after, secret))
         server = try restarts.start(environment)
-        _ = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, step: Self.step(after: signInStep))
+        _ = try Self.signInWithTOTP(server, email: "legacy@example.com", secret: secret, after: signInStep)
     }
 
     @Test("key settings: a key file others can read, a malformed key, both a key and a key file, previous keys alone are refused")

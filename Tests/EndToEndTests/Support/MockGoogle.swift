@@ -110,6 +110,13 @@ final class MockGoogle: Sendable {
 
     var fetchCount: Int { state.value.jwksFetches }
     var tokenInfoCalls: Int { state.value.tokenInfoCalls }
+    /// The tokeninfo calls once there are at least `count`, or after `timeout` seconds. A call is counted when
+    /// the mock's handler runs, which on a loaded machine can be after Hearth has already given up on it.
+    func tokenInfoCalls(reaching count: Int, timeout: TimeInterval = 10) -> Int {
+        let deadline = Date().addingTimeInterval(timeout)
+        while tokenInfoCalls < count && Date() < deadline { usleep(20_000) }
+        return tokenInfoCalls
+    }
     var tokenInfoWaiting: Int { state.value.tokenInfoWaiting }
     var mostTokenInfoAtOnce: Int { state.value.mostTokenInfoAtOnce }
 
