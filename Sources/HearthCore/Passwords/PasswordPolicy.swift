@@ -28,22 +28,16 @@ public struct PasswordPolicy: Sendable, Equatable {
     public let requireNumeric: Bool
     public let requireNonAlphanumeric: Bool
 
-    /// Why a policy was refused; `message` names the setting and its range.
-    public struct Invalid: Error, Equatable, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
-    }
-
     public init(
         enforcementState: EnforcementState, minLength: Int = PasswordPolicy.minimumLength,
         maxLength: Int = PasswordPolicy.maximumLength, requireLowercase: Bool = false, requireUppercase: Bool = false,
         requireNumeric: Bool = false, requireNonAlphanumeric: Bool = false
-    ) throws(Invalid) {
+    ) throws(InvalidPasswordSetting) {
         guard Self.minLengthRange.contains(minLength) else {
-            throw Invalid(message: "password policy minLength must be between 6 and 30, not \(minLength)")
+            throw InvalidPasswordSetting(message: "password policy minLength must be between 6 and 30, not \(minLength)")
         }
         guard (minLength...Self.maximumLength).contains(maxLength) else {
-            throw Invalid(message: "password policy maxLength must be between minLength (\(minLength)) and 4096, not \(maxLength)")
+            throw InvalidPasswordSetting(message: "password policy maxLength must be between minLength (\(minLength)) and 4096, not \(maxLength)")
         }
         self.enforcementState = enforcementState
         self.minLength = minLength

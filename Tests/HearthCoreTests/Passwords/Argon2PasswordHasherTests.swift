@@ -129,13 +129,13 @@ struct Argon2PasswordHasherTests {
     @Test("parameters: OWASP's minimum by default, ranges enforced with a message naming the setting")
     func parameters() {
         #expect(Argon2Parameters.owaspMinimum.description == "m=19456,t=2,p=1")
-        #expect(throws: Argon2Parameters.Invalid.self) { try Argon2Parameters(memoryKiB: 512) }
+        #expect(throws: InvalidPasswordSetting.self) { try Argon2Parameters(memoryKiB: 512) }
         do {
             _ = try Argon2Parameters(memoryKiB: 512)
         } catch {
             #expect(error.message == "Argon2 memoryKiB must be between 1024 and 4194304, not 512")
         }
-        #expect(throws: Argon2Parameters.Invalid.self) { try Argon2Parameters(iterations: 0) }
-        #expect(throws: Argon2Parameters.Invalid.self) { try Argon2Parameters(parallelism: 65) }
+        #expect(throws: InvalidPasswordSetting.self) { try Argon2Parameters(iterations: 0) }
+        #expect(throws: InvalidPasswordSetting.self) { try Argon2Parameters(parallelism: 65) }
     }
 }

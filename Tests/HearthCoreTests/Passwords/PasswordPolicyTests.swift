@@ -70,10 +70,10 @@ struct PasswordPolicyTests {
 
     @Test("settings out of Firebase's ranges are refused")
     func validation() {
-        #expect(throws: PasswordPolicy.Invalid.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 5) }
-        #expect(throws: PasswordPolicy.Invalid.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 31) }
-        #expect(throws: PasswordPolicy.Invalid.self) { try PasswordPolicy(enforcementState: .enforce, maxLength: 4_097) }
-        #expect(throws: PasswordPolicy.Invalid.self) {
+        #expect(throws: InvalidPasswordSetting.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 5) }
+        #expect(throws: InvalidPasswordSetting.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 31) }
+        #expect(throws: InvalidPasswordSetting.self) { try PasswordPolicy(enforcementState: .enforce, maxLength: 4_097) }
+        #expect(throws: InvalidPasswordSetting.self) {
             try PasswordPolicy(enforcementState: .enforce, minLength: 10, maxLength: 9)
         }
     }
