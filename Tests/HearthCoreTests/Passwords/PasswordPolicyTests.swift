@@ -53,6 +53,8 @@ struct PasswordPolicyTests {
         #expect(refusal(Self.strict, "Abcdefg1`") == nil)
         #expect(refusal(Self.strict, "Abcdefg1\\") == nil)
         #expect(refusal(Self.strict, "Abcdefgh١!")?.contains("numeric") == true)
+        // A combining accent does not hide the letter it follows, as in the web SDK.
+        #expect(refusal(Self.strict, "A\u{0301}BCDEFe\u{0301}1!") == nil)
     }
 
     @Test("lengths count UTF-16 code units, like JavaScript's length")
