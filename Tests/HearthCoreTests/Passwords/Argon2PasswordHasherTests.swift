@@ -33,6 +33,9 @@ struct Argon2PasswordHasherTests {
         let stored = try hasher.hashNewPassword("correct horse")
         #expect(stored.hasPrefix("$argon2id$v=19$m=1024,t=1,p=1$"))
         #expect(!stored.contains("correct horse"))
+        // 16 random bytes of salt and 32 of hash: 22 and 43 base64 characters.
+        let fields = stored.split(separator: "$")
+        #expect(fields.count == 5 && fields[3].count == 22 && fields[4].count == 43)
         #expect(try hasher.verify("correct horse", against: stored) == .match(rehash: nil))
         #expect(try hasher.verify("correct horsE", against: stored) == .mismatch)
         #expect(try hasher.hashNewPassword("correct horse") != stored)
