@@ -1,6 +1,6 @@
 import Argon2
 import HearthCrypto
-public import HearthProtocol
+import HearthProtocol
 
 /// Hearth's ``PasswordHashing``: new passwords pass the ``PasswordPolicy`` and become Argon2id PHC
 /// strings with the configured ``Argon2Parameters``; every hash and verification runs under the

@@ -1,5 +1,5 @@
 public import Foundation
-public import HearthProtocol
+import HearthProtocol
 import Synchronization
 
 /// The bounded semaphore slow password work runs under (DESIGN decision 3): at most `concurrency`
