@@ -23,5 +23,6 @@ let package = Package(
                 "BenchSupport", .product(name: "HearthVerify", package: hearth), .product(name: "JOSE", package: hearth),
                 .product(name: "HearthCrypto", package: hearth),
             ]),
+        .executableTarget(name: "argon2-bench", dependencies: [.product(name: "HearthCore", package: hearth)]),
     ]
 )
