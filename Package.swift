@@ -27,12 +27,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Safe Swift wrappers, one per C library.
         .target(name: "HearthCrypto", dependencies: ["COpenSSL"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
+        .target(name: "SMTP", dependencies: ["CCurl"]),
 
         // Contracts.
         .target(name: "JOSE", dependencies: ["HearthCrypto", "HearthProtocol"]),
@@ -43,7 +45,7 @@ let package = Package(
 
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
-        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto"]),
+        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
         // Security there, with JOSE on Linux); HearthVerify is for backends.
@@ -72,6 +74,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "TerminalQRCodeTests", dependencies: ["TerminalQRCode"]),
+        .testTarget(name: "SMTPTests", dependencies: ["SMTP"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
@@ -86,6 +89,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
+                "HearthServer", "SMTP",
             ]),
     ]
 )
