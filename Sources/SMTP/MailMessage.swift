@@ -47,11 +47,10 @@ public struct MailMessage: Sendable, Equatable {
         let body: String
         if let html {
             headers.append("Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"")
-            body = [
-                "--\(boundary)\r\n" + Self.textPart(text, subtype: "plain"),
-                "--\(boundary)\r\n" + Self.textPart(html, subtype: "html"),
-                "--\(boundary)--\r\n",
-            ].joined()
+            // The CRLF before a delimiter belongs to the delimiter (RFC 2046 §5.1.1): each part keeps its last line break.
+            body = "--\(boundary)\r\n" + Self.textPart(text, subtype: "plain")
+                + "\r\n--\(boundary)\r\n" + Self.textPart(html, subtype: "html")
+                + "\r\n--\(boundary)--\r\n"
         } else {
             body = Self.textPart(text, subtype: "plain")
         }

@@ -51,25 +51,26 @@ extension Settings {
     mutating func applyEmail(environment: [String: String]) {
         func nonEmpty(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         email.from = nonEmpty("HEARTH_EMAIL_FROM") ?? email.from
-        let smtpValues: [(WritableKeyPath<SMTPSettings, String?>, String)] = [
+        /// The section with each set variable's value at its field; a section is made when one is set.
+        func overridden<Section>(
+            _ section: Section?, empty: Section, _ variables: [(WritableKeyPath<Section, String?>, String)]
+        ) -> Section? {
+            var result = section
+            for (field, name) in variables {
+                guard let value = nonEmpty(name) else { continue }
+                var changed = result ?? empty
+                changed[keyPath: field] = value
+                result = changed
+            }
+            return result
+        }
+        email.smtp = overridden(email.smtp, empty: SMTPSettings(), [
             (\.url, "HEARTH_SMTP_URL"), (\.tls, "HEARTH_SMTP_TLS"), (\.username, "HEARTH_SMTP_USERNAME"),
             (\.passwordFile, "HEARTH_SMTP_PASSWORD_FILE"), (\.caFile, "HEARTH_SMTP_CA_FILE"),
-        ]
-        for (field, name) in smtpValues {
-            guard let value = nonEmpty(name) else { continue }
-            var smtp = email.smtp ?? SMTPSettings()
-            smtp[keyPath: field] = value
-            email.smtp = smtp
-        }
-        let webhookValues: [(WritableKeyPath<WebhookSettings, String?>, String)] = [
+        ])
+        email.webhook = overridden(email.webhook, empty: WebhookSettings(), [
             (\.url, "HEARTH_EMAIL_WEBHOOK_URL"), (\.secretFile, "HEARTH_EMAIL_WEBHOOK_SECRET_FILE"),
-        ]
-        for (field, name) in webhookValues {
-            guard let value = nonEmpty(name) else { continue }
-            var webhook = email.webhook ?? WebhookSettings()
-            webhook[keyPath: field] = value
-            email.webhook = webhook
-        }
+        ])
     }
 
     /// The configured email sender (SMTP or the webhook), nil when none is configured. Reads the password and

@@ -21,6 +21,7 @@ import email
 import email.policy
 import json
 import logging
+import signal
 import socket
 import ssl
 import sys
@@ -85,6 +86,8 @@ def main():
     parser.add_argument("--tempfail", type=int, default=0)
     parser.add_argument("--silent", action="store_true")
     arguments = parser.parse_args()
+    # Started from a test's worker thread, the sink inherits its blocked signals: let SIGTERM stop it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
 
     if arguments.silent:

@@ -64,11 +64,13 @@ struct MailMessageTests {
             Content-Transfer-Encoding: quoted-printable\r
             \r
             Bonjour Zo=C3=AB, =C3=A7a va ?\r
+            \r
             --=_b1\r
             Content-Type: text/html; charset=utf-8\r
             Content-Transfer-Encoding: quoted-printable\r
             \r
             <p>Bonjour Zo=C3=AB</p>\r
+            \r
             --=_b1--\r
 
             """)

@@ -10,11 +10,15 @@ struct SignedWebhook: Sendable {
     private let secret: [UInt8]?
     private let attempts: DeliveryAttempts
 
-    /// - Parameter secret: the HMAC key; `nil` (or empty) sends no signature.
-    init(url: URL, secret: String?, attempts: DeliveryAttempts) {
+    /// - Parameter secret: the HMAC key; `nil` (or empty) sends no signature. The others are ``DeliveryAttempts``'.
+    init(
+        url: URL, secret: String?, maxAttempts: Int, initialBackoff: Duration, transport: any HTTPPosting,
+        sleep: @escaping @Sendable (Duration) -> Void
+    ) {
         self.url = url
         self.secret = secret.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
-        self.attempts = attempts
+        attempts = DeliveryAttempts(
+            maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport, sleep: sleep)
     }
 
     /// POSTs `body`, signed.

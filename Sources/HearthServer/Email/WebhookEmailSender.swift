@@ -1,20 +1,12 @@
 public import Foundation
 public import HearthCore
 
-/// POSTs each email as JSON to a URL the operator runs (which then talks to any email provider), signed and
-/// retried exactly like ``WebhookSMSSender``:
+/// POSTs each email to a URL the operator runs (which then talks to any email provider) as
+/// `{"to":"alice@example.com","subject":"…","text":"…","html":"…"}` (no `html` when the message has none), signed
+/// with `X-Hearth-Signature` and retried exactly as ``WebhookSMSSender`` does.
 ///
-/// ```
-/// POST <url>
-/// Content-Type: application/json
-/// X-Hearth-Signature: sha256=<hex HMAC-SHA256 of the exact body under the secret>   (only with a secret)
-///
-/// {"to":"alice@example.com","subject":"Reset your password for demo-hearth","text":"…","html":"…"}
-/// ```
-///
-/// `html` is left out when the message has none. Any 2xx is success; network errors, 429 and 5xx are retried
-/// with exponential backoff up to `maxAttempts` requests; other statuses fail at once with
-/// ``EmailDeliveryError``, which names the masked recipient, the host and the status, never the message.
+/// An answer other than 2xx, 429 or 5xx, or the last failed attempt, throws ``EmailDeliveryError``, which names
+/// the masked recipient, the host and the status, never the message.
 public final class WebhookEmailSender: EmailSender {
     public var url: URL { webhook.url }
     private let webhook: SignedWebhook
@@ -25,9 +17,8 @@ public final class WebhookEmailSender: EmailSender {
         transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
     ) {
         webhook = SignedWebhook(
-            url: url, secret: secret,
-            attempts: DeliveryAttempts(
-                maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport, sleep: sleep))
+            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
+            sleep: sleep)
     }
 
     public func send(_ message: EmailMessage) throws {

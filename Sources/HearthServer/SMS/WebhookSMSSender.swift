@@ -33,9 +33,8 @@ public final class WebhookSMSSender: SMSSender {
         transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
     ) {
         webhook = SignedWebhook(
-            url: url, secret: secret,
-            attempts: DeliveryAttempts(
-                maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport, sleep: sleep))
+            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
+            sleep: sleep)
     }
 
     public func send(_ message: SMSMessage) throws {
