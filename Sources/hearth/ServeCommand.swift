@@ -65,7 +65,7 @@ enum ServeCommand {
         let project = ProjectConfiguration(
             projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
-            mfa: mfaPolicy)
+            mfa: mfaPolicy, displayName: settings.emailActions.appName)
         let time = SystemTimeSource()
         let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
@@ -112,6 +112,9 @@ enum ServeCommand {
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
+                emailSender: settings.development ? DevelopmentEmailSender(log: logLine) : UnavailableEmailSender(),
+                emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
+                issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
                 securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()

@@ -112,6 +112,8 @@ struct Settings {
     /// Anonymous accounts are deleted this many days after they were created unless upgraded; 0 keeps them
     /// (docs/CONFIGURATION.md, "Maintenance task and anonymous accounts").
     var anonymousAccountDays = 30
+    /// Code lifetimes and send limits of email actions, and the app name emails show (docs/CONFIGURATION.md, "Email actions").
+    var emailActions = EmailActionFileSettings()
 
     /// `"anonymousAccounts": {"deleteAfterDays": 30}`.
     struct AnonymousAccountSettings: Decodable {
@@ -157,13 +159,14 @@ struct Settings {
         var http: HTTPLimits?
         var sessions: SessionSettings?
         var anonymousAccounts: AnonymousAccountSettings?
+        var emailActions: EmailActionFileSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts",
+        "anonymousAccounts", "emailActions",
     ]
 
     /// The options of every command that opens the store.
@@ -248,6 +251,11 @@ struct Settings {
         if let anonymous = file.anonymousAccounts {
             try Self.checkKeys(of: "anonymousAccounts", in: object, known: AnonymousAccountSettings.keys, path: path)
             anonymousAccountDays = anonymous.deleteAfterDays ?? anonymousAccountDays
+        }
+        if let actions = file.emailActions {
+            try Self.checkKeys(of: "emailActions", in: object, known: EmailActionFileSettings.keys, path: path)
+            try actions.validate()
+            emailActions = actions
         }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
