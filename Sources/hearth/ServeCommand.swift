@@ -94,6 +94,7 @@ enum ServeCommand {
                 try key.tokenClient(time: time, timeout: outboundLimits.timeout, poster: devApplePoster)
             }
         }
+        let passwordHasher = try Self.closingStore(store) { try settings.passwords.hasher() }
         let maintenance = MaintenanceTask(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
             anonymousAccountLifetimeDays: settings.anonymousAccountDays,
@@ -114,7 +115,7 @@ enum ServeCommand {
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
                 emailSender: settings.development ? DevelopmentEmailSender(log: logLine) : UnavailableEmailSender(),
                 emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
-                issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
+                passwords: passwordHasher, issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
                 securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()
