@@ -36,7 +36,8 @@ public final class SMTPEmailSender: EmailSender {
             mail = try MailMessage(from: from, to: to, subject: message.subject, text: message.text, html: message.html)
                 .rendered()
         } catch {
-            throw EmailDeliveryError.failed(reason: "SMTP email to \(EmailDeliveryError.masked(message.to)) not sent: \(error)")
+            let to = EmailDeliveryError.masked(message.to)
+            throw EmailDeliveryError.failed(reason: "SMTP email to \(to) not sent: \(error)")
         }
         let failed = schedule.run { () -> (failure: SMTPError, transient: Bool)? in
             do throws(SMTPError) {
