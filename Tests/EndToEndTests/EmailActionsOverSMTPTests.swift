@@ -7,7 +7,8 @@ import Testing
 struct EmailActionsOverSMTPTests {
     static let smtpPassword = "smtp-Pa55word-e2e"
 
-    /// A `--dev` server whose email goes to `sink` (STARTTLS, the sink's certificate as the CA file, AUTH).
+    /// A `--dev` server whose email goes to `sink` (STARTTLS, the sink's certificate as the CA file, AUTH), with a
+    /// dead proxy in its environment.
     static func server(sendingTo sink: SMTPSink) throws -> HearthProcess {
         let directory = HearthProcess.temporaryDirectory()
         let passwordFile = directory.appendingPathComponent("smtp-password").path
@@ -24,7 +25,11 @@ struct EmailActionsOverSMTPTests {
                 ],
             ],
         ]).write(to: config)
-        let server = HearthProcess(arguments: ["--dev", "--config", config.path], dataDirectory: directory)
+        // Proxies named in the environment are not used: through this one, nothing would arrive.
+        let proxy = "socks5h://127.0.0.1:9"
+        let server = HearthProcess(
+            arguments: ["--dev", "--config", config.path], environment: ["all_proxy": proxy, "ALL_PROXY": proxy],
+            dataDirectory: directory)
         try server.start()
         return server
     }
