@@ -3,7 +3,7 @@ public import Foundation
 /// One email to one recipient, written as an RFC 5322 message: `Date`, `From`, `To`, `Subject`, `Message-ID`,
 /// `MIME-Version`, then a quoted-printable UTF-8 `text/plain` body, or `multipart/alternative` with a text and an
 /// HTML part. Non-ASCII header text is RFC 2047-encoded; every line ends in CRLF and is at most 998 bytes.
-public struct MailMessage: Sendable, Equatable {
+public struct MailMessage: Sendable {
     public var from: MailAddress
     public var to: MailAddress
     public var subject: String

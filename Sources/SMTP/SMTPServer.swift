@@ -1,5 +1,5 @@
 /// Where and how to hand messages over: a mail server (submission port) and its credentials.
-public struct SMTPServer: Sendable, Equatable {
+public struct SMTPServer: Sendable {
     public enum Security: String, Sendable, Equatable {
         /// Plain connection upgraded with STARTTLS, which the server must offer (port 587).
         case startTLS = "starttls"
@@ -32,13 +32,6 @@ public struct SMTPServer: Sendable, Equatable {
         self.caFile = caFile
         self.connectTimeout = connectTimeout
         self.timeout = timeout
-    }
-
-    public static func == (lhs: SMTPServer, rhs: SMTPServer) -> Bool {
-        lhs.host == rhs.host && lhs.port == rhs.port && lhs.security == rhs.security
-            && lhs.credentials?.username == rhs.credentials?.username
-            && lhs.credentials?.password == rhs.credentials?.password && lhs.caFile == rhs.caFile
-            && lhs.connectTimeout == rhs.connectTimeout && lhs.timeout == rhs.timeout
     }
 
     /// `smtp://host:port` or `smtps://host:port` (an IPv6 address in brackets).
