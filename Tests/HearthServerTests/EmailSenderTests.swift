@@ -78,4 +78,16 @@ struct WebhookEmailSenderTests {
         #expect(receiver.requests.values.count == 1)
         #expect(sleeps.values.isEmpty)
     }
+
+    @Test func theErrorMasksTheRecipientAndStaysOneLogLine() throws {
+        let receiver = try Receiver(statuses: [400])
+        let sender = WebhookEmailSender(url: receiver.url("/"), sleep: { _ in })
+        for (to, masked) in [
+            ("bob@example.com", "b***@example.com"), ("x@evil.example\n\"event=forged", "***"),
+            ("\n@example.com", "***"), ("no-at-sign", "***"), ("zoë@exämple.com", "***"),
+        ] {
+            let reason = try #require(failure { try sender.send(EmailMessage(to: to, subject: "s", text: "t")) })
+            #expect(reason == "webhook email delivery to \(masked) via 127.0.0.1 failed after 1 attempt: HTTP 400")
+        }
+    }
 }

@@ -9,11 +9,17 @@ extension EmailDeliveryError {
             + "\(RetrySchedule.describe(attempts: attempts)): \(reason)")
     }
 
-    /// `alice@example.com` → `a***@example.com`; anything without an `@` → `***`.
+    /// `alice@example.com` → `a***@example.com`; anything else (no `@`, a first character or a domain that is not
+    /// plain ASCII letters, digits, dots and hyphens) → `***`, so the text stays one safe log line.
     static func masked(_ address: String) -> String {
         guard let at = address.lastIndex(of: "@"), let first = address.first, at != address.startIndex else {
             return "***"
         }
-        return "\(first)***\(address[at...])"
+        let domain = address[address.index(after: at)...]
+        let isPlain = { (character: Character) in character.isASCII && (character.isLetter || character.isNumber) }
+        guard isPlain(first), !domain.isEmpty, domain.allSatisfy({ isPlain($0) || $0 == "." || $0 == "-" }) else {
+            return "***"
+        }
+        return "\(first)***@\(domain)"
     }
 }
