@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
 
         // Safe Swift wrappers, one per C library.
@@ -34,6 +35,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
+        .target(name: "SMTP", dependencies: ["CCurl"]),
         .target(name: "Argon2", dependencies: ["CArgon2"]),
 
         // Contracts.
@@ -45,7 +47,7 @@ let package = Package(
 
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
-        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto"]),
+        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
         // Security there, with JOSE on Linux); HearthVerify is for backends.
@@ -74,6 +76,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "TerminalQRCodeTests", dependencies: ["TerminalQRCode"]),
+        .testTarget(name: "SMTPTests", dependencies: ["SMTP"]),
         .testTarget(name: "Argon2Tests", dependencies: ["Argon2"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
@@ -89,6 +92,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
+                "HearthServer", "SMTP",
             ]),
     ]
 )

@@ -24,6 +24,8 @@ public final class IdentityPlatform: Sendable {
     public let devIdentityProvider: DevIdentityProvider?
     /// The local Sign in with Apple look-alike; nil unless running with `--dev`.
     public let devApple: DevAppleProvider?
+    /// Email actions: `sendOobCode`, `resetPassword`, applying codes, email-link sign-in, `createAuthUri`.
+    public let emailActions: EmailActionService
 
     /// Loads (or on first start creates) the signing keys.
     /// - Parameters:
@@ -41,6 +43,10 @@ public final class IdentityPlatform: Sendable {
     ///   - outboundLimits: bounds on the calls access-token sign-ins make to identity providers.
     ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
     ///   - acceptsUnsignedCustomTokens: whether `alg: none` custom tokens sign in (development only).
+    ///   - emailSender: delivers the emails of email actions.
+    ///   - emailActions: links, code lifetimes, send limits and enumeration protection of email actions.
+    ///   - passwords: sets the password of a password reset (nil: resets are refused).
+    ///   - issuedOOBCodes: development only: records every email action code in plain text (log and listing).
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
@@ -51,6 +57,8 @@ public final class IdentityPlatform: Sendable {
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
         sessionPolicy: SessionPolicy = SessionPolicy(), acceptsUnsignedCustomTokens: Bool = false,
+        emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
+        passwords: (any PasswordHashing)? = nil, issuedOOBCodes: IssuedOOBCodes? = nil,
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         self.project = project
@@ -99,8 +107,12 @@ public final class IdentityPlatform: Sendable {
         admin = AdminService(
             store: store, time: time, maximumFactors: mfaLimits.maximumFactors,
             revocationsQueued: providerTokens.revocationsQueued)
+        self.emailActions = EmailActionService(
+            project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: emailSender,
+            passwords: passwords, settings: emailActions, limiter: rateLimiter, issuedCodes: issuedOOBCodes,
+            report: securityEvents)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
-            limiter: rateLimiter, providerTokens: providerTokens)
+            limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions)
     }
 }

@@ -30,7 +30,7 @@ enum EncryptionKeySource: Equatable {
         case .value(let text, let name):
             return try text.split(separator: ",").map { try Self.decode($0, source: name) }
         case .file(let path):
-            let text = try Self.readOwnerOnlyFile(path)
+            let text = try readOwnerOnlyFile(path, what: "encryption key file")
             return try text.split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
@@ -43,23 +43,6 @@ enum EncryptionKeySource: Equatable {
             throw UsageError("\(source): a key must be 32 random bytes in base64, as 'openssl rand -base64 32' prints")
         }
         return Array(data)
-    }
-
-    /// The contents of a key file, refused if anyone but its owner may read or write it.
-    private static func readOwnerOnlyFile(_ path: String) throws -> String {
-        var info = stat()
-        guard stat(path, &info) == 0, let data = FileManager.default.contents(atPath: path) else {
-            throw StartupError("cannot read encryption key file \(path)")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw StartupError("encryption key file \(path) is not a regular file")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw StartupError(
-                "encryption key file \(path) is accessible to other users (mode \(FileMode(info.st_mode))); "
-                    + "make it owner-only: chmod 600 \(path)")
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

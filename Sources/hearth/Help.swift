@@ -71,6 +71,16 @@ enum Help {
         revokes the session (HEARTH_ROTATE_REFRESH_TOKENS=0 turns rotation off,
         HEARTH_REFRESH_REUSE_GRACE_SECONDS, default 60); at most HEARTH_MAX_SESSIONS_PER_ACCOUNT (100)
         live sessions per user, the oldest revoked first. More in docs/CONFIGURATION.md.
+
+        Email delivery (the "email" object of --config; see docs/CONFIGURATION.md, "Email delivery"):
+          HEARTH_EMAIL_FROM                        From of every email: 'Name <address@domain>'
+          HEARTH_SMTP_URL                          smtp://host:port (STARTTLS) or smtps://host:port
+          HEARTH_SMTP_TLS                          starttls, implicit or none (none: loopback hosts only)
+          HEARTH_SMTP_USERNAME, HEARTH_SMTP_PASSWORD_FILE
+                                                   AUTH credentials; the password file must be owner-only
+          HEARTH_SMTP_CA_FILE                      PEM certificate authorities for the server's certificate
+          HEARTH_EMAIL_WEBHOOK_URL, HEARTH_EMAIL_WEBHOOK_SECRET_FILE
+                                                   or POST each email as signed JSON instead
         """
 
     static let keys = """

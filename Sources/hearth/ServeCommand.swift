@@ -65,7 +65,7 @@ enum ServeCommand {
         let project = ProjectConfiguration(
             projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
-            mfa: mfaPolicy)
+            mfa: mfaPolicy, displayName: settings.emailActions.appName)
         let time = SystemTimeSource()
         let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
@@ -94,6 +94,11 @@ enum ServeCommand {
                 try key.tokenClient(time: time, timeout: outboundLimits.timeout, poster: devApplePoster)
             }
         }
+        let passwordHasher = try Self.closingStore(store) { try settings.passwords.hasher() }
+        // SMTP or the webhook when configured, else the development log in --dev; without either, email actions fail.
+        let fallbackEmailSender: any EmailSender =
+            settings.development ? DevelopmentEmailSender(log: logLine) : UnavailableEmailSender()
+        let emailSender = try Self.closingStore(store) { try settings.emailSender() } ?? fallbackEmailSender
         let maintenance = MaintenanceTask(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
             anonymousAccountLifetimeDays: settings.anonymousAccountDays,
@@ -112,6 +117,9 @@ enum ServeCommand {
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
+                emailSender: emailSender,
+                emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
+                passwords: passwordHasher, issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
                 securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()

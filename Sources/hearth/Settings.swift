@@ -27,6 +27,8 @@ struct Settings {
     /// Second-factor kinds sign-in asks for; nil means the default (both with `--dev`, none otherwise).
     var mfaFactors: Set<MFAPolicy.Factor>?
     var sms = SMSSettings()
+    /// How action emails are delivered (`email` in the config file, `HEARTH_SMTP_*`; docs/CONFIGURATION.md, "Email delivery").
+    var email = EmailSettings()
     /// The key that seals private signing keys, TOTP secrets and provider tokens at rest, and older keys that only open
     /// (docs/CONFIGURATION.md, "Secrets at rest"); nil: secrets are stored unencrypted.
     var encryptionKey: EncryptionKeySource?
@@ -114,6 +116,8 @@ struct Settings {
     /// Anonymous accounts are deleted this many days after they were created unless upgraded; 0 keeps them
     /// (docs/CONFIGURATION.md, "Maintenance task and anonymous accounts").
     var anonymousAccountDays = 30
+    /// Code lifetimes and send limits of email actions, and the app name emails show (docs/CONFIGURATION.md, "Email actions").
+    var emailActions = EmailActionFileSettings()
 
     /// `"anonymousAccounts": {"deleteAfterDays": 30}`.
     struct AnonymousAccountSettings: Decodable {
@@ -150,6 +154,7 @@ struct Settings {
         var oidcProviders: [OpenIDProviderSettings]?
         var mfa: MFASettings?
         var sms: SMSSettings?
+        var email: EmailSettings?
         var trustedProxies: [String]?
         var trustedOrigins: [String]?
         var rateLimits: [String: RateSettings]?
@@ -159,6 +164,7 @@ struct Settings {
         var http: HTTPLimits?
         var sessions: SessionSettings?
         var anonymousAccounts: AnonymousAccountSettings?
+        var emailActions: EmailActionFileSettings?
         var passwords: PasswordsFile?
     }
 
@@ -166,7 +172,7 @@ struct Settings {
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts", "passwords",
+        "anonymousAccounts", "emailActions", "passwords", "email",
     ]
 
     /// The options of every command that opens the store.
@@ -184,6 +190,7 @@ struct Settings {
         try apply(options: options)
         try checkSessions()
         try checkProviders()
+        try checkEmail()
     }
 
     private mutating func apply(file path: String) throws {
@@ -225,6 +232,7 @@ struct Settings {
             try applyLimits(mfa)
         }
         if let fileSMS = file.sms { sms = fileSMS }
+        try applyEmail(file.email, fileObject: object, path: path)
         trustedProxies = file.trustedProxies ?? trustedProxies
         trustedOrigins = file.trustedOrigins ?? trustedOrigins
         if let rates = file.rateLimits {
@@ -252,16 +260,22 @@ struct Settings {
             try Self.checkKeys(of: "anonymousAccounts", in: object, known: AnonymousAccountSettings.keys, path: path)
             anonymousAccountDays = anonymous.deleteAfterDays ?? anonymousAccountDays
         }
+        if let actions = file.emailActions {
+            try Self.checkKeys(of: "emailActions", in: object, known: EmailActionFileSettings.keys, path: path)
+            try actions.validate()
+            emailActions = actions
+        }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
-    private static func checkKeys(of section: String, in object: [String: Any], known: Set<String>, path: String) throws {
+    /// `prefix` names the enclosing object in the message (`email.`).
+    static func checkKeys(of section: String, in object: [String: Any], known: Set<String>, path: String, prefix: String = "") throws {
         let given = (object[section] as? [String: Any])?.keys ?? [:].keys
         if let unknown = given.first(where: { !known.contains($0) }) {
-            throw UsageError("config file \(path): unknown setting '\(section).\(unknown)'")
+            throw UsageError("config file \(path): unknown setting '\(prefix)\(section).\(unknown)'")
         }
     }
 
@@ -361,6 +375,7 @@ struct Settings {
         sms.twilioAccountSid = nonEmpty("HEARTH_TWILIO_ACCOUNT_SID") ?? sms.twilioAccountSid
         sms.twilioAuthToken = nonEmpty("HEARTH_TWILIO_AUTH_TOKEN") ?? sms.twilioAuthToken
         sms.twilioFrom = nonEmpty("HEARTH_TWILIO_FROM") ?? sms.twilioFrom
+        applyEmail(environment: environment)
         if let value = nonEmpty("HEARTH_TRUSTED_PROXIES") { trustedProxies = Self.list(value) }
         if let value = nonEmpty("HEARTH_TRUSTED_ORIGINS") { trustedOrigins = Self.list(value) }
         if let value = nonEmpty("HEARTH_RATE_LIMITS") { rateLimiting = try Self.flag(value, source: "HEARTH_RATE_LIMITS") }

@@ -13,6 +13,8 @@ public final class AccountService: Sendable {
     let limiter: RateLimiter
     let time: any TimeSource
     let providerTokens: ProviderTokenHandling
+    /// Applies action codes (`accounts:update` with an `oobCode`).
+    let emailActions: EmailActionService
 
     /// - Parameters:
     ///   - providers: the identity providers `signInWithIdp` accepts.
@@ -21,8 +23,9 @@ public final class AccountService: Sendable {
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
         mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter(),
-        providerTokens: ProviderTokenHandling = ProviderTokenHandling()
+        providerTokens: ProviderTokenHandling = ProviderTokenHandling(), emailActions: EmailActionService
     ) {
+        self.emailActions = emailActions
         self.mfa = mfa
         self.providerTokens = providerTokens
         self.limiter = limiter
@@ -265,7 +268,7 @@ public final class AccountService: Sendable {
     /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`.
     public func update(_ request: UpdateAccountRequest) throws -> UpdateAccountResponse {
         if request.oobCode != nil && request.idToken == nil {
-            throw WireError(.invalidOOBCode, "The action code is invalid.")
+            return try emailActions.apply(oobCode: request.oobCode)
         }
         guard request.idToken != nil else {
             throw WireError(.invalidReqType, "Unsupported request parameters.")
@@ -374,6 +377,9 @@ extension UserRecord {
         phoneNumber = account.phoneNumber
         disabled = account.disabled ? true : nil
         passwordHash = account.passwordHash == nil ? nil : "UkVEQUNURUQ="
+        passwordUpdatedAt = account.passwordUpdatedAtMillis.map(Double.init)
+        initialEmail = account.initialEmail
+        emailLinkSignin = account.emailLinkSignIn ? true : nil
         validSince = String(account.validSinceMillis / 1000)
         createdAt = String(account.createdAtMillis)
         lastLoginAt = account.lastLoginAtMillis.map(String.init)
@@ -384,7 +390,7 @@ extension UserRecord {
                 providerId: $0.providerID, rawId: $0.rawID, federatedId: $0.rawID, email: $0.email,
                 displayName: $0.displayName, photoUrl: $0.photoURL, screenName: $0.screenName)
         }
-        if let email = account.email, account.passwordHash != nil {
+        if let email = account.email, account.passwordHash != nil || account.emailLinkSignIn {
             providers.append(ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email))
         }
         if let phone = account.phoneNumber {

@@ -29,10 +29,13 @@ public struct ProjectConfiguration: Sendable {
     public var clockSkew: Int64
     /// Whether sign-ins ask enrolled users for a second factor, and which kinds may be enrolled.
     public var mfa: MFAPolicy
+    /// The app's name as emails show it; the project id when `nil`.
+    public var displayName: String?
 
     public init(
         projectID: String, projectNumber: String = "0", issuer: String, apiKeys: APIKeyPolicy,
-        googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled
+        googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled,
+        displayName: String? = nil
     ) {
         self.projectID = projectID
         self.projectNumber = projectNumber
@@ -42,6 +45,7 @@ public struct ProjectConfiguration: Sendable {
         self.idTokenLifetime = idTokenLifetime
         self.clockSkew = clockSkew
         self.mfa = mfa
+        self.displayName = displayName
     }
 }
 

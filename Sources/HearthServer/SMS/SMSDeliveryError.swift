@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HearthCore
 
 /// An SMS could not be handed to the gateway, after the sender's retries.
 ///
@@ -13,12 +11,7 @@ public struct SMSDeliveryError: Error, Sendable, Equatable, CustomStringConverti
         case twilio
     }
 
-    public enum Failure: Sendable, Equatable {
-        /// The gateway answered with this status (not 2xx).
-        case status(Int)
-        /// No HTTP answer: a short, secret-free reason such as `could not connect` or `timed out`.
-        case network(String)
-    }
+    public typealias Failure = HTTPDeliveryFailure
 
     public var sender: Sender
     /// The host the sender posts to (never the path or query, which may carry credentials).
@@ -44,33 +37,16 @@ public struct SMSDeliveryError: Error, Sendable, Equatable, CustomStringConverti
         self.providerErrorCode = providerErrorCode
     }
 
-    public var description: String {
-        let reason: String
-        switch failure {
-        case .status(let status):
-            reason = "HTTP \(status)" + (providerErrorCode.map { " (\(sender.rawValue) error \($0))" } ?? "")
-        case .network(let detail):
-            reason = "network error (\(detail))"
-        }
-        let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
-        return "\(sender.rawValue) SMS delivery to \(maskedPhoneNumber) via \(host) failed after \(tries): \(reason)"
+    /// The error for a POST to `url` for `phoneNumber` that ``DeliveryAttempts`` gave up on.
+    init(sender: Sender, url: URL, phoneNumber: String, failed: DeliveryAttempts.Failed) {
+        self.init(
+            sender: sender, host: url.host ?? "?", maskedPhoneNumber: PhoneNumbers.masked(phoneNumber),
+            failure: failed.failure, attempts: failed.attempts, providerErrorCode: failed.providerErrorCode)
     }
 
-    /// A short reason for a transport error that says nothing about the request (no URL, no body).
-    static func networkReason(_ error: any Error) -> String {
-        guard let urlError = error as? URLError else { return String(describing: type(of: error)) }
-        switch urlError.code {
-        case .timedOut: return "timed out"
-        case .cannotConnectToHost: return "could not connect"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .networkConnectionLost: return "connection lost"
-        case .notConnectedToInternet: return "not connected"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-            .clientCertificateRequired:
-            return "TLS failure"
-        case .badServerResponse: return "bad server response"
-        default: return "URLError \(urlError.code.rawValue)"
-        }
+    public var description: String {
+        let reason = failure.describe(providerErrorCode: providerErrorCode, sender: sender.rawValue)
+        return "\(sender.rawValue) SMS delivery to \(maskedPhoneNumber) via \(host) failed after "
+            + "\(RetrySchedule.describe(attempts: attempts)): \(reason)"
     }
 }

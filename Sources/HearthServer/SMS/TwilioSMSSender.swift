@@ -32,17 +32,13 @@ public final class TwilioSMSSender: SMSSender {
     public init(
         baseURL: URL = URL(string: "https://api.twilio.com")!, accountSID: String, authToken: String, from: String,
         maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
-        transport: any HTTPPosting = URLSessionPoster(),
-        sleep: @escaping @Sendable (Duration) -> Void = {
-            Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
-        }
+        transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
     ) {
         messagesURL = Self.messagesURL(baseURL: baseURL, accountSID: accountSID)
         authorization = "Basic " + Data("\(accountSID):\(authToken)".utf8).base64EncodedString()
         fromField = Self.isMessagingServiceSID(from) ? ("MessagingServiceSid", from) : ("From", from)
         var attempts = DeliveryAttempts(
-            sender: .twilio, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
-            sleep: sleep)
+            maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport, sleep: sleep)
         attempts.providerErrorCode = Self.twilioErrorCode
         self.attempts = attempts
     }
@@ -54,7 +50,9 @@ public final class TwilioSMSSender: SMSSender {
             "Content-Type": "application/x-www-form-urlencoded",
             "Accept": "application/json",
         ]
-        try attempts.post(messagesURL, headers: headers, body: Data(form.utf8), to: message.phoneNumber)
+        if let failed = attempts.post(messagesURL, headers: headers, body: Data(form.utf8)) {
+            throw SMSDeliveryError(sender: .twilio, url: messagesURL, phoneNumber: message.phoneNumber, failed: failed)
+        }
     }
 
     static func messagesURL(baseURL: URL, accountSID: String) -> URL {

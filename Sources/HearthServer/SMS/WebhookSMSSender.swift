@@ -1,6 +1,5 @@
 public import Foundation
 public import HearthCore
-import HearthCrypto
 
 /// POSTs each message as JSON to a URL the operator runs (which then talks to any SMS provider):
 ///
@@ -19,9 +18,8 @@ import HearthCrypto
 ///
 /// Receivers should verify the signature over the raw body bytes before parsing, comparing in constant time.
 public final class WebhookSMSSender: SMSSender {
-    public let url: URL
-    private let secret: [UInt8]?
-    private let attempts: DeliveryAttempts
+    public var url: URL { webhook.url }
+    private let webhook: SignedWebhook
 
     /// - Parameters:
     ///   - url: where to POST (https in production: the body carries the code).
@@ -32,53 +30,24 @@ public final class WebhookSMSSender: SMSSender {
     ///   - sleep: how to wait between attempts (blocking); tests pass one that records.
     public init(
         url: URL, secret: String? = nil, maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
-        transport: any HTTPPosting = URLSessionPoster(),
-        sleep: @escaping @Sendable (Duration) -> Void = {
-            Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
-        }
+        transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
     ) {
-        self.url = url
-        self.secret = secret.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
-        attempts = DeliveryAttempts(
-            sender: .webhook, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
+        webhook = SignedWebhook(
+            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
             sleep: sleep)
     }
 
     public func send(_ message: SMSMessage) throws {
-        let body = Self.body(for: message)
-        var headers = ["Content-Type": "application/json", "Accept": "application/json"]
-        if let secret {
-            headers["X-Hearth-Signature"] = "sha256=" + Self.hex(HMAC.sha256(key: secret, message: Array(body)))
+        if let failed = webhook.post(Self.body(for: message)) {
+            throw SMSDeliveryError(sender: .webhook, url: url, phoneNumber: message.phoneNumber, failed: failed)
         }
-        try attempts.post(url, headers: headers, body: body, to: message.phoneNumber)
     }
 
-    /// `{"to":…,"code":…,"text":…,"purpose":…}`, keys in that order, compact, strings escaped by `JSONEncoder`.
+    /// `{"to":…,"code":…,"text":…,"purpose":…}`, keys in that order.
     static func body(for message: SMSMessage) -> Data {
-        let fields = [
+        SignedWebhook.body([
             ("to", message.phoneNumber), ("code", message.code), ("text", message.text),
             ("purpose", message.purpose.rawValue),
-        ]
-        let members = fields.map { "\(jsonString($0.0)):\(jsonString($0.1))" }
-        return Data(("{" + members.joined(separator: ",") + "}").utf8)
-    }
-
-    private static func jsonString(_ value: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        // Encoding a String cannot fail.
-        let data = (try? encoder.encode(value)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        ])
     }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 
-/// A blocking HTTP POST, for the SMS senders. Implementations apply a timeout and do not follow redirects.
+/// A blocking HTTP POST, for the SMS senders and the email webhook. Implementations apply a timeout and do not
+/// follow redirects.
 public protocol HTTPPosting: Sendable {
     /// POSTs `body` to `url` and waits for the answer.
     /// - Returns: the status code and body of any HTTP answer (non-2xx included).

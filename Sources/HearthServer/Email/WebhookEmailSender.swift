@@ -1,0 +1,37 @@
+public import Foundation
+public import HearthCore
+
+/// POSTs each email to a URL the operator runs (which then talks to any email provider) as
+/// `{"to":"alice@example.com","subject":"…","text":"…","html":"…"}` (no `html` when the message has none), signed
+/// with `X-Hearth-Signature` and retried exactly as ``WebhookSMSSender`` does.
+///
+/// An answer other than 2xx, 429 or 5xx, or the last failed attempt, throws ``EmailDeliveryError``, which names
+/// the masked recipient, the host and the status, never the message.
+public final class WebhookEmailSender: EmailSender {
+    public var url: URL { webhook.url }
+    private let webhook: SignedWebhook
+
+    /// - Parameters: as for ``WebhookSMSSender`` (https in production: the body carries an action code).
+    public init(
+        url: URL, secret: String? = nil, maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
+        transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
+    ) {
+        webhook = SignedWebhook(
+            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
+            sleep: sleep)
+    }
+
+    public func send(_ message: EmailMessage) throws {
+        guard let failed = webhook.post(Self.body(for: message)) else { return }
+        throw EmailDeliveryError.failed(
+            sender: "webhook", to: message.to, host: url.host ?? "?", attempts: failed.attempts,
+            reason: failed.failure.describe(providerErrorCode: nil, sender: "webhook"))
+    }
+
+    /// `{"to":…,"subject":…,"text":…,"html":…}`, keys in that order.
+    static func body(for message: EmailMessage) -> Data {
+        var members = [("to", message.to), ("subject", message.subject), ("text", message.text)]
+        if let html = message.html { members.append(("html", html)) }
+        return SignedWebhook.body(members.map { (name: $0.0, value: $0.1) })
+    }
+}
