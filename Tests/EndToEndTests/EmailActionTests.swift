@@ -39,6 +39,11 @@ struct EmailActionTests {
         let again = try clients.web("resetPassword", ["oobCode": code, "newPassword": Self.strongPassword])
         #expect(again.wireError.hasPrefix("INVALID_OOB_CODE"))
 
+        // The code is logged only in the dev line that names it (as the emulator does); the email's line holds none.
+        #expect(server.waitForLine { $0.hasPrefix("To reset the password for ada@example.com, follow this link: ") && $0.contains(code) })
+        #expect(server.waitForLine { $0.contains("event=email_sent_dev to=ada@example.com") })
+        #expect(server.lines.filter { $0.contains(code) }.count == 1, "\(server.lines.filter { $0.contains(code) })")
+
         let user = try clients.lookup(uid)
         #expect(user["passwordHash"] as? String == "UkVEQUNURUQ=")
         #expect(user["passwordUpdatedAt"] != nil)

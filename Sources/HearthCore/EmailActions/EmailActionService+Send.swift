@@ -15,7 +15,7 @@ extension EmailActionService {
     ///   one: then the failure is only reported to the operator.
     public func sendOobCode(_ request: SendOobCodeRequest, caller: EmailActionCaller) throws -> SendOobCodeResponse {
         guard let typeName = request.requestType, !typeName.isEmpty else {
-            throw WireError(.missingReqType, "MISSING_REQ_TYPE")
+            throw WireError(.missingReqType)
         }
         guard let kind = OOBCodeRecord.Kind(rawValue: typeName), kind != .recoverEmail else {
             throw WireError(.invalidArgument, "Invalid value at 'request_type': \(typeName)")
