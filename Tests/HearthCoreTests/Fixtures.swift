@@ -101,7 +101,9 @@ struct TestPlatform {
 
     init(
         dev: Bool = false, mfa: MFAPolicy = .disabled, sessions: SessionPolicy = SessionPolicy(),
-        rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false
+        rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false,
+        emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
+        securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         google = try FakeGoogle(time: time)
         apple = try FakeApple(time: time)
@@ -116,7 +118,8 @@ struct TestPlatform {
         platform = try IdentityPlatform(
             project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
             otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
-            acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens)
+            acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens, emailSender: emailSender, emailActions: emailActions,
+            securityEvents: securityEvents)
     }
 
     var accounts: AccountService { platform.accounts }

@@ -121,8 +121,9 @@ struct MaintenanceTaskTests {
         let before = store.writes
         #expect(try task.runPass().anonymousAccounts == 5)
         #expect(try store.read { try $0.accountCount() } == 0)
-        // 3 pages of guests, then one each for MFA state, dev grants, limit counters, sessions, legacy tokens.
-        #expect(store.writes - before == 3 + 5)
+        // 3 pages of guests, then one each for MFA state, dev grants, limit counters, email action codes, sessions,
+        // legacy tokens.
+        #expect(store.writes - before == 3 + 6)
     }
 
     // MARK: Expired state

@@ -15,7 +15,7 @@ extension EmailActionService {
     ///   one: then the failure is only reported to the operator.
     public func sendOobCode(_ request: SendOobCodeRequest, caller: EmailActionCaller) throws -> SendOobCodeResponse {
         guard let typeName = request.requestType, !typeName.isEmpty else {
-            throw WireError(.missingReqType, "MISSING_REQ_TYPE")
+            throw WireError(.missingReqType)
         }
         guard let kind = OOBCodeRecord.Kind(rawValue: typeName), kind != .recoverEmail else {
             throw WireError(.invalidArgument, "Invalid value at 'request_type': \(typeName)")
@@ -35,13 +35,14 @@ extension EmailActionService {
         let issued = try transaction { writer, ledger -> WriteOutcome<(code: String, target: Target)?> in
             let target = try target.resolved(writer)
             if case .client(let address) = caller {
-                var quotas = [(LimitKeys.emailsToAddress(target.address), settings.sendsPerEmail)]
-                if let address { quotas.append((LimitKeys.emailsFromClient(address), settings.sendsPerClient)) }
-                guard try ledger.charge(quotas) else {
+                if let address, try !ledger.charge([(LimitKeys.emailsFromClient(address), settings.sendsPerClient)]) {
+                    return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many emails asked for; try again later."))
+                }
+                guard try ledger.charge([(LimitKeys.emailsToAddress(target.address), settings.sendsPerEmail)]) else {
                     return .commitThenFail(
                         kind == .passwordReset
                             ? WireError(.resetPasswordExceedLimit, "Too many password reset emails; try again later.")
-                            : WireError(.tooManyAttemptsTryLater, "Too many emails; try again later."))
+                            : WireError(.tooManyAttemptsTryLater, "Too many emails to this address; try again later."))
                 }
             }
             guard target.exists else { return .commit(nil) }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One code as `GET /emulator/v1/projects/{p}/oobCodes` lists it.
 public struct IssuedOOBCode: Sendable, Equatable, Codable {
     public var email: String
@@ -23,27 +21,23 @@ public struct IssuedOOBCode: Sendable, Equatable, Codable {
 /// never use it outside `--dev`.
 public final class IssuedOOBCodes: Sendable {
     private let log: @Sendable (String) -> Void
-    private let capacity: Int
-    private let codes = Mutex<[IssuedOOBCode]>([])
+    private let codes: RecentItems<IssuedOOBCode>
 
     /// - Parameters:
     ///   - log: receives one line per code.
     ///   - capacity: how many codes are kept; the oldest are dropped first.
     public init(log: @escaping @Sendable (String) -> Void, capacity: Int = 1000) {
         self.log = log
-        self.capacity = max(0, capacity)
+        codes = RecentItems(capacity: capacity)
     }
 
     func record(_ code: IssuedOOBCode) {
-        codes.withLock { codes in
-            codes.append(code)
-            if codes.count > capacity { codes.removeFirst(codes.count - capacity) }
-        }
+        codes.append(code)
         log("To \(Self.action(code.requestType)) \(code.email), follow this link: \(code.oobLink)")
     }
 
     /// Codes issued, oldest first (the caller drops those used or expired).
-    public var issued: [IssuedOOBCode] { codes.withLock { $0 } }
+    public var issued: [IssuedOOBCode] { codes.all }
 
     private static func action(_ requestType: String) -> String {
         switch requestType {

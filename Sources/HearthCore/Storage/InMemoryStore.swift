@@ -352,9 +352,16 @@ public final class InMemoryStore: HearthStore {
         }
 
         func deleteExpiredLimitCounters(before millis: Int64, limit: Int) throws -> Int {
-            let expired = state.limitCounters.values.filter { $0.expiresAtMillis < millis }
-                .sorted { $0.expiresAtMillis < $1.expiresAtMillis }.prefix(max(0, limit))
-            for counter in expired { state.limitCounters[counter.key] = nil }
+            Self.deleteExpired(from: &state.limitCounters, expiry: \.expiresAtMillis, before: millis, limit: limit)
+        }
+
+        /// Deletes at most `limit` values of `table` whose `expiry` is before `millis`, the oldest first.
+        private static func deleteExpired<Value>(
+            from table: inout [String: Value], expiry: KeyPath<Value, Int64>, before millis: Int64, limit: Int
+        ) -> Int {
+            let expired = table.filter { $0.value[keyPath: expiry] < millis }
+                .sorted { $0.value[keyPath: expiry] < $1.value[keyPath: expiry] }.prefix(max(0, limit))
+            for (key, _) in expired { table[key] = nil }
             return expired.count
         }
 
@@ -373,10 +380,7 @@ public final class InMemoryStore: HearthStore {
         }
 
         func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int {
-            let expired = state.oobCodes.values.filter { $0.expiresAtMillis < millis }
-                .sorted { $0.expiresAtMillis < $1.expiresAtMillis }.prefix(max(0, limit))
-            for code in expired { state.oobCodes[code.codeHash] = nil }
-            return expired.count
+            Self.deleteExpired(from: &state.oobCodes, expiry: \.expiresAtMillis, before: millis, limit: limit)
         }
 
         // MARK: Dev IdP grants

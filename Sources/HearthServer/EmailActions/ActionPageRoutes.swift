@@ -13,7 +13,9 @@ import HearthProtocol
 /// the code was issued with (never one from the request: no open redirect), carrying the link's parameters, so that
 /// the app finishes with `signInWithEmailLink`; that uses nothing either.
 ///
-/// Pages are `no-store`, may not be framed and send no `Referer` (the URL holds the code).
+/// Pages are `no-store`, may not be framed and send no `Referer` to other sites (the URL holds the code); their own
+/// form posts keep their origin (`same-origin`: with `no-referrer` browsers post `Origin: null`, which the
+/// development paths refuse).
 struct ActionPageRoutes {
     static let productionPath = "/__/auth/action"
     static let emulatorPath = "/emulator/action"
@@ -116,7 +118,7 @@ struct ActionPageRoutes {
     private static func secured(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
         response.headers["Cache-Control"] = "no-store"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Content-Security-Policy"] =
             "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"

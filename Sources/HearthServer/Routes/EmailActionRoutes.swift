@@ -27,11 +27,7 @@ struct EmailActionRoutes {
                 try actions.createAuthUri(CreateAuthUriRequest(fields: fields))
             }),
         ]
-        for endpoint in endpoints {
-            let handler = endpoint.chain.handler(endpoint.responder)
-            router.add(.post, "\(IdentityToolkitRoutes.v1)/\(endpoint.v1)", handler)
-            router.add(.post, "\(IdentityToolkitRoutes.legacy)/\(endpoint.legacy)", handler)
-        }
+        IdentityToolkitRoutes.register(endpoints, in: &router)
         router.add(.post, "\(AdminRoutes.base)/accounts:sendOobCode", edge.admin.handler(IdentityToolkitRoutes.json { fields, _ in
             try actions.sendOobCode(SendOobCodeRequest(fields: fields), caller: .admin)
         }))

@@ -61,11 +61,7 @@ struct IdentityToolkitRoutes {
                 try accounts.delete(DeleteAccountRequest(fields: fields))
             }),
         ]
-        for endpoint in endpoints {
-            let handler = endpoint.chain.handler(endpoint.responder)
-            router.add(.post, "\(Self.v1)/\(endpoint.v1)", handler)
-            router.add(.post, "\(Self.legacy)/\(endpoint.legacy)", handler)
-        }
+        Self.register(endpoints, in: &router)
         for (legacyName, v1Name) in Self.unimplementedLegacyNames {
             let handler = Self.notImplemented(v1Name, edge: edge)
             router.add(.post, "\(Self.legacy)/\(legacyName)", handler)
@@ -104,6 +100,17 @@ struct IdentityToolkitRoutes {
             ThrottleFailures(limiter: platform.rateLimiter, bucket: .refreshFailuresPerClient))
         router.add(.post, Self.secureToken, refreshes.handler(refresh))
         router.add(.get, "/", edge.firebase.handler(status))
+    }
+
+    /// Registers each client endpoint under its v1 name and its legacy v3 name (POST).
+    static func register(
+        _ endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)], in router: inout Router
+    ) {
+        for endpoint in endpoints {
+            let handler = endpoint.chain.handler(endpoint.responder)
+            router.add(.post, "\(v1)/\(endpoint.v1)", handler)
+            router.add(.post, "\(legacy)/\(endpoint.legacy)", handler)
+        }
     }
 
     /// A client call taking the request's JSON fields (and the client as limits name it). A request that
