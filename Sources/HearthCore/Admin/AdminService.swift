@@ -143,7 +143,13 @@ public final class AdminService: Sendable {
     /// `GET …/accounts:batchGet`: one page of every account, ordered by uid. `nextPageToken` (opaque; it
     /// names the page's last uid) is set when more accounts follow, so accounts added meanwhile never move
     /// an account into a page already read or out of the next one.
-    public func batchGet(_ request: BatchGetRequest) throws -> BatchGetResponse {
+    ///
+    /// Password hashes are redacted as Firebase redacts them, unless `encodePasswordHash` is given: then each
+    /// record's `passwordHash` is the stored hash (Argon2id PHC or an imported `$hearth-import-v1$` string) as it
+    /// encodes it. Only `hearth users export`, which reads the store as its operator, asks for them.
+    public func batchGet(
+        _ request: BatchGetRequest, encodePasswordHash: ((String) -> String)? = nil
+    ) throws -> BatchGetResponse {
         let requested = request.maxResults ?? Int64(Self.defaultPageSize)
         guard requested >= 1 else { throw WireError(.invalidArgument, "maxResults must be at least 1.") }
         let pageSize = Int(min(requested, Int64(Self.maximumBatch)))
@@ -151,7 +157,12 @@ public final class AdminService: Sendable {
         let accounts = try store.read { try $0.accounts(after: after, limit: pageSize + 1) }
         let page = accounts.prefix(pageSize)
         let next = accounts.count > pageSize ? page.last.map { PageToken.token(after: $0.localID) } : nil
-        return BatchGetResponse(users: page.map(UserRecord.init), nextPageToken: next)
+        let users = page.map { account in
+            var record = UserRecord(account)
+            if let encodePasswordHash, let stored = account.passwordHash { record.passwordHash = encodePasswordHash(stored) }
+            return record
+        }
+        return BatchGetResponse(users: users, nextPageToken: next)
     }
 }
 
