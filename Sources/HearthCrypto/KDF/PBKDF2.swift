@@ -16,20 +16,9 @@ public enum PBKDF2 {
         }
         guard byteCount >= 1, byteCount <= Int(Int32.max), password.count <= Int(Int32.max), salt.count <= Int(Int32.max)
         else { throw CryptoError(.invalidArgument, reason: "PBKDF2 input or output out of range") }
-        OpenSSLError.clearQueue()
-        var status: Int32 = 0
-        let output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            status = password.withUnsafeBytes { passwordBytes in
-                salt.withUnsafeBytes { saltBytes in
-                    PKCS5_PBKDF2_HMAC(
-                        passwordBytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(password.count),
-                        saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(salt.count),
-                        Int32(iterations), digest.fetched.pointer, Int32(byteCount), buffer.baseAddress)
-                }
-            }
-            initialized = status == 1 ? byteCount : 0
+        return try derivePasswordKey(password: password, salt: salt, byteCount: byteCount, operation: "PKCS5_PBKDF2_HMAC") {
+            PKCS5_PBKDF2_HMAC(
+                $0, Int32(password.count), $1, Int32(salt.count), Int32(iterations), digest.fetched.pointer, Int32(byteCount), $2)
         }
-        guard status == 1 else { throw OpenSSLError.drainingQueue(operation: "PKCS5_PBKDF2_HMAC") }
-        return output
     }
 }

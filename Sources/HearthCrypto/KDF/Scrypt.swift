@@ -33,20 +33,8 @@ public enum Scrypt {
         guard let memory = memoryNeeded(n: n, r: r, p: p), memory <= memoryLimit else {
             throw CryptoError(.invalidArgument, reason: "scrypt parameters need more than \(memoryLimit >> 20) MiB")
         }
-        OpenSSLError.clearQueue()
-        var status: Int32 = 0
-        let output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            status = password.withUnsafeBytes { passwordBytes in
-                salt.withUnsafeBytes { saltBytes in
-                    EVP_PBE_scrypt(
-                        passwordBytes.baseAddress?.assumingMemoryBound(to: CChar.self), password.count,
-                        saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), salt.count,
-                        UInt64(n), UInt64(r), UInt64(p), UInt64(memory + 1024), buffer.baseAddress, byteCount)
-                }
-            }
-            initialized = status == 1 ? byteCount : 0
+        return try derivePasswordKey(password: password, salt: salt, byteCount: byteCount, operation: "EVP_PBE_scrypt") {
+            EVP_PBE_scrypt($0, password.count, $1, salt.count, UInt64(n), UInt64(r), UInt64(p), UInt64(memory + 1024), $2, byteCount)
         }
-        guard status == 1 else { throw OpenSSLError.drainingQueue(operation: "EVP_PBE_scrypt") }
-        return output
     }
 }
