@@ -41,6 +41,8 @@ struct Settings {
     /// `HEARTH_RATE_LIMITS=off` turns the in-memory buckets off (to measure what they cost; the
     /// database-kept lockouts and quotas stay).
     var rateLimiting = true
+    /// Argon2id cost, the hashing gate and the password policy (`passwords` in the config file, `HEARTH_ARGON2_*`).
+    var passwords = Passwords()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -157,13 +159,14 @@ struct Settings {
         var http: HTTPLimits?
         var sessions: SessionSettings?
         var anonymousAccounts: AnonymousAccountSettings?
+        var passwords: PasswordsFile?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts",
+        "anonymousAccounts", "passwords",
     ]
 
     /// The options of every command that opens the store.
@@ -251,6 +254,7 @@ struct Settings {
         }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
+        if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
@@ -366,6 +370,7 @@ struct Settings {
             environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
             ?? previousEncryptionKeys
         try httpLimits.apply(environment: environment)
+        try passwords.apply(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }

@@ -18,7 +18,8 @@ struct ServerFixture {
         development: Bool = true, apiKeys: ProjectConfiguration.APIKeyPolicy = .anyNonEmpty,
         store: any HearthStore = InMemoryStore(), rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
         trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil,
-        appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker()
+        appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker(),
+        passwordPolicy: PasswordPolicy = .firebaseDefault
     ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
@@ -46,7 +47,8 @@ struct ServerFixture {
             platform: platform,
             options: ServerOptions(
                 publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies,
-                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devApple: devApple),
+                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devApple: devApple,
+                passwordPolicy: passwordPolicy),
             log: log.append)
     }
 
