@@ -116,4 +116,30 @@ struct PasswordAttackTests {
         #expect((pending.json["mfaPendingCredential"] as? String)?.isEmpty == false)
         #expect((pending.json["mfaInfo"] as? [[String: Any]])?.first?["phoneInfo"] as? String == "+*******1234")
     }
+
+    @Test("passwordLockout, emailPrivacy and HEARTH_EMAIL_ENUMERATION_PROTECTION are checked at start")
+    func settings() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.json")
+        let window = #""burst": 3, "lockoutSeconds": 60, "maxPerWindow": 10, "windowSeconds": 3600"#
+        for (config, message) in [
+            (#"{"passwordLockout": {"perEmail": {"burst": 0, "lockoutSeconds": 60, "maxPerWindow": 10, "windowSeconds": 3600}}}"#,
+             "passwordLockout.perEmail"),
+            (#"{"passwordLockout": {"perClient": {"burst": 5, "lockoutSeconds": 60, "maxPerWindow": 4, "windowSeconds": 3600}}}"#,
+             "passwordLockout.perClient"),
+            ("{\"passwordLockout\": {\"perAddress\": {\(window)}}}", "passwordLockout.perAddress"),
+            ("{\"passwordLockout\": {\"perEmail\": {\(window), \"extra\": 1}}}", "perEmail.extra"),
+            (#"{"emailPrivacy": {"enableImprovedEmailPrivacy": "yes"}}"#, "wrong type"),
+            (#"{"emailPrivacy": {"enabled": false}}"#, "emailPrivacy.enabled"),
+        ] {
+            try Data(config.utf8).write(to: file)
+            let refused = try HearthProcess.run(["serve", "--dev", "--config", file.path, "--data-dir", directory.path])
+            #expect(refused.status == 64, "\(config)")
+            #expect(refused.output.contains(message), "\(config): \(refused.output)")
+        }
+        let badEnvironment = try HearthProcess.run(
+            ["serve", "--dev", "--data-dir", directory.path], environment: ["HEARTH_EMAIL_ENUMERATION_PROTECTION": "maybe"])
+        #expect(badEnvironment.status == 64 && badEnvironment.output.contains("HEARTH_EMAIL_ENUMERATION_PROTECTION"))
+    }
 }

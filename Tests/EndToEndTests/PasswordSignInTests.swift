@@ -84,3 +84,29 @@ struct PasswordSignInTests {
         (JWTParts.claims(idToken)["firebase"] as? [String: Any])?["sign_in_provider"] as? String
     }
 }
+
+@Suite("firebase-admin sets passwords that clients sign in with (e2e)")
+struct AdminPasswordTests {
+    @Test("create_user and update_user with a password; the REST sign-in follows; a weak password is refused")
+    func adminSDK() throws {
+        let server = HearthProcess()
+        try server.start()
+        let settings = ["base": server.baseURL, "project": "demo-hearth"]
+        let steps = try PythonClients.run(
+            "admin_passwords.py", [String(decoding: try JSONSerialization.data(withJSONObject: settings), as: UTF8.self)],
+            environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(server.port)"]
+        ).compactMapValues { $0 as? [String: Any] }
+        func value(_ step: String) -> Any? {
+            #expect(steps[step]?["ok"] as? Bool == true, "\(step): \(steps[step]?["error"] ?? "did not run")")
+            return steps[step]?["value"]
+        }
+        let uid = try #require(value("create_user") as? String)
+        #expect(value("sign_in") as? [AnyHashable] == [200, uid])
+        #expect(value("providers") as? [String] == ["password"])
+        #expect(value("update_user") as? String == uid)
+        #expect(value("old_password") as? [AnyHashable] == [400, "INVALID_LOGIN_CREDENTIALS"])
+        #expect(value("new_password") as? [AnyHashable] == [200, uid])
+        #expect(steps["weak_password"]?["ok"] as? Bool == false)
+        #expect((steps["weak_password"]?["error"] as? String)?.contains("WEAK_PASSWORD") == true)
+    }
+}
