@@ -65,7 +65,7 @@ enum ServeCommand {
         let project = ProjectConfiguration(
             projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
-            mfa: mfaPolicy)
+            mfa: mfaPolicy, emailEnumerationProtection: settings.passwordSignIn.emailEnumerationProtection)
         let time = SystemTimeSource()
         let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
@@ -109,6 +109,8 @@ enum ServeCommand {
                         crossOrigin: crossOrigin)
                 },
                 providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
+                passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]),
+                passwordLockouts: settings.passwordSignIn.lockouts,
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,

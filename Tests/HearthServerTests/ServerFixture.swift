@@ -32,7 +32,8 @@ struct ServerFixture {
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             : nil
         let platform = try IdentityPlatform(
-            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, rateLimits: rateLimits,
+            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, passwords: NoPasswordsHere(),
+            rateLimits: rateLimits,
             acceptsUnsignedCustomTokens: development)
         self.platform = platform
         let origins = CrossOriginRules(publicURL: Self.publicURL, development: true, trustedOrigins: ["https://app.example.com"])
