@@ -3,7 +3,9 @@ mode: FIREBASE_AUTH_EMULATOR_HOST) against a running `hearth serve --dev`, one a
 what each import and the admin reads that follow returned. Every hash is computed here with Python's hashlib/hmac
 (or is a published vector), independently of Hearth.
 
-Usage: python import_hashes.py '{"base": "http://127.0.0.1:PORT", "project": "demo-hearth", "signIn": false}'
+Usage: python import_hashes.py '{"base": "http://127.0.0.1:PORT", "project": "demo-hearth", "phase": "import"}'
+The "import" phase imports and reads back; the "signIn" phase signs each imported user in (a wrong password, the
+right one, the right one again: the first success rehashes to Argon2id, the second checks that hash).
 Prints one JSON object: {"<step>": {"ok": true, "value": …} or {"ok": false, "error": "…"}}.
 """
 import base64
@@ -124,11 +126,12 @@ def sign_in_each():
     return outcome
 
 
-step("import_each", import_each)
-step("providers_of_each", providers_of_each)
-step("listed_hashes", listed_hashes)
-step("row_errors", row_errors)
-step("request_error", request_error)
-if settings.get("signIn"):
+if settings["phase"] == "import":
+    step("import_each", import_each)
+    step("providers_of_each", providers_of_each)
+    step("listed_hashes", listed_hashes)
+    step("row_errors", row_errors)
+    step("request_error", request_error)
+else:
     step("sign_in_each", sign_in_each)
 print(json.dumps(results))
