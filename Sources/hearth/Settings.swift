@@ -41,8 +41,10 @@ struct Settings {
     /// `HEARTH_RATE_LIMITS=off` turns the in-memory buckets off (to measure what they cost; the
     /// database-kept lockouts and quotas stay).
     var rateLimiting = true
-    /// Email enumeration protection and wrong-password lockouts (Settings+Passwords.swift).
+    /// Email enumeration protection and wrong-password lockouts (Settings+PasswordSignIn.swift).
     var passwordSignIn = PasswordSignInSettings()
+    /// Argon2id cost, the hashing gate and the password policy (`passwords` in the config file, `HEARTH_ARGON2_*`).
+    var passwords = Passwords()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -161,13 +163,14 @@ struct Settings {
         var anonymousAccounts: AnonymousAccountSettings?
         var emailPrivacy: EmailPrivacySettings?
         var passwordLockout: PasswordLockoutSettings?
+        var passwords: PasswordsFile?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts",
+        "anonymousAccounts", "passwords",
         "emailPrivacy", "passwordLockout",
     ]
 
@@ -258,6 +261,7 @@ struct Settings {
             emailPrivacy: file.emailPrivacy, lockout: file.passwordLockout, fileObject: object, path: path)
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
+        if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
@@ -374,6 +378,7 @@ struct Settings {
             ?? previousEncryptionKeys
         try httpLimits.apply(environment: environment)
         try applyPasswordSignIn(environment: environment)
+        try passwords.apply(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }
