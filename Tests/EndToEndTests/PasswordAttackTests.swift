@@ -119,11 +119,8 @@ struct PasswordAttackTests {
 
     @Test("passwordLockout, emailPrivacy and HEARTH_EMAIL_ENUMERATION_PROTECTION are checked at start")
     func settings() throws {
-        let directory = HearthProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("hearth.json")
         let window = #""burst": 3, "lockoutSeconds": 60, "maxPerWindow": 10, "windowSeconds": 3600"#
-        for (config, message) in [
+        let refusals = [
             (#"{"passwordLockout": {"perEmail": {"burst": 0, "lockoutSeconds": 60, "maxPerWindow": 10, "windowSeconds": 3600}}}"#,
              "passwordLockout.perEmail"),
             (#"{"passwordLockout": {"perClient": {"burst": 5, "lockoutSeconds": 60, "maxPerWindow": 4, "windowSeconds": 3600}}}"#,
@@ -132,14 +129,23 @@ struct PasswordAttackTests {
             ("{\"passwordLockout\": {\"perEmail\": {\(window), \"extra\": 1}}}", "perEmail.extra"),
             (#"{"emailPrivacy": {"enableImprovedEmailPrivacy": "yes"}}"#, "wrong type"),
             (#"{"emailPrivacy": {"enabled": false}}"#, "emailPrivacy.enabled"),
-        ] {
-            try Data(config.utf8).write(to: file)
-            let refused = try HearthProcess.run(["serve", "--dev", "--config", file.path, "--data-dir", directory.path])
-            #expect(refused.status == 64, "\(config)")
-            #expect(refused.output.contains(message), "\(config): \(refused.output)")
+        ].map { config, message in (config: config, message: message, answer: try? Self.serve(config: config)) }
+        for refusal in refusals {
+            #expect(refusal.answer?.status == 64 && refusal.answer?.output.contains(refusal.message) == true, "\(refusal)")
         }
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let badEnvironment = try HearthProcess.run(
             ["serve", "--dev", "--data-dir", directory.path], environment: ["HEARTH_EMAIL_ENUMERATION_PROTECTION": "maybe"])
         #expect(badEnvironment.status == 64 && badEnvironment.output.contains("HEARTH_EMAIL_ENUMERATION_PROTECTION"))
+    }
+
+    /// `hearth serve --dev` with `config` as its config file (in a data directory of its own, removed after).
+    static func serve(config: String) throws -> (status: Int32, output: String) {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.json")
+        try Data(config.utf8).write(to: file)
+        return try HearthProcess.run(["serve", "--dev", "--config", file.path, "--data-dir", directory.path])
     }
 }
