@@ -71,6 +71,10 @@ enum Help {
         revokes the session (HEARTH_ROTATE_REFRESH_TOKENS=0 turns rotation off,
         HEARTH_REFRESH_REUSE_GRACE_SECONDS, default 60); at most HEARTH_MAX_SESSIONS_PER_ACCOUNT (100)
         live sessions per user, the oldest revoked first. More in docs/CONFIGURATION.md.
+
+        Password sign-in: email enumeration protection is on (HEARTH_EMAIL_ENUMERATION_PROTECTION=0 answers
+        EMAIL_NOT_FOUND / INVALID_PASSWORD instead of INVALID_LOGIN_CREDENTIALS); wrong passwords lock an email
+        and a client address (config passwordLockout). More in docs/CONFIGURATION.md, "Password sign-in".
         """
 
     static let keys = """

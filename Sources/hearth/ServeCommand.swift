@@ -98,6 +98,9 @@ enum ServeCommand {
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
             anonymousAccountLifetimeDays: settings.anonymousAccountDays,
             revokers: appleTokens.map { [IdentityProvider.appleID: AppleTokenRevoker(client: $0)] } ?? [:], log: logLine)
+        let passwordHasher = try Self.closingStore(store) {
+            try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()])
+        }
         let platform: IdentityPlatform
         do {
             platform = try IdentityPlatform(
@@ -109,8 +112,7 @@ enum ServeCommand {
                         crossOrigin: crossOrigin)
                 },
                 providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
-                passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]),
-                passwordLockouts: settings.passwordSignIn.lockouts,
+                passwords: passwordHasher, passwordLockouts: settings.passwordSignIn.lockouts,
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
@@ -128,7 +130,8 @@ enum ServeCommand {
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple),
+                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple,
+                passwordPolicy: settings.passwords.policy),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(

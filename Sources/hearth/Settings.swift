@@ -41,10 +41,10 @@ struct Settings {
     /// `HEARTH_RATE_LIMITS=off` turns the in-memory buckets off (to measure what they cost; the
     /// database-kept lockouts and quotas stay).
     var rateLimiting = true
-    /// Argon2id cost, the hashing gate and the password policy (`passwords` in the config file, `HEARTH_ARGON2_*`).
-    var passwords = Passwords()
     /// Email enumeration protection and wrong-password lockouts (Settings+PasswordSignIn.swift).
     var passwordSignIn = PasswordSignInSettings()
+    /// Argon2id cost, the hashing gate and the password policy (`passwords` in the config file, `HEARTH_ARGON2_*`).
+    var passwords = Passwords()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -161,9 +161,9 @@ struct Settings {
         var http: HTTPLimits?
         var sessions: SessionSettings?
         var anonymousAccounts: AnonymousAccountSettings?
-        var passwords: PasswordsFile?
         var emailPrivacy: EmailPrivacySettings?
         var passwordLockout: PasswordLockoutSettings?
+        var passwords: PasswordsFile?
     }
 
     private static let fileKeys: Set<String> = [
@@ -377,8 +377,8 @@ struct Settings {
             environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
             ?? previousEncryptionKeys
         try httpLimits.apply(environment: environment)
-        try passwords.apply(environment: environment)
         try applyPasswordSignIn(environment: environment)
+        try passwords.apply(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }

@@ -73,9 +73,9 @@ struct PasswordAttackTests {
         let fresh = try SignedIn(changed)
         #expect(fresh.localID == phone.localID && PasswordSignInTests.signInProvider(fresh.idToken) == "password")
         let stolen = try clients.refresh(laptop.refreshToken)
-        #expect(stolen.errorMessage == "TOKEN_EXPIRED", "\(stolen.text)")
+        #expect(stolen.errorMessage?.hasPrefix("TOKEN_EXPIRED") == true, "\(stolen.text)")
         #expect(try clients.refresh(fresh.refreshToken).status == 200)
-        #expect(try FirebaseIOSClient(server: server).getAccountInfo(idToken: laptop.idToken).errorMessage == "TOKEN_EXPIRED")
+        #expect(try FirebaseIOSClient(server: server).getAccountInfo(idToken: laptop.idToken).errorMessage?.hasPrefix("TOKEN_EXPIRED") == true)
         #expect(try FirebaseIOSClient(server: server).getAccountInfo(idToken: fresh.idToken).status == 200)
         #expect(try clients.webSignIn(email: "ada@example.com", password: Self.password).errorMessage == "INVALID_LOGIN_CREDENTIALS")
         _ = try SignedIn(try clients.webSignIn(email: "ada@example.com", password: "a brand new password"))
@@ -93,7 +93,7 @@ struct PasswordAttackTests {
         _ = try SignedIn(try clients.webSignUp(email: "taken@example.com", password: Self.password))
         let guest = try SignedIn(try clients.webSignInAnonymously())
         let taken = try clients.webLink(idToken: guest.idToken, email: "taken@example.com", password: Self.password)
-        #expect(taken.errorMessage == "EMAIL_EXISTS", "\(taken.text)")
+        #expect(taken.errorMessage?.hasPrefix("EMAIL_EXISTS") == true, "\(taken.text)")
 
         let linked = try SignedIn(try clients.webLink(idToken: guest.idToken, email: "guest@example.com", password: Self.password))
         #expect(linked.localID == guest.localID && PasswordSignInTests.signInProvider(linked.idToken) == "password")
@@ -119,11 +119,8 @@ struct PasswordAttackTests {
 
     @Test("passwordLockout, emailPrivacy and HEARTH_EMAIL_ENUMERATION_PROTECTION are checked at start")
     func settings() throws {
-        let directory = HearthProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("hearth.json")
         let window = #""burst": 3, "lockoutSeconds": 60, "maxPerWindow": 10, "windowSeconds": 3600"#
-        for (config, message) in [
+        let refusals = [
             (#"{"passwordLockout": {"perEmail": {"burst": 0, "lockoutSeconds": 60, "maxPerWindow": 10, "windowSeconds": 3600}}}"#,
              "passwordLockout.perEmail"),
             (#"{"passwordLockout": {"perClient": {"burst": 5, "lockoutSeconds": 60, "maxPerWindow": 4, "windowSeconds": 3600}}}"#,
@@ -132,14 +129,23 @@ struct PasswordAttackTests {
             ("{\"passwordLockout\": {\"perEmail\": {\(window), \"extra\": 1}}}", "perEmail.extra"),
             (#"{"emailPrivacy": {"enableImprovedEmailPrivacy": "yes"}}"#, "wrong type"),
             (#"{"emailPrivacy": {"enabled": false}}"#, "emailPrivacy.enabled"),
-        ] {
-            try Data(config.utf8).write(to: file)
-            let refused = try HearthProcess.run(["serve", "--dev", "--config", file.path, "--data-dir", directory.path])
-            #expect(refused.status == 64, "\(config)")
-            #expect(refused.output.contains(message), "\(config): \(refused.output)")
+        ].map { config, message in (config: config, message: message, answer: try? Self.serve(config: config)) }
+        for refusal in refusals {
+            #expect(refusal.answer?.status == 64 && refusal.answer?.output.contains(refusal.message) == true, "\(refusal)")
         }
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let badEnvironment = try HearthProcess.run(
             ["serve", "--dev", "--data-dir", directory.path], environment: ["HEARTH_EMAIL_ENUMERATION_PROTECTION": "maybe"])
         #expect(badEnvironment.status == 64 && badEnvironment.output.contains("HEARTH_EMAIL_ENUMERATION_PROTECTION"))
+    }
+
+    /// `hearth serve --dev` with `config` as its config file (in a data directory of its own, removed after).
+    static func serve(config: String) throws -> (status: Int32, output: String) {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.json")
+        try Data(config.utf8).write(to: file)
+        return try HearthProcess.run(["serve", "--dev", "--config", file.path, "--data-dir", directory.path])
     }
 }

@@ -170,6 +170,16 @@ extension IdentityProviderRegistry {
 }
 
 /// The wire code `body` threw, or nil if it returned. Non-wire errors show up as `NOT_A_WIRE_ERROR`.
+/// The `WireError` `body` throws, if any.
+func wireError(_ body: () throws -> Void) -> WireError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? WireError
+    }
+}
+
 func wireErrorCode(_ body: () throws -> Void) -> ErrorCode? {
     do {
         try body()

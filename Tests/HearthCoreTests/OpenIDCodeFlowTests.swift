@@ -52,16 +52,6 @@ struct OpenIDCodeFlowTests {
             returnIdpCredential: true)
     }
 
-    /// The wire error `body` threw.
-    func wireError(_ body: () throws -> Void) -> WireError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? WireError
-        }
-    }
-
     @Test("the code in the requestUri is exchanged with the exact form, and the returned ID token signs in")
     func signsIn() throws {
         let poster = FakeFormPoster(try answer(base.acmeClaims(subject: "acme-7")))

@@ -101,6 +101,15 @@ struct PasswordChangeTests {
         #expect(wireErrorCode { _ = try test.accounts.update(late) } == .credentialTooOldLoginAgain)
         let after = try test.store.read { try $0.account(localID: created.localId) }
         #expect(after?.passwordHash == before?.passwordHash && after?.validSinceMillis == before?.validSinceMillis)
+
+        // A guest has no credential to protect: an hour-old anonymous session may set its email and password.
+        let guest = try test.accounts.signUp(SignUpRequest())
+        test.time.advance(by: 3_600)
+        var upgrade = UpdateAccountRequest(idToken: try test.tokens.refresh(RefreshTokenRequest(refreshToken: guest.refreshToken)).idToken)
+        upgrade.email = "guest@example.com"
+        upgrade.password = "guest password"
+        #expect(try test.accounts.update(upgrade).localId == guest.localId)
+        #expect(try PasswordSignInTests.signIn(test, "guest@example.com", "guest password").localId == guest.localId)
     }
 
     @Test("deleteAttribute PASSWORD removes the password: the password provider goes, sign-in fails")

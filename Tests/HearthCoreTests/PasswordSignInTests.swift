@@ -55,7 +55,7 @@ struct PasswordSignInTests {
         }
         var withUID = SignUpRequest(email: "new@example.com", password: Self.password)
         withUID.localId = "chosen"
-        let error = try #require(throwsWireError { _ = try test.accounts.signUp(withUID) })
+        let error = try #require(wireError { _ = try test.accounts.signUp(withUID) })
         #expect(error.code == .unexpectedParameter && error.message == "UNEXPECTED_PARAMETER : User ID")
         #expect(try test.store.read { try $0.accountCount() } == 1)
     }
@@ -74,8 +74,8 @@ struct PasswordSignInTests {
         #expect(try test.store.read { try $0.account(localID: created.localId) }?.lastLoginAtMillis == test.time.nowMillis)
 
         let before = test.passwords.verifications
-        let wrong = try #require(throwsWireError { _ = try Self.signIn(test, "ada@example.com", "wrong password") })
-        let unknown = try #require(throwsWireError { _ = try Self.signIn(test, "nobody@example.com") })
+        let wrong = try #require(wireError { _ = try Self.signIn(test, "ada@example.com", "wrong password") })
+        let unknown = try #require(wireError { _ = try Self.signIn(test, "nobody@example.com") })
         #expect(wrong == unknown && wrong.code == .invalidLoginCredentials)
         #expect(test.passwords.verifications == before + 2, "an unknown email spends a verification too")
         #expect(test.passwords.emptyVerifications == 1)
@@ -231,16 +231,6 @@ struct PasswordSignInTests {
         test.passwords.failure.withLock { $0 = nil }
         #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com") } == .tooManyAttemptsTryLater)
         #expect(test.passwords.verifications == 0)
-    }
-}
-
-/// The `WireError` `body` throws, if any.
-func throwsWireError(_ body: () throws -> Void) -> WireError? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error as? WireError
     }
 }
 

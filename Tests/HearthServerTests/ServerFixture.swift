@@ -32,7 +32,8 @@ struct ServerFixture {
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             : nil
         let platform = try IdentityPlatform(
-            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, passwords: NoPasswordsHere(),
+            project: project, store: store, googleIssuers: [], devIdentityProvider: dev,
+            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)),
             rateLimits: rateLimits,
             acceptsUnsignedCustomTokens: development)
         self.platform = platform

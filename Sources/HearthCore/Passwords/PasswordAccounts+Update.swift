@@ -7,12 +7,13 @@ extension PasswordAccounts {
     /// password` when a password was set (else the old provider), and `newEmail` when an email was.
     ///
     /// - Throws: `INVALID_EMAIL`, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` (the session signed in over five minutes ago, as
-    ///   Firebase requires a recent sign-in for these changes), `EMAIL_EXISTS`, the policy's errors.
+    ///   Firebase requires a recent sign-in for these changes; not for an anonymous account, which has no
+    ///   credential to protect and upgrades this way with older iOS SDKs), `EMAIL_EXISTS`, the policy's errors.
     func changeCredentials(
         email requestedEmail: String?, password: String?, profile: ProfileChange, of user: AuthenticatedUser
     ) throws -> UpdateAccountResponse {
         let email = try requestedEmail.map(AccountFieldRules.checkedEmail)
-        guard time.nowSeconds - user.session.authTime <= Self.recentLoginSeconds else {
+        guard user.account.isAnonymous || time.nowSeconds - user.session.authTime <= Self.recentLoginSeconds else {
             throw WireError(.credentialTooOldLoginAgain, "This operation is sensitive and requires recent authentication.")
         }
         let localID = user.account.localID

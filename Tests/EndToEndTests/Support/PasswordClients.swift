@@ -14,8 +14,13 @@ struct PasswordClients {
     ]
     private static let webHeaders = [("X-Client-Version", "Chrome/JsCore/11.0.2/FirebaseCore-web"), ("Origin", "http://localhost")]
 
-    private func relyingParty(_ name: String) -> String { "/www.googleapis.com/identitytoolkit/v3/relyingparty/\(name)?key=\(apiKey)" }
-    private func v1(_ name: String) -> String { "/identitytoolkit.googleapis.com/v1/\(name)?key=\(apiKey)" }
+    private func ios(_ name: String, _ body: [String: Any]) throws -> HTTPResult {
+        try server.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/\(name)?key=\(apiKey)", body, headers: Self.iosHeaders)
+    }
+
+    private func web(_ name: String, _ body: [String: Any]) throws -> HTTPResult {
+        try server.postJSON("/identitytoolkit.googleapis.com/v1/\(name)?key=\(apiKey)", body, headers: Self.webHeaders)
+    }
 
     // MARK: iOS
 
@@ -23,59 +28,46 @@ struct PasswordClients {
     func iosSignUp(email: String, password: String, displayName: String? = nil) throws -> HTTPResult {
         var body: [String: Any] = ["email": email, "password": password, "returnSecureToken": true, "clientType": "CLIENT_TYPE_IOS"]
         body["displayName"] = displayName
-        return try server.postJSON(relyingParty("signupNewUser"), body, headers: Self.iosHeaders)
+        return try ios("signupNewUser", body)
     }
 
     /// `Auth.signIn(withEmail:password:)`.
     func iosSignIn(email: String, password: String) throws -> HTTPResult {
-        try server.postJSON(
-            relyingParty("verifyPassword"),
-            ["email": email, "password": password, "returnSecureToken": true, "clientType": "CLIENT_TYPE_IOS"],
-            headers: Self.iosHeaders)
+        try ios("verifyPassword", ["email": email, "password": password, "returnSecureToken": true, "clientType": "CLIENT_TYPE_IOS"])
     }
 
     /// `User.updatePassword(to:)`.
     func iosUpdatePassword(idToken: String, password: String) throws -> HTTPResult {
-        try server.postJSON(
-            relyingParty("setAccountInfo"), ["idToken": idToken, "password": password, "returnSecureToken": true],
-            headers: Self.iosHeaders)
+        try ios("setAccountInfo", ["idToken": idToken, "password": password, "returnSecureToken": true])
     }
 
     // MARK: Web
 
     /// `createUserWithEmailAndPassword`.
     func webSignUp(email: String, password: String) throws -> HTTPResult {
-        try server.postJSON(
-            v1("accounts:signUp"),
-            ["returnSecureToken": true, "email": email, "password": password, "clientType": "CLIENT_TYPE_WEB"],
-            headers: Self.webHeaders)
+        try web("accounts:signUp", ["returnSecureToken": true, "email": email, "password": password, "clientType": "CLIENT_TYPE_WEB"])
     }
 
     /// `signInWithEmailAndPassword`.
     func webSignIn(email: String, password: String) throws -> HTTPResult {
-        try server.postJSON(
-            v1("accounts:signInWithPassword"),
-            ["returnSecureToken": true, "email": email, "password": password, "clientType": "CLIENT_TYPE_WEB"],
-            headers: Self.webHeaders)
+        try web(
+            "accounts:signInWithPassword",
+            ["returnSecureToken": true, "email": email, "password": password, "clientType": "CLIENT_TYPE_WEB"])
     }
 
     /// `linkWithCredential(user, EmailAuthProvider.credential(email, password))`.
     func webLink(idToken: String, email: String, password: String) throws -> HTTPResult {
-        try server.postJSON(
-            v1("accounts:signUp"), ["idToken": idToken, "returnSecureToken": true, "email": email, "password": password],
-            headers: Self.webHeaders)
+        try web("accounts:signUp", ["idToken": idToken, "returnSecureToken": true, "email": email, "password": password])
     }
 
     /// `updatePassword` / `updateEmail`.
     func webUpdate(idToken: String, _ fields: [String: Any]) throws -> HTTPResult {
-        try server.postJSON(
-            v1("accounts:update"), fields.merging(["idToken": idToken, "returnSecureToken": true]) { $1 },
-            headers: Self.webHeaders)
+        try web("accounts:update", fields.merging(["idToken": idToken, "returnSecureToken": true]) { $1 })
     }
 
     /// `signInAnonymously`.
     func webSignInAnonymously() throws -> HTTPResult {
-        try server.postJSON(v1("accounts:signUp"), ["returnSecureToken": true], headers: Self.webHeaders)
+        try web("accounts:signUp", ["returnSecureToken": true])
     }
 
     /// The JS SDK's refresh (form body).
