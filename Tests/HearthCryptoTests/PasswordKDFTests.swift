@@ -45,11 +45,20 @@ struct PasswordKDFTests {
         #expect(nacl == hex("fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640"))
     }
 
+    @Test("scrypt derives with a large block size (OpenSSL's memory count) and matches hashlib")
+    func scryptLargeBlockSize() throws {
+        // hashlib.scrypt(b"pw", salt=b"salt", n=1024, r=16, p=2, dklen=16).hex()
+        let derived = try Scrypt.derive(password: Array("pw".utf8), salt: Array("salt".utf8), n: 1024, r: 16, p: 2, byteCount: 16)
+        #expect(hexString(derived) == "e14f84c24bc802407aaf9a58c3249b2a")
+    }
+
     @Test("scrypt refuses a cost that is not a power of two, and memory past its limit")
     func scryptRefusals() {
         #expect(throws: CryptoError.self) { try Scrypt.derive(password: [1], salt: [2], n: 1000, r: 8, p: 1, byteCount: 32) }
         #expect(throws: CryptoError.self) { try Scrypt.derive(password: [1], salt: [2], n: 1 << 20, r: 8, p: 1, byteCount: 32) }
         #expect(throws: CryptoError.self) { try Scrypt.derive(password: [1], salt: [2], n: 1 << 62, r: 1 << 20, p: 1, byteCount: 32) }
+        #expect(throws: CryptoError.self) { try Scrypt.derive(password: [1], salt: [2], n: 2, r: Int.max / 3, p: 2, byteCount: 32) }
+        #expect(throws: CryptoError.self) { try Scrypt.derive(password: [1], salt: [2], n: 2, r: 1, p: Int.max, byteCount: 32) }
     }
 
     @Test("AES-256-CTR: NIST SP 800-38A F.5.5")

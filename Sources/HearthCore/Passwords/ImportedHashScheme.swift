@@ -65,11 +65,13 @@ public enum ImportedHashScheme: Sendable, Equatable {
             return Self.firebaseScryptRounds.contains(rounds) && Self.firebaseScryptMemoryCosts.contains(memoryCost)
                 && (1...Self.maximumByteCount).contains(key.count) && separator.count <= Self.maximumByteCount
         case .standardScrypt(let n, let r, let p, let dkLen):
-            guard (1...Self.maximumByteCount).contains(dkLen), n > 1, n & (n - 1) == 0, r >= 1, p >= 1, n <= Self.maximumStandardScryptMemory,
-                let memory = Scrypt.memoryNeeded(n: n, r: r, p: 1), memory <= Self.maximumStandardScryptMemory
+            guard (1...Self.maximumByteCount).contains(dkLen), n > 1, n & (n - 1) == 0, r >= 1, p >= 1,
+                n <= Self.maximumStandardScryptMemory
             else { return false }
-            let (work, overflow) = (128 * n * r).multipliedReportingOverflow(by: p)
-            return !overflow && work <= Self.maximumStandardScryptWork
+            let (memory, memoryOverflow) = (128 * n).multipliedReportingOverflow(by: r)
+            let (work, workOverflow) = memory.multipliedReportingOverflow(by: p)
+            return !memoryOverflow && memory <= Self.maximumStandardScryptMemory && !workOverflow
+                && work <= Self.maximumStandardScryptWork
         case .bcrypt:
             return true
         case .pbkdf2(let digest, let rounds):

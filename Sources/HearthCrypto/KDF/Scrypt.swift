@@ -10,13 +10,14 @@ public enum Scrypt {
     /// The most memory one derivation may use: 256 MiB.
     public static let memoryLimit = 256 << 20
 
-    /// The memory a derivation with these parameters needs, in bytes (`128 · n · r` plus `128 · r · p` for the
-    /// blocks), or `nil` when it overflows.
+    /// The memory a derivation with these parameters needs, in bytes, as OpenSSL counts it (`128 · r · (n + p + 2)`),
+    /// or `nil` when it overflows.
     public static func memoryNeeded(n: Int, r: Int, p: Int) -> Int? {
+        guard p < Int.max - 2 else { return nil }
         let (big, overflowBig) = n.multipliedReportingOverflow(by: r)
-        let (blocks, overflowBlocks) = r.multipliedReportingOverflow(by: p)
+        let (blocks, overflowBlocks) = r.multipliedReportingOverflow(by: p + 2)
         guard !overflowBig, !overflowBlocks else { return nil }
-        let (sum, overflowSum) = big.addingReportingOverflow(blocks + r)
+        let (sum, overflowSum) = big.addingReportingOverflow(blocks)
         let (bytes, overflowBytes) = sum.multipliedReportingOverflow(by: 128)
         return overflowSum || overflowBytes ? nil : bytes
     }
@@ -34,7 +35,7 @@ public enum Scrypt {
             throw CryptoError(.invalidArgument, reason: "scrypt parameters need more than \(memoryLimit >> 20) MiB")
         }
         return try derivePasswordKey(password: password, salt: salt, byteCount: byteCount, operation: "EVP_PBE_scrypt") {
-            EVP_PBE_scrypt($0, password.count, $1, salt.count, UInt64(n), UInt64(r), UInt64(p), UInt64(memory + 1024), $2, byteCount)
+            EVP_PBE_scrypt($0, password.count, $1, salt.count, UInt64(n), UInt64(r), UInt64(p), UInt64(memory), $2, byteCount)
         }
     }
 }
