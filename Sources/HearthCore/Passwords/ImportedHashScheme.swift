@@ -35,8 +35,8 @@ public enum ImportedHashScheme: Sendable, Equatable {
     /// scrypt verifications.
     public static let maximumStandardScryptMemory = 32 << 20
     public static let maximumStandardScryptWork = 64 << 20
-    /// bcrypt: cost at most 14 (about a second on one core; cost 12 is common).
-    public static let maximumBCryptCost = 14
+    /// bcrypt: cost at most 13 (about 0.6 s on one loaded core; 10 to 12 are common).
+    public static let maximumBCryptCost = 13
     /// PBKDF2: Firebase's 0–120,000 rounds, and a stored hash of at most 64 bytes.
     public static let pbkdf2Rounds = 0...120_000
     public static let maximumPBKDF2HashLength = 64
