@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CXCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
 
         // Safe Swift wrappers, one per C library.
@@ -37,13 +38,15 @@ let package = Package(
         .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
         .target(name: "SMTP", dependencies: ["CCurl"]),
         .target(name: "Argon2", dependencies: ["CArgon2"]),
+        // Verifies imported bcrypt hashes (HearthCrypto gives it the constant-time compare).
+        .target(name: "BCrypt", dependencies: ["CXCrypt", "HearthCrypto"]),
 
         // Contracts.
         .target(name: "JOSE", dependencies: ["HearthCrypto", "HearthProtocol"]),
         .target(name: "HearthProtocol"),
 
         // Domain logic: no HTTP, no SQL.
-        .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2"]),
+        .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2", "BCrypt"]),
 
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
@@ -77,6 +80,7 @@ let package = Package(
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "TerminalQRCodeTests", dependencies: ["TerminalQRCode"]),
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"]),
+        .testTarget(name: "BCryptTests", dependencies: ["BCrypt"]),
         .testTarget(name: "Argon2Tests", dependencies: ["Argon2"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),

@@ -7,6 +7,8 @@ public final class IdentityPlatform: Sendable {
     public let sessionKeys: SigningKeyRing
     public let tokens: TokenService
     public let accounts: AccountService
+    /// Email and password sign-up, sign-in and changes (`accounts.signUp` and `accounts.update` hand over to it).
+    public let passwordAccounts: PasswordAccounts
     public let mfa: MFAService
     /// `accounts:signInWithCustomToken`.
     public let customTokens: CustomTokenSignIn
@@ -36,6 +38,8 @@ public final class IdentityPlatform: Sendable {
     ///   - devApple: settings of the dev Apple (needs the dev IdP, whose accounts are its people) and the check of
     ///     its clients' ES256 secrets; when given it is trusted as an Apple issuer too.
     ///   - providerTokens: Apple's code exchange and the wake-up of queued revocations.
+    ///   - passwords: hashes and checks every password (Argon2id in `hearth serve`).
+    ///   - passwordLockouts: the wrong-password counters per email and per client.
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
     ///   - rateLimits: the in-memory token buckets (see `RateLimiter`); nil turns them off.
@@ -45,7 +49,6 @@ public final class IdentityPlatform: Sendable {
     ///   - acceptsUnsignedCustomTokens: whether `alg: none` custom tokens sign in (development only).
     ///   - emailSender: delivers the emails of email actions.
     ///   - emailActions: links, code lifetimes, send limits and enumeration protection of email actions.
-    ///   - passwords: sets the password of a password reset (nil: resets are refused).
     ///   - issuedOOBCodes: development only: records every email action code in plain text (log and listing).
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
@@ -53,12 +56,13 @@ public final class IdentityPlatform: Sendable {
         otherProviders: [IdentityProvider] = [],
         devApple devAppleSettings: (DevAppleConfiguration, any AppleClientSecretChecking)? = nil,
         providerTokens: ProviderTokenHandling = ProviderTokenHandling(),
+        passwords: any PasswordHashing, passwordLockouts: PasswordLockouts = PasswordLockouts(),
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
         sessionPolicy: SessionPolicy = SessionPolicy(), acceptsUnsignedCustomTokens: Bool = false,
         emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
-        passwords: (any PasswordHashing)? = nil, issuedOOBCodes: IssuedOOBCodes? = nil,
+        issuedOOBCodes: IssuedOOBCodes? = nil,
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         self.project = project
@@ -105,14 +109,18 @@ public final class IdentityPlatform: Sendable {
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         admin = AdminService(
-            store: store, time: time, maximumFactors: mfaLimits.maximumFactors,
+            store: store, time: time, maximumFactors: mfaLimits.maximumFactors, passwords: passwords,
             revocationsQueued: providerTokens.revocationsQueued)
         self.emailActions = EmailActionService(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: emailSender,
             passwords: passwords, settings: emailActions, limiter: rateLimiter, issuedCodes: issuedOOBCodes,
             report: securityEvents)
+        passwordAccounts = PasswordAccounts(
+            project: project, store: store, tokens: tokens, mfa: mfa, time: time, hasher: passwords,
+            lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
-            limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions)
+            limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions,
+            passwords: passwordAccounts)
     }
 }

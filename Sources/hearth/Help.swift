@@ -81,6 +81,10 @@ enum Help {
           HEARTH_SMTP_CA_FILE                      PEM certificate authorities for the server's certificate
           HEARTH_EMAIL_WEBHOOK_URL, HEARTH_EMAIL_WEBHOOK_SECRET_FILE
                                                    or POST each email as signed JSON instead
+
+        Password sign-in: email enumeration protection is on (HEARTH_EMAIL_ENUMERATION_PROTECTION=0 answers
+        EMAIL_NOT_FOUND / INVALID_PASSWORD instead of INVALID_LOGIN_CREDENTIALS); wrong passwords lock an email
+        and a client address (config passwordLockout). More in docs/CONFIGURATION.md, "Password sign-in".
         """
 
     static let keys = """
@@ -105,7 +109,9 @@ enum Help {
                                    [--disabled]
                hearth users set-claims UID '{"admin":true}'
                hearth users remove-factor UID ENROLLMENT-ID
-               hearth users import FILE.json
+               hearth users import FILE.json [--hash-algo ALG --hash-key B64 --salt-separator B64 --rounds N
+                                             --mem-cost N --parallelization N --block-size N --dk-len N
+                                             --hash-input-order SALT_FIRST|PASSWORD_FIRST]
                hearth users export [--out FILE]
         (each also takes --data-dir DIR, --config FILE.json, --encryption-key-file FILE)
 
@@ -124,8 +130,11 @@ enum Help {
           remove-factor
                     Remove one second factor (its id is in 'show' under mfaInfo)
           import    Import the users of a 'firebase auth:export' JSON file (or of 'export'), 1000 at a time;
-                    existing uids are kept. Rows that fail (users with passwordHash, for now) are listed on
-                    stderr by index, uid and reason; exit 1 if any did.
+                    existing uids are kept. Password hashes are read with 'firebase auth:import's options
+                    (--hash-algo SCRYPT|STANDARD_SCRYPT|BCRYPT|PBKDF_SHA1|PBKDF2_SHA256|HMAC_SHA512|
+                    HMAC_SHA256|HMAC_SHA1|HMAC_MD5|SHA512|SHA256|SHA1|MD5 and its parameters; none for
+                    'export's own hashes) and verified at sign-in, then rehashed to Argon2id. Rows that fail
+                    are listed on stderr by index, uid and reason; exit 1 if any did.
           export    Write every user as 'firebase auth:export' JSON to stdout or to FILE (created mode 0600:
                     it holds personal data). TOTP factors are left out: their secrets stay on the server.
         """

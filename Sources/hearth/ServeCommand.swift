@@ -65,7 +65,8 @@ enum ServeCommand {
         let project = ProjectConfiguration(
             projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
-            mfa: mfaPolicy, displayName: settings.emailActions.appName)
+            mfa: mfaPolicy, displayName: settings.emailActions.appName,
+            emailEnumerationProtection: settings.passwordSignIn.emailEnumerationProtection)
         let time = SystemTimeSource()
         let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
@@ -103,6 +104,9 @@ enum ServeCommand {
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
             anonymousAccountLifetimeDays: settings.anonymousAccountDays,
             revokers: appleTokens.map { [IdentityProvider.appleID: AppleTokenRevoker(client: $0)] } ?? [:], log: logLine)
+        let passwordHasher = try Self.closingStore(store) {
+            try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()])
+        }
         let platform: IdentityPlatform
         do {
             platform = try IdentityPlatform(
@@ -114,6 +118,7 @@ enum ServeCommand {
                         crossOrigin: crossOrigin)
                 },
                 providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
+                passwords: passwordHasher, passwordLockouts: settings.passwordSignIn.lockouts,
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
@@ -134,7 +139,8 @@ enum ServeCommand {
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple),
+                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple,
+                passwordPolicy: settings.passwords.policy),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(

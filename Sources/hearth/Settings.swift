@@ -43,6 +43,8 @@ struct Settings {
     /// `HEARTH_RATE_LIMITS=off` turns the in-memory buckets off (to measure what they cost; the
     /// database-kept lockouts and quotas stay).
     var rateLimiting = true
+    /// Email enumeration protection and wrong-password lockouts (Settings+PasswordSignIn.swift).
+    var passwordSignIn = PasswordSignInSettings()
     /// Argon2id cost, the hashing gate and the password policy (`passwords` in the config file, `HEARTH_ARGON2_*`).
     var passwords = Passwords()
 
@@ -165,6 +167,8 @@ struct Settings {
         var sessions: SessionSettings?
         var anonymousAccounts: AnonymousAccountSettings?
         var emailActions: EmailActionFileSettings?
+        var emailPrivacy: EmailPrivacySettings?
+        var passwordLockout: PasswordLockoutSettings?
         var passwords: PasswordsFile?
     }
 
@@ -172,7 +176,7 @@ struct Settings {
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts", "emailActions", "passwords", "email",
+        "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
     ]
 
     /// The options of every command that opens the store.
@@ -265,6 +269,8 @@ struct Settings {
             try actions.validate()
             emailActions = actions
         }
+        try applyPasswordSignIn(
+            emailPrivacy: file.emailPrivacy, lockout: file.passwordLockout, fileObject: object, path: path)
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
@@ -385,6 +391,7 @@ struct Settings {
             environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
             ?? previousEncryptionKeys
         try httpLimits.apply(environment: environment)
+        try applyPasswordSignIn(environment: environment)
         try passwords.apply(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
@@ -441,7 +448,7 @@ struct Settings {
         return count
     }
 
-    private static func flag(_ value: String, source: String) throws -> Bool {
+    static func flag(_ value: String, source: String) throws -> Bool {
         switch value.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false

@@ -30,6 +30,7 @@ enum UsersCommand {
             case .find: ["email", "phone"]
             case .create: ["uid", "email", "phone", "name", "photo", "email-verified", "disabled"]
             case .export: ["out"]
+            case .import: UsersImport.hashOptionNames
             default: []
             }
         }
@@ -45,11 +46,14 @@ enum UsersCommand {
                 guard (options.values["email"] == nil) != (options.values["phone"] == nil) else {
                     throw UsageError("usage: hearth users find --email E | --phone P")
                 }
+            case .import:
+                _ = try UsersImport.hashOptions(from: options)
             default: break
             }
         }
 
-        static let valuedOptions: Set<String> = ["limit", "email", "phone", "uid", "name", "photo", "out"]
+        static let valuedOptions = Set(["limit", "email", "phone", "uid", "name", "photo", "out"])
+            .union(UsersImport.hashOptionNames)
         static let switches: Set<String> = ["json", "email-verified", "disabled"]
     }
 
@@ -81,7 +85,8 @@ enum UsersCommand {
         let projectID = (try? settings.resolvedProjectID()) ?? Settings.developmentProjectID
         let platform = try IdentityPlatform(
             project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
-            store: store, googleIssuers: [])
+            store: store, googleIssuers: [],
+            passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]))
         let users = UserAdministration(platform: platform, options: options)
         let uid = given.first ?? ""
         switch action {
@@ -91,7 +96,7 @@ enum UsersCommand {
         case .create: try users.create()
         case .setClaims: try users.setClaims(localID: uid, claims: given.last ?? "")
         case .removeFactor: try users.removeFactor(localID: uid, enrollmentID: given.last ?? "")
-        case .import: try UsersImport(admin: platform.admin).run(path: uid)
+        case .import: try UsersImport(admin: platform.admin, hashOptions: try UsersImport.hashOptions(from: options)).run(path: uid)
         case .export: try UsersExport(admin: platform.admin).run(out: options.values["out"])
         }
     }

@@ -5,7 +5,9 @@ import HearthProtocol
 /// `hearth users export [--out FILE]`: every account in the JSON shape of `firebase auth:export`
 /// (`{"users":[…]}`, one user per line), written page by page so that memory stays flat however many users
 /// there are. A file is written owner-only (it holds personal data) under a temporary name, and takes its
-/// name only once complete. TOTP factors are left out: their secrets never leave the server.
+/// name only once complete. TOTP factors are left out: their secrets never leave the server. `passwordHash` is
+/// the stored hash (Argon2id PHC, or an imported hash not yet rehashed at a sign-in) in standard base64, as
+/// Firebase's exports carry hashes; `hearth users import` takes it back without hash options.
 struct UsersExport {
     let admin: AdminService
 
@@ -18,7 +20,9 @@ struct UsersExport {
         do {
             try sink.write(contentsOf: Data("{\"users\": [\n".utf8))
             repeat {
-                let page = try admin.batchGet(BatchGetRequest(maxResults: Int64(AdminService.maximumBatch), nextPageToken: token))
+                let page = try admin.batchGet(
+                    BatchGetRequest(maxResults: Int64(AdminService.maximumBatch), nextPageToken: token),
+                    encodePasswordHash: { Data($0.utf8).base64EncodedString() })
                 var text = ""
                 for record in page.users {
                     let user = ExportedUser(record)
@@ -65,6 +69,7 @@ struct ExportedUser: Encodable {
     var localId: String
     var email: String?
     var emailVerified: Bool
+    var passwordHash: String?
     var displayName: String?
     var photoUrl: String?
     var phoneNumber: String?
@@ -79,6 +84,7 @@ struct ExportedUser: Encodable {
         localId = record.localId
         email = record.email
         emailVerified = record.emailVerified ?? false
+        passwordHash = record.passwordHash
         displayName = record.displayName
         photoUrl = record.photoUrl
         phoneNumber = record.phoneNumber

@@ -1,14 +1,57 @@
 import Foundation
+import HearthCommandLine
 import HearthCore
 import HearthProtocol
 
 /// `hearth users import FILE.json`: the users of a `firebase auth:export` JSON file (or of
 /// `hearth users export`), read one at a time and imported through `accounts:batchCreate`'s rules in chunks
-/// of 1,000. Existing uids are not overwritten. Each row that is not imported is reported on stderr by its
+/// of 1,000, their password hashes made as the `firebase auth:import` options say (`--hash-algo` …; none for
+/// Hearth's own export). Existing uids are not overwritten. Each row that is not imported is reported on stderr by its
 /// index in the file's `users` array, its uid and the reason; then a summary line, and exit status 1 if any
 /// row failed.
 struct UsersImport {
     let admin: AdminService
+    let hashOptions: PasswordHashOptions
+
+    /// `firebase auth:import`'s hash options.
+    static let hashOptionNames: Set<String> = [
+        "hash-algo", "hash-key", "salt-separator", "rounds", "mem-cost", "parallelization", "block-size", "dk-len",
+        "hash-input-order",
+    ]
+
+    /// The request's hash options from `firebase auth:import`'s flags, checked as `accounts:batchCreate` checks them.
+    static func hashOptions(from options: ParsedOptions) throws -> PasswordHashOptions {
+        let values = options.values
+        func number(_ name: String) throws -> Int64? {
+            guard let text = values[name] else { return nil }
+            guard let value = Int64(text) else { throw UsageError("--\(name) must be a whole number") }
+            return value
+        }
+        var order: String?
+        switch values["hash-input-order"]?.uppercased() {
+        case nil: break
+        case "SALT_FIRST": order = "SALT_AND_PASSWORD"
+        case "PASSWORD_FIRST": order = "PASSWORD_AND_SALT"
+        default: throw UsageError("--hash-input-order is SALT_FIRST or PASSWORD_FIRST")
+        }
+        let hashOptions = PasswordHashOptions(
+            hashAlgorithm: values["hash-algo"]?.uppercased(), signerKey: values["hash-key"],
+            saltSeparator: values["salt-separator"], rounds: try number("rounds"), memoryCost: try number("mem-cost"),
+            parallelization: try number("parallelization"), blockSize: try number("block-size"), dkLen: try number("dk-len"),
+            passwordHashOrder: order)
+        if hashOptions.hashAlgorithm == nil {
+            if let stray = hashOptionNames.subtracting(["hash-algo"]).intersection(values.keys).sorted().first {
+                throw UsageError("--\(stray) needs --hash-algo")
+            }
+            return hashOptions
+        }
+        do {
+            _ = try ImportedHashScheme(options: hashOptions)
+        } catch let error as WireError {
+            throw UsageError(error.message)
+        }
+        return hashOptions
+    }
 
     /// A row read from the file, by its index in `users`.
     private struct Row {
@@ -70,7 +113,7 @@ struct UsersImport {
     private func importChunk(_ rows: [Row]) throws -> Int {
         let response: BatchCreateResponse
         do {
-            response = try admin.batchCreate(BatchCreateRequest(users: rows.map(\.user)))
+            response = try admin.batchCreate(BatchCreateRequest(users: rows.map(\.user), hashOptions: hashOptions))
         } catch let error as WireError {
             for row in rows { report(index: row.index, uid: row.user.localId, error.message) }
             return 0

@@ -334,7 +334,7 @@ struct UsersCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("Imported 2 of 9 users from "), "\(result.stdout)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.contains("hearth: users[1] uid hash-1: Passwords cannot be imported by this server yet; import the user without one."), "\(lines)")
+        #expect(lines.contains("hearth: users[1] uid hash-1: hashAlgorithm is required to import a password hash"), "\(lines)")
         #expect(lines.contains("hearth: users[2]: localId is missing"))
         #expect(lines.contains("hearth: users[3]: not a JSON object"))
         #expect(lines.contains("hearth: users[4] uid ok-1: localId repeats an earlier row"))

@@ -66,7 +66,7 @@ struct AdminImportQueryTests {
             .init(index: 4, message: "Invalid custom claims provided."),
             .init(index: 5, message: "phone number format is invalid"),
             .init(index: 6, message: "Second factor account requires email to be verified."),
-            .init(index: 7, message: "Passwords cannot be imported by this server yet; import the user without one."),
+            .init(index: 7, message: "hashAlgorithm is required to import a password hash"),
             .init(index: 8, message: "federatedId or (providerId & rawId) is required"),
             .init(index: 10, message: "email exists in other account in database"),
         ])

@@ -29,9 +29,11 @@ struct EmailActionServiceTests {
 
     static func platform(
         sender: any EmailSender = RecordingEmailSender(), settings: EmailActionSettings = EmailActionSettings(),
-        mfa: MFAPolicy = .disabled, events: EventLog = EventLog()
+        mfa: MFAPolicy = .disabled, events: EventLog = EventLog(), enumerationProtection: Bool = true
     ) throws -> TestPlatform {
-        try TestPlatform(mfa: mfa, emailSender: sender, emailActions: settings, securityEvents: { event in
+        try TestPlatform(
+            mfa: mfa, emailSender: sender, emailActions: settings, emailEnumerationProtection: enumerationProtection,
+            securityEvents: { event in
             events.append(event)
         })
     }
@@ -40,7 +42,7 @@ struct EmailActionServiceTests {
 
     @Test("without enumeration protection an unknown email is EMAIL_NOT_FOUND and createAuthUri tells the sign-in methods")
     func withoutProtection() throws {
-        let test = try Self.platform(settings: EmailActionSettings(enumerationProtection: false))
+        let test = try Self.platform(enumerationProtection: false)
         let actions = test.platform.emailActions
         #expect(wireErrorCode { _ = try actions.sendOobCode(Self.reset("nobody@example.com"), caller: .client(address: "10.0.0.1")) } == .emailNotFound)
         _ = try test.signIn(subject: "g-1", email: "gina@example.com")
@@ -125,8 +127,7 @@ struct EmailActionServiceTests {
     @Test("emails name the app, carry the link with its continue URL, and escape HTML; production links open /__/auth/action")
     func emails() throws {
         let sender = RecordingEmailSender()
-        var settings = EmailActionSettings(publicURL: "https://auth.example.com", development: false)
-        settings.enumerationProtection = true
+        let settings = EmailActionSettings(publicURL: "https://auth.example.com", development: false)
         let test = try Self.platform(sender: sender, settings: settings)
         _ = try test.signIn(subject: "e-1", email: "mail@example.com")
         _ = try test.platform.emailActions.sendOobCode(

@@ -95,6 +95,7 @@ struct TestPlatform {
     let apple: FakeApple
     let platform: IdentityPlatform
     let sms = CapturingSMSSender()
+    let passwords: TestPasswordHasher
 
     static let projectID = "test-project"
     static let issuer = "http://hearth.test/test-project"
@@ -102,14 +103,17 @@ struct TestPlatform {
     init(
         dev: Bool = false, mfa: MFAPolicy = .disabled, sessions: SessionPolicy = SessionPolicy(),
         rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false,
+        passwords: TestPasswordHasher = TestPasswordHasher(), passwordLockouts: PasswordLockouts = PasswordLockouts(),
         emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
-        securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
+        emailEnumerationProtection: Bool = true, securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
+        self.passwords = passwords
         google = try FakeGoogle(time: time)
         apple = try FakeApple(time: time)
         let project = ProjectConfiguration(
             projectID: Self.projectID, projectNumber: "123", issuer: Self.issuer, apiKeys: .anyNonEmpty,
-            googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"], mfa: mfa)
+            googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"], mfa: mfa,
+            emailEnumerationProtection: emailEnumerationProtection)
         let devConfiguration = dev
             ? DevIdPConfiguration(
                 issuer: "http://hearth.test/dev/google",
@@ -117,7 +121,8 @@ struct TestPlatform {
             : nil
         platform = try IdentityPlatform(
             project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
-            otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
+            otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], passwords: passwords,
+            passwordLockouts: passwordLockouts, smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
             acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens, emailSender: emailSender, emailActions: emailActions,
             securityEvents: securityEvents)
     }
@@ -167,6 +172,16 @@ extension IdentityProviderRegistry {
 }
 
 /// The wire code `body` threw, or nil if it returned. Non-wire errors show up as `NOT_A_WIRE_ERROR`.
+/// The `WireError` `body` throws, if any.
+func wireError(_ body: () throws -> Void) -> WireError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? WireError
+    }
+}
+
 func wireErrorCode(_ body: () throws -> Void) -> ErrorCode? {
     do {
         try body()

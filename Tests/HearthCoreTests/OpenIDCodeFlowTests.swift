@@ -32,7 +32,7 @@ struct OpenIDCodeFlowTests {
         return try IdentityPlatform(
             project: project, store: InMemoryStore(), time: base.time, googleIssuers: [],
             otherProviders: [.openID(id: "oidc.acme", issuer: acme, clientIDs: ["acme-client", "acme-web"], codeExchange: exchange)],
-            outboundLimits: limits
+            passwords: TestPasswordHasher(), outboundLimits: limits
         ).accounts
     }
 
@@ -50,16 +50,6 @@ struct OpenIDCodeFlowTests {
         SignInWithIdpRequest(
             requestUri: "https://app.test/__/auth/handler?\(query)#frag", postBody: postBody, returnSecureToken: true,
             returnIdpCredential: true)
-    }
-
-    /// The wire error `body` threw.
-    func wireError(_ body: () throws -> Void) -> WireError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? WireError
-        }
     }
 
     @Test("the code in the requestUri is exchanged with the exact form, and the returned ID token signs in")

@@ -32,7 +32,9 @@ struct ServerFixture {
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             : nil
         let platform = try IdentityPlatform(
-            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, rateLimits: rateLimits,
+            project: project, store: store, googleIssuers: [], devIdentityProvider: dev,
+            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)),
+            rateLimits: rateLimits,
             acceptsUnsignedCustomTokens: development)
         self.platform = platform
         let origins = CrossOriginRules(publicURL: Self.publicURL, development: true, trustedOrigins: ["https://app.example.com"])

@@ -15,19 +15,11 @@ import urllib.request
 
 import firebase_admin
 from firebase_admin import auth
+from steps import results, step
 
 settings = json.loads(sys.argv[1])
 base, project, signed_in = settings["base"], settings["project"], settings["signedIn"]
 app = firebase_admin.initialize_app(options={"projectId": project})
-results = {}
-
-
-def step(name, call):
-    try:
-        results[name] = {"ok": True, "value": call()}
-    except Exception as error:  # every failure is reported, whatever its type
-        code = getattr(error, "code", None)
-        results[name] = {"ok": False, "error": f"{type(error).__name__}: {error}", "code": code}
 
 
 def client_post(path, body):

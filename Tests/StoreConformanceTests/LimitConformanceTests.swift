@@ -293,7 +293,9 @@ final class MFAHarness: Sendable {
             googleClientIDs: [], mfa: .allFactors)
         let events = self.events
         platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [], smsSender: sms, mfaLimits: limits,
+            project: project, store: store, time: time, googleIssuers: [],
+            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)),
+            smsSender: sms, mfaLimits: limits,
             securityEvents: events.append)
         guard createAccount else { return }
         let factor = MFAEnrollment(

@@ -383,7 +383,9 @@ struct SessionHarness {
         let project = ProjectConfiguration(
             projectID: "p", issuer: "http://hearth.test/p", apiKeys: .anyNonEmpty, googleClientIDs: [])
         platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [], sessionPolicy: policy)
+            project: project, store: store, time: time, googleIssuers: [],
+            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)),
+            sessionPolicy: policy)
         if try store.read({ try $0.account(localID: Self.localID) }) == nil {
             try store.write {
                 try $0.insertAccount(Account(localID: Self.localID, createdAtMillis: 0, validSinceMillis: 0))

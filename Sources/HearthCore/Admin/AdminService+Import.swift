@@ -1,7 +1,12 @@
 public import HearthProtocol
 
 extension AdminService {
-    /// `POST …/accounts:batchCreate`: imports up to 1,000 users without passwords, in one transaction.
+    /// `POST …/accounts:batchCreate`: imports up to 1,000 users, in one transaction.
+    ///
+    /// Password hashes (`passwordHash`, `salt`) are made as the request's hash options say (see
+    /// ``ImportedHashScheme``); options outside Firebase's ranges or Hearth's work caps refuse the whole request
+    /// (`INVALID_HASH_ALGORITHM`, `INVALID_HASH_ROUNDS`, …), and a hash that cannot be right refuses its row. Without
+    /// a hash algorithm, a row may carry a hash Hearth wrote itself (as `hearth users export` writes it).
     ///
     /// As Firebase reports them: a request with no users is `MISSING_USER_ACCOUNT`; with `sanityCheck`, two
     /// rows with one email or federated id refuse the whole request (`DUPLICATE_EMAIL`, `DUPLICATE_RAW_ID`),
@@ -14,12 +19,15 @@ extension AdminService {
             throw WireError(.invalidArgument, "A batchCreate may import at most \(Self.maximumBatch) users.")
         }
         try Self.refuseDuplicateRows(request)
+        let scheme = try request.hashOptions.hashAlgorithm.map { _ throws(WireError) in
+            try ImportedHashScheme(options: request.hashOptions)
+        }
         let now = time.nowMillis
         let failures = try store.transaction { writer -> WriteOutcome<[BatchCreateResponse.Failure]> in
             var failures: [BatchCreateResponse.Failure] = []
             for (index, row) in request.users.enumerated() {
                 do {
-                    try importRow(row, allowOverwrite: request.allowOverwrite, at: now, writer)
+                    try importRow(row, scheme: scheme, allowOverwrite: request.allowOverwrite, at: now, writer)
                 } catch let refusal as RowRefusal {
                     failures.append(.init(index: index, message: refusal.message))
                 }
@@ -58,11 +66,13 @@ extension AdminService {
         }
     }
 
-    private func importRow(_ row: ImportedUser, allowOverwrite: Bool, at now: Int64, _ writer: any StoreWriter) throws {
+    private func importRow(
+        _ row: ImportedUser, scheme: ImportedHashScheme?, allowOverwrite: Bool, at now: Int64, _ writer: any StoreWriter
+    ) throws {
         guard let localID = row.localId, !localID.isEmpty else { throw RowRefusal(message: "localId is missing") }
         guard localID.count <= 128 else { throw RowRefusal(message: "localId must be at most 128 characters.") }
-        guard !row.hasPassword else {
-            throw RowRefusal(message: "Passwords cannot be imported by this server yet; import the user without one.")
+        guard !row.hasRawPassword else {
+            throw RowRefusal(message: "rawPassword is not supported; import the password's hash with its hashAlgorithm.")
         }
         let existing = try writer.account(localID: localID)
         if existing != nil && !allowOverwrite {
@@ -94,6 +104,13 @@ extension AdminService {
             }
             account.providers.removeAll { $0.providerID == providerID }
             account.providers.append(provider.identity(providerID: providerID, rawID: rawID))
+        }
+        if let passwordHash = row.passwordHash, !passwordHash.isEmpty {
+            do {
+                account.passwordHash = try ImportedPasswordHash.storedHash(passwordHash: passwordHash, salt: row.salt, scheme: scheme)
+            } catch {
+                throw RowRefusal(message: error.message)
+            }
         }
         account.mfaEnrollments = try importedFactors(row, of: account, at: now)
         if existing == nil {

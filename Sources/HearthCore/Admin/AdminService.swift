@@ -8,6 +8,8 @@ public final class AdminService: Sendable {
     let store: any HearthStore
     let time: any TimeSource
     let maximumFactors: Int
+    /// Hashes the passwords administrators set.
+    let passwords: any PasswordHashing
     /// Called after a write that may have queued provider-token revocations (the maintenance task's `wake`).
     let revocationsQueued: @Sendable () -> Void
 
@@ -18,34 +20,34 @@ public final class AdminService: Sendable {
 
     /// - Parameters:
     ///   - maximumFactors: how many second factors an account may have (`MFAService.Limits`).
+    ///   - passwords: hashes the passwords administrators set (create, update).
     ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
     public init(
-        store: any HearthStore, time: any TimeSource, maximumFactors: Int,
+        store: any HearthStore, time: any TimeSource, maximumFactors: Int, passwords: any PasswordHashing,
         revocationsQueued: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
         self.time = time
         self.maximumFactors = maximumFactors
+        self.passwords = passwords
         self.revocationsQueued = revocationsQueued
     }
 
     // MARK: - create
 
-    /// `POST …/accounts`: a new account, with the caller's uid or a generated one. Passwords are refused
-    /// until password sign-in exists.
+    /// `POST …/accounts`: a new account, with the caller's uid or a generated one, and a password hashed
+    /// through ``PasswordHashing`` (its policy applies).
     public func create(_ request: AdminCreateAccountRequest) throws -> AdminCreateAccountResponse {
-        if request.password != nil {
-            throw WireError(.operationNotAllowed, "Password sign-in is not available on this server yet.")
-        }
         if let localID = request.localId { try AccountFieldRules.checkLocalID(localID) }
         let email = try request.email.map(AccountFieldRules.checkedEmail)
         if let phone = request.phoneNumber { try AccountFieldRules.checkPhoneNumber(phone) }
         let claims = try request.customAttributes.flatMap(CustomClaims.validated)
         let profile = try ProfileChange(displayName: request.displayName, photoURL: request.photoUrl)
+        let passwordHash = try request.password.map(passwords.hashNewPassword)
         let now = time.nowMillis
         var account = Account(
             localID: request.localId ?? Identifiers.localID(), email: email,
-            emailVerified: request.emailVerified ?? false, phoneNumber: request.phoneNumber,
+            emailVerified: request.emailVerified ?? false, phoneNumber: request.phoneNumber, passwordHash: passwordHash,
             disabled: request.disabled ?? false, customAttributes: claims, createdAtMillis: now,
             validSinceMillis: now)
         profile.apply(to: &account)
@@ -143,7 +145,13 @@ public final class AdminService: Sendable {
     /// `GET …/accounts:batchGet`: one page of every account, ordered by uid. `nextPageToken` (opaque; it
     /// names the page's last uid) is set when more accounts follow, so accounts added meanwhile never move
     /// an account into a page already read or out of the next one.
-    public func batchGet(_ request: BatchGetRequest) throws -> BatchGetResponse {
+    ///
+    /// Password hashes are redacted as Firebase redacts them, unless `encodePasswordHash` is given: then each
+    /// record's `passwordHash` is the stored hash (Argon2id PHC or an imported `$hearth-import-v1$` string) as it
+    /// encodes it. Only `hearth users export`, which reads the store as its operator, asks for them.
+    public func batchGet(
+        _ request: BatchGetRequest, encodePasswordHash: ((String) -> String)? = nil
+    ) throws -> BatchGetResponse {
         let requested = request.maxResults ?? Int64(Self.defaultPageSize)
         guard requested >= 1 else { throw WireError(.invalidArgument, "maxResults must be at least 1.") }
         let pageSize = Int(min(requested, Int64(Self.maximumBatch)))
@@ -151,7 +159,12 @@ public final class AdminService: Sendable {
         let accounts = try store.read { try $0.accounts(after: after, limit: pageSize + 1) }
         let page = accounts.prefix(pageSize)
         let next = accounts.count > pageSize ? page.last.map { PageToken.token(after: $0.localID) } : nil
-        return BatchGetResponse(users: page.map(UserRecord.init), nextPageToken: next)
+        let users = page.map { account in
+            var record = UserRecord(account)
+            if let encodePasswordHash, let stored = account.passwordHash { record.passwordHash = encodePasswordHash(stored) }
+            return record
+        }
+        return BatchGetResponse(users: users, nextPageToken: next)
     }
 }
 

@@ -55,7 +55,7 @@ extension EmailActionService {
         let delivered = deliver(
             kind, code: code, to: committed.address, email: committed.email, newEmail: committed.newEmail,
             continueURL: continueURL, send: !returnsLink)
-        if !delivered, !(settings.enumerationProtection && caller != .admin && kind == .passwordReset) {
+        if !delivered, !(project.emailEnumerationProtection && caller != .admin && kind == .passwordReset) {
             throw WireError(.unavailable, "The email could not be sent; try again later.")
         }
         return returnsLink
@@ -67,7 +67,7 @@ extension EmailActionService {
     private func target(of kind: OOBCodeRecord.Kind, _ request: SendOobCodeRequest, caller: EmailActionCaller) throws
         -> PendingTarget
     {
-        let hides = settings.enumerationProtection && caller != .admin
+        let hides = project.emailEnumerationProtection && caller != .admin
         switch kind {
         case .passwordReset, .emailSignIn:
             let email = try Self.requiredEmail(request.email)

@@ -31,11 +31,17 @@ public struct ProjectConfiguration: Sendable {
     public var mfa: MFAPolicy
     /// The app's name as emails show it; the project id when `nil`.
     public var displayName: String?
+    /// Email enumeration protection (Firebase's `emailPrivacyConfig.enableImprovedEmailPrivacy`, on by default as
+    /// Firebase now ships it): password sign-in answers `INVALID_LOGIN_CREDENTIALS` for an unknown email and a
+    /// wrong password alike, a password reset for an unknown email answers as for a known one and sends nothing,
+    /// and `createAuthUri` tells nothing about the email: no answer says whether an email has an account.
+    public var emailEnumerationProtection: Bool
 
     public init(
         projectID: String, projectNumber: String = "0", issuer: String, apiKeys: APIKeyPolicy,
         googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled,
         displayName: String? = nil
+        emailEnumerationProtection: Bool = true
     ) {
         self.projectID = projectID
         self.projectNumber = projectNumber
@@ -46,6 +52,7 @@ public struct ProjectConfiguration: Sendable {
         self.clockSkew = clockSkew
         self.mfa = mfa
         self.displayName = displayName
+        self.emailEnumerationProtection = emailEnumerationProtection
     }
 }
 

@@ -23,6 +23,8 @@ final class FetchedDigest: @unchecked Sendable {
 
     static let sha256 = FetchedDigest(name: "SHA256")
     static let sha1 = FetchedDigest(name: "SHA1")
+    static let sha512 = FetchedDigest(name: "SHA512")
+    static let md5 = FetchedDigest(name: "MD5")
 
     /// Hashes `count` bytes at `data` into `output`, which must have room for ``size`` bytes.
     func hash(_ data: UnsafeRawPointer?, count: Int, into output: UnsafeMutablePointer<UInt8>) {

@@ -1,6 +1,7 @@
 internal import COpenSSL
 
-/// HMAC (RFC 2104) over SHA-256 or SHA-1, computed by OpenSSL's one-shot `HMAC()`.
+/// HMAC (RFC 2104) over SHA-256 or SHA-1 (or, for imported password hashes, any ``DigestAlgorithm``), computed by
+/// OpenSSL's one-shot `HMAC()`.
 ///
 /// Compare MACs with ``ConstantTime/equals(_:_:)``, never with `==`.
 ///
@@ -16,6 +17,12 @@ public enum HMAC {
     /// - Returns: the 20-byte MAC.
     public static func sha1(key: [UInt8], message: [UInt8]) -> [UInt8] {
         compute(FetchedDigest.sha1, key: key, message: message)
+    }
+
+    /// HMAC of `message` under `key` with `digest`.
+    /// - Returns: the MAC, ``DigestAlgorithm/byteCount`` bytes.
+    public static func compute(_ digest: DigestAlgorithm, key: [UInt8], message: [UInt8]) -> [UInt8] {
+        compute(digest.fetched, key: key, message: message)
     }
 
     private static func compute(_ digest: FetchedDigest, key: [UInt8], message: [UInt8]) -> [UInt8] {

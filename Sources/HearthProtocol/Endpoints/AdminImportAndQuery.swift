@@ -11,14 +11,19 @@ public struct ImportedUser: Sendable, Equatable {
     /// Milliseconds since 1970.
     public var createdAt: Int64?
     public var lastLoginAt: Int64?
-    /// Present when the row carries a password (hash or plain), which Hearth cannot import yet.
-    public var hasPassword: Bool
+    /// The password hash, base64 (standard or URL-safe, padded or not, as proto3 JSON `bytes`), hashed as the
+    /// request's ``PasswordHashOptions`` say.
+    public var passwordHash: String?
+    /// The hash's salt, base64 like ``passwordHash``.
+    public var salt: String?
+    /// Present when the row carries a plain password (`rawPassword`, which only the Firebase emulator takes).
+    public var hasRawPassword: Bool
     public var providerUserInfo: [AdminLinkedProvider]
     public var mfaInfo: [AdminMFAEnrollment]
 
     public init(localId: String?) {
         self.localId = localId
-        hasPassword = false
+        hasRawPassword = false
         providerUserInfo = []
         mfaInfo = []
     }
@@ -34,7 +39,9 @@ public struct ImportedUser: Sendable, Equatable {
         customAttributes = try fields.string("customAttributes")
         createdAt = try fields.int64("createdAt")
         lastLoginAt = try fields.int64("lastLoginAt")
-        hasPassword = fields.value("passwordHash") != nil || fields.value("rawPassword") != nil
+        passwordHash = try fields.string("passwordHash")
+        salt = try fields.string("salt")
+        hasRawPassword = fields.value("rawPassword") != nil
         providerUserInfo = []
         for entry in try fields.objects("providerUserInfo") ?? [] {
             providerUserInfo.append(try AdminLinkedProvider(fields: entry))
@@ -44,16 +51,23 @@ public struct ImportedUser: Sendable, Equatable {
     }
 }
 
-/// `POST /v1/projects/{p}/accounts:batchCreate` (PROTOCOL.md §3.14): up to 1,000 users, without passwords.
+/// `POST /v1/projects/{p}/accounts:batchCreate` (PROTOCOL.md §3.14): up to 1,000 users, with password hashes
+/// made as `hashOptions` say.
 public struct BatchCreateRequest: Sendable, Equatable {
     public var users: [ImportedUser]
+    /// How the rows' `passwordHash` values were made.
+    public var hashOptions: PasswordHashOptions
     /// Replace accounts whose uid exists instead of reporting the row.
     public var allowOverwrite: Bool
     /// Refuse the whole request when two rows share an email or a federated id.
     public var sanityCheck: Bool
 
-    public init(users: [ImportedUser], allowOverwrite: Bool = false, sanityCheck: Bool = false) {
+    public init(
+        users: [ImportedUser], hashOptions: PasswordHashOptions = PasswordHashOptions(), allowOverwrite: Bool = false,
+        sanityCheck: Bool = false
+    ) {
         self.users = users
+        self.hashOptions = hashOptions
         self.allowOverwrite = allowOverwrite
         self.sanityCheck = sanityCheck
     }
@@ -61,6 +75,7 @@ public struct BatchCreateRequest: Sendable, Equatable {
     public init(fields: RequestFields) throws(WireError) {
         users = []
         for entry in try fields.objects("users") ?? [] { users.append(try ImportedUser(fields: entry)) }
+        hashOptions = try PasswordHashOptions(fields: fields)
         allowOverwrite = try fields.bool("allowOverwrite") ?? false
         sanityCheck = try fields.bool("sanityCheck") ?? false
     }

@@ -101,6 +101,13 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let invalidContinueURI = ErrorCode(rawValue: "INVALID_CONTINUE_URI")
     public static let resetPasswordExceedLimit = ErrorCode(rawValue: "RESET_PASSWORD_EXCEED_LIMIT")
     public static let invalidHashAlgorithm = ErrorCode(rawValue: "INVALID_HASH_ALGORITHM")
+    public static let invalidHashRounds = ErrorCode(rawValue: "INVALID_HASH_ROUNDS")
+    public static let invalidHashMemoryCost = ErrorCode(rawValue: "INVALID_HASH_MEMORY_COST")
+    public static let invalidHashKey = ErrorCode(rawValue: "INVALID_HASH_KEY")
+    public static let invalidHashSaltSeparator = ErrorCode(rawValue: "INVALID_HASH_SALT_SEPARATOR")
+    public static let invalidHashParallelization = ErrorCode(rawValue: "INVALID_HASH_PARALLELIZATION")
+    public static let invalidHashBlockSize = ErrorCode(rawValue: "INVALID_HASH_BLOCK_SIZE")
+    public static let invalidHashDerivedKeyLength = ErrorCode(rawValue: "INVALID_HASH_DERIVED_KEY_LENGTH")
     // Multi-factor (PROTOCOL.md §6).
     public static let missingMFAPendingCredential = ErrorCode(rawValue: "MISSING_MFA_PENDING_CREDENTIAL")
     public static let missingCredential = ErrorCode(rawValue: "MISSING_CREDENTIAL")

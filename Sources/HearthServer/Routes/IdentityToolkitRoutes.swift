@@ -18,14 +18,13 @@ struct IdentityToolkitRoutes {
     static let unimplementedLegacyNames: [String: String] = [
         "getProjectConfig": "projects", "getRecaptchaParam": "recaptchaParams",
         "sendVerificationCode": "accounts:sendVerificationCode", "setProjectConfig": "setProjectConfig",
-        "verifyPassword": "accounts:signInWithPassword", "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
+        "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
         "signOutUser": "signOutUser", "downloadAccount": "accounts:batchGet", "uploadAccount": "accounts:batchCreate",
     ]
 
     /// Client v1 paths Hearth does not serve yet (the v1 names of `unimplementedLegacyNames`).
     static let unimplementedV1Names = [
-        "projects", "recaptchaParams", "accounts:sendVerificationCode", "accounts:signInWithPassword",
-        "accounts:signInWithPhoneNumber",
+        "projects", "recaptchaParams", "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber",
     ]
 
     /// `501 NOT_IMPLEMENTED` in the wire envelope, naming the v1 endpoint.
@@ -60,7 +59,7 @@ struct IdentityToolkitRoutes {
             ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, _ in
                 try accounts.delete(DeleteAccountRequest(fields: fields))
             }),
-        ]
+        ] + PasswordRoutes.endpoints(platform, edge: edge)
         Self.register(endpoints, in: &router)
         for (legacyName, v1Name) in Self.unimplementedLegacyNames {
             let handler = Self.notImplemented(v1Name, edge: edge)
