@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
-        .target(name: "Argon2", dependencies: ["CArgon2", "HearthCrypto"]),
+        .target(name: "Argon2", dependencies: ["CArgon2"]),
 
         // Contracts.
         .target(name: "JOSE", dependencies: ["HearthCrypto", "HearthProtocol"]),

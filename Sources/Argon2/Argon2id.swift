@@ -1,27 +1,20 @@
 internal import CArgon2
-internal import HearthCrypto
 
 /// Argon2id (RFC 9106) through libargon2: hashes to PHC strings and checks passwords against them.
 ///
 /// ```swift
-/// let stored = try Argon2id.hash("correct horse", cost: Argon2idCost(memoryKiB: 19_456, iterations: 2, parallelism: 1))
+/// let cost = Argon2idCost(memoryKiB: 19_456, iterations: 2, parallelism: 1)
+/// let stored = try Argon2id.hash("correct horse", salt: sixteenRandomBytes, cost: cost)
 /// try Argon2id.verify("correct horse", against: stored)  // true
 /// ```
 ///
 /// Both calls are deliberately slow and use `memoryKiB` of memory; callers bound how many run at once.
 public enum Argon2id {
-    /// Bytes of random salt in a new hash.
-    public static let saltLength = 16
     /// Bytes of hash output in a new hash.
     public static let hashLength = 32
 
-    /// The PHC string of `password` with a fresh 16-byte random salt
-    /// (`$argon2id$v=19$m=<KiB>,t=<iterations>,p=<lanes>$<salt>$<hash>`, base64 without padding).
-    public static func hash(_ password: String, cost: Argon2idCost) throws(Argon2Error) -> String {
-        try hash(password, salt: SecureRandom.bytes(count: saltLength), cost: cost)
-    }
-
-    /// The PHC string of `password` with the given salt (at least 8 bytes); for reference vectors.
+    /// The PHC string of `password` with `salt` (at least 8 bytes; callers draw it from a secure random
+    /// generator): `$argon2id$v=19$m=<KiB>,t=<iterations>,p=<lanes>$<salt>$<hash>`, base64 without padding.
     public static func hash(_ password: String, salt: [UInt8], cost: Argon2idCost) throws(Argon2Error) -> String {
         let length = argon2_encodedlen(
             cost.iterations, cost.memoryKiB, cost.parallelism, UInt32(clamping: salt.count), UInt32(hashLength),

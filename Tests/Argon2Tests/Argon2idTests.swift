@@ -15,6 +15,7 @@ struct Argon2idTests {
          "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$C4TWUs9rDEvq7w3+J4umqA32aWKB1+DSiRuBfYxFj94"),
     ]
     static let small = Argon2idCost(memoryKiB: 1024, iterations: 1, parallelism: 1)
+    static let salt = Array("sixteen byte slt".utf8)
 
     @Test("hashes libargon2's reference vectors to the exact PHC strings, and verifies them")
     func referenceVectors() throws {
@@ -26,15 +27,17 @@ struct Argon2idTests {
         }
     }
 
-    @Test("a new hash has a 16-byte random salt, a 32-byte hash and the requested cost; salts differ")
+    @Test("a hash records the cost, the salt and a 32-byte output; other salts give other hashes")
     func newHashes() throws {
-        let first = try Argon2id.hash("correct horse", cost: Self.small)
-        let second = try Argon2id.hash("correct horse", cost: Self.small)
+        let salt = [UInt8](repeating: 7, count: 16)
+        let first = try Argon2id.hash("correct horse", salt: salt, cost: Self.small)
+        let second = try Argon2id.hash("correct horse", salt: [UInt8](repeating: 8, count: 16), cost: Self.small)
         #expect(first != second)
+        #expect(try Argon2id.hash("correct horse", salt: salt, cost: Self.small) == first)
         let parts = try Argon2idEncodedHash(parsing: first)
         #expect(parts.cost == Self.small)
         #expect(parts.version == 19)
-        #expect(parts.salt.count == 16)
+        #expect(parts.salt == salt)
         #expect(parts.hash.count == 32)
         #expect(first.hasPrefix("$argon2id$v=19$m=1024,t=1,p=1$"))
         #expect(try Argon2id.verify("correct horse", against: first))
@@ -44,10 +47,10 @@ struct Argon2idTests {
     @Test("passwords are bytes: empty, non-ASCII and embedded NUL passwords hash and verify exactly")
     func passwordBytes() throws {
         for password in ["", "pässwörd 🔑", "a\u{0}b"] {
-            let encoded = try Argon2id.hash(password, cost: Self.small)
+            let encoded = try Argon2id.hash(password, salt: Self.salt, cost: Self.small)
             #expect(try Argon2id.verify(password, against: encoded))
         }
-        let withNUL = try Argon2id.hash("a\u{0}b", cost: Self.small)
+        let withNUL = try Argon2id.hash("a\u{0}b", salt: Self.salt, cost: Self.small)
         #expect(try !Argon2id.verify("a", against: withNUL))
         #expect(try !Argon2id.verify("a\u{0}c", against: withNUL))
     }
@@ -93,7 +96,7 @@ struct Argon2idTests {
             Argon2idCost(memoryKiB: 1024, iterations: 0, parallelism: 1),
             Argon2idCost(memoryKiB: 1024, iterations: 1, parallelism: 0),
         ] {
-            #expect(throws: Argon2Error.parametersOutOfRange) { try Argon2id.hash("password", cost: cost) }
+            #expect(throws: Argon2Error.parametersOutOfRange) { try Argon2id.hash("password", salt: Self.salt, cost: cost) }
         }
         #expect(throws: Argon2Error.parametersOutOfRange) {
             try Argon2id.hash("password", salt: [1, 2, 3], cost: Self.small)

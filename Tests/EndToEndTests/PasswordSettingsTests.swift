@@ -5,16 +5,22 @@ import Testing
 /// `HEARTH_PASSWORD_HASHING_CONCURRENCY`; bad values exit 64 naming the setting.
 @Suite("password settings (e2e)")
 struct PasswordSettingsTests {
-    @Test("bad Argon2, gate and policy settings are refused clearly, from the environment and the config file")
-    func refusals() throws {
+    /// `hearth serve --dev` on a fresh data directory, with `environment` and `config` (if given) as its config
+    /// file; for settings it refuses, so it exits at once.
+    private func refusedServe(environment: [String: String] = [:], config json: String? = nil) throws -> (status: Int32, output: String) {
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        func config(_ json: String) throws -> String {
-            let file = directory.appendingPathComponent("hearth-\(UUID().uuidString).json")
+        var arguments = ["serve", "--dev", "--port", "0", "--data-dir", directory.path]
+        if let json {
+            let file = directory.appendingPathComponent("hearth.json")
             try Data(json.utf8).write(to: file)
-            return file.path
+            arguments += ["--config", file.path]
         }
-        let serve = ["serve", "--dev", "--port", "0", "--data-dir", directory.path]
+        return try HearthProcess.run(arguments, environment: environment)
+    }
+
+    @Test("bad Argon2, gate and policy settings are refused clearly, from the environment and the config file")
+    func refusals() throws {
         let environmentCases: [([String: String], String)] = [
             (["HEARTH_ARGON2_MEMORY_KIB": "lots"], "HEARTH_ARGON2_MEMORY_KIB must be a whole number, not 'lots'"),
             (["HEARTH_ARGON2_MEMORY_KIB": "512"],
@@ -25,7 +31,7 @@ struct PasswordSettingsTests {
             (["HEARTH_PASSWORD_HASHING_CONCURRENCY": "0"], "HEARTH_PASSWORD_HASHING_CONCURRENCY must be between 1 and 256"),
         ]
         for (environment, message) in environmentCases {
-            let result = try HearthProcess.run(serve, environment: environment)
+            let result = try refusedServe(environment: environment)
             #expect(result.status == 64)
             #expect(result.output.contains(message), "\(result.output)")
         }
@@ -44,7 +50,7 @@ struct PasswordSettingsTests {
              "config password policy maxLength must be between minLength (6) and 4096, not 5000"),
         ]
         for (json, message) in fileCases {
-            let result = try HearthProcess.run(serve + ["--config", try config(json)])
+            let result = try refusedServe(config: json)
             #expect(result.status == 64)
             #expect(result.output.contains(message), "\(result.output)")
         }

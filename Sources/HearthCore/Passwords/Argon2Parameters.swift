@@ -12,18 +12,12 @@ public struct Argon2Parameters: Sendable, Equatable, CustomStringConvertible {
     public let iterations: Int
     public let parallelism: Int
 
-    /// Why parameters were refused; `message` names the setting and its range.
-    public struct Invalid: Error, Equatable, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
-    }
-
-    public init(memoryKiB: Int = 19_456, iterations: Int = 2, parallelism: Int = 1) throws(Invalid) {
+    public init(memoryKiB: Int = 19_456, iterations: Int = 2, parallelism: Int = 1) throws(InvalidPasswordSetting) {
         for (value, name, range) in [
             (memoryKiB, "memoryKiB", Self.memoryKiBRange), (iterations, "iterations", Self.iterationsRange),
             (parallelism, "parallelism", Self.parallelismRange),
         ] where !range.contains(value) {
-            throw Invalid(message: "Argon2 \(name) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+            throw InvalidPasswordSetting(message: "Argon2 \(name) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }
         self.memoryKiB = memoryKiB
         self.iterations = iterations

@@ -18,6 +18,8 @@ public final class Argon2PasswordHasher: PasswordHashing {
     /// A hash of a random password with `parameters`, that ``verifyNothing(_:)`` checks against.
     private let dummyHash: String
 
+    /// Bytes of random salt in a new hash.
+    static let saltLength = 16
     static let unavailable = WireError(.unavailable, "Password hashing is unavailable right now; try again later.")
 
     /// - Throws: `UNAVAILABLE` when libargon2 cannot hash with `parameters` (not enough memory).
@@ -55,7 +57,7 @@ public final class Argon2PasswordHasher: PasswordHashing {
         guard let encoded = try? Argon2idEncodedHash(parsing: stored),
               let storedParameters = Argon2Parameters(stored: encoded.cost)
         else { return .mismatch }
-        let current = storedParameters == parameters && encoded.salt.count == Argon2id.saltLength
+        let current = storedParameters == parameters && encoded.salt.count == Self.saltLength
             && encoded.hash.count == Argon2id.hashLength
         return try gate.run {
             guard try Self.matches(password, stored) else { return .mismatch }
@@ -75,6 +77,10 @@ public final class Argon2PasswordHasher: PasswordHashing {
     }
 
     private static func hash(_ password: String, parameters: Argon2Parameters) throws(WireError) -> String {
-        do { return try Argon2id.hash(password, cost: parameters.cost) } catch { throw unavailable }
+        do {
+            return try Argon2id.hash(password, salt: SecureRandom.bytes(count: saltLength), cost: parameters.cost)
+        } catch {
+            throw unavailable
+        }
     }
 }

@@ -19,6 +19,7 @@ public struct PasswordPolicy: Sendable, Equatable {
     public static let maximumLength = 4_096
     /// The characters that count as non-alphanumeric (Identity Platform's list).
     public static let allowedNonAlphanumericCharacters: [Character] = Array("^$*.[]{}()?\"!@#%&/\\,><':;|_~`")
+    private static let symbolScalars = Set(allowedNonAlphanumericCharacters.flatMap(\.unicodeScalars))
 
     public let enforcementState: EnforcementState
     public let minLength: Int
@@ -28,22 +29,16 @@ public struct PasswordPolicy: Sendable, Equatable {
     public let requireNumeric: Bool
     public let requireNonAlphanumeric: Bool
 
-    /// Why a policy was refused; `message` names the setting and its range.
-    public struct Invalid: Error, Equatable, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
-    }
-
     public init(
         enforcementState: EnforcementState, minLength: Int = PasswordPolicy.minimumLength,
         maxLength: Int = PasswordPolicy.maximumLength, requireLowercase: Bool = false, requireUppercase: Bool = false,
         requireNumeric: Bool = false, requireNonAlphanumeric: Bool = false
-    ) throws(Invalid) {
+    ) throws(InvalidPasswordSetting) {
         guard Self.minLengthRange.contains(minLength) else {
-            throw Invalid(message: "password policy minLength must be between 6 and 30, not \(minLength)")
+            throw InvalidPasswordSetting(message: "password policy minLength must be between 6 and 30, not \(minLength)")
         }
         guard (minLength...Self.maximumLength).contains(maxLength) else {
-            throw Invalid(message: "password policy maxLength must be between minLength (\(minLength)) and 4096, not \(maxLength)")
+            throw InvalidPasswordSetting(message: "password policy maxLength must be between minLength (\(minLength)) and 4096, not \(maxLength)")
         }
         self.enforcementState = enforcementState
         self.minLength = minLength
@@ -74,8 +69,9 @@ public struct PasswordPolicy: Sendable, Equatable {
 
     /// The requirements `password` misses, in Firebase's order and words.
     private func missingRequirements(_ password: String, length: Int) -> [String] {
-        let characters = Set(password)
-        func contains(_ test: (Character) -> Bool) -> Bool { characters.contains(where: test) }
+        // Code points, as the web SDK's charAt sees them (a combining accent does not hide the letter before it).
+        let scalars = Set(password.unicodeScalars)
+        func contains(_ test: (Unicode.Scalar) -> Bool) -> Bool { scalars.contains(where: test) }
         var missing: [String] = []
         if length < minLength { missing.append("Password must contain at least \(minLength) characters") }
         if length > maxLength { missing.append("Password may contain at most \(maxLength) characters") }
@@ -88,7 +84,7 @@ public struct PasswordPolicy: Sendable, Equatable {
         if requireNumeric, !contains({ ("0"..."9").contains($0) }) {
             missing.append("Password must contain a numeric character")
         }
-        if requireNonAlphanumeric, !contains(Self.allowedNonAlphanumericCharacters.contains) {
+        if requireNonAlphanumeric, !contains(Self.symbolScalars.contains) {
             missing.append("Password must contain a non-alphanumeric character")
         }
         return missing

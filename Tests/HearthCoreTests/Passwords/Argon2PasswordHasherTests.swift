@@ -33,6 +33,9 @@ struct Argon2PasswordHasherTests {
         let stored = try hasher.hashNewPassword("correct horse")
         #expect(stored.hasPrefix("$argon2id$v=19$m=1024,t=1,p=1$"))
         #expect(!stored.contains("correct horse"))
+        // 16 random bytes of salt and 32 of hash: 22 and 43 base64 characters.
+        let fields = stored.split(separator: "$")
+        #expect(fields.count == 5 && fields[3].count == 22 && fields[4].count == 43)
         #expect(try hasher.verify("correct horse", against: stored) == .match(rehash: nil))
         #expect(try hasher.verify("correct horsE", against: stored) == .mismatch)
         #expect(try hasher.hashNewPassword("correct horse") != stored)
@@ -129,13 +132,13 @@ struct Argon2PasswordHasherTests {
     @Test("parameters: OWASP's minimum by default, ranges enforced with a message naming the setting")
     func parameters() {
         #expect(Argon2Parameters.owaspMinimum.description == "m=19456,t=2,p=1")
-        #expect(throws: Argon2Parameters.Invalid.self) { try Argon2Parameters(memoryKiB: 512) }
+        #expect(throws: InvalidPasswordSetting.self) { try Argon2Parameters(memoryKiB: 512) }
         do {
             _ = try Argon2Parameters(memoryKiB: 512)
         } catch {
             #expect(error.message == "Argon2 memoryKiB must be between 1024 and 4194304, not 512")
         }
-        #expect(throws: Argon2Parameters.Invalid.self) { try Argon2Parameters(iterations: 0) }
-        #expect(throws: Argon2Parameters.Invalid.self) { try Argon2Parameters(parallelism: 65) }
+        #expect(throws: InvalidPasswordSetting.self) { try Argon2Parameters(iterations: 0) }
+        #expect(throws: InvalidPasswordSetting.self) { try Argon2Parameters(parallelism: 65) }
     }
 }

@@ -33,7 +33,7 @@ struct HashingGateTests {
 
     @Test("with one permit and a queue of one, a third concurrent caller is refused at once, and the waiter still runs")
     func saturation() throws {
-        // A waiter would wait an hour: the third caller returning at all while the permit is held shows it never waited.
+        // Waiters would wait an hour: the third caller answering while the permit is still held shows it never waited.
         let gate = HashingGate(concurrency: 1, queueLimit: 1, maximumWait: 3_600)
         let holder = PermitHolder(gate)
         let waiterRan = DispatchSemaphore(value: 0)
@@ -42,7 +42,15 @@ struct HashingGateTests {
         }
         while gate.occupancy < 2 { Thread.sleep(forTimeInterval: 0.001) }
 
-        #expect(throws: Self.busy) { try gate.run { Issue.record("the third caller ran") } }
+        let thirdRefused = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do {
+                try gate.run {}
+            } catch let error as WireError where error == Self.busy {
+                thirdRefused.signal()
+            } catch {}
+        }
+        #expect(thirdRefused.wait(timeout: .now() + 60) == .success, "the third caller was not refused while the permit was held")
         #expect(gate.occupancy == 2)
 
         holder.release()

@@ -53,6 +53,8 @@ struct PasswordPolicyTests {
         #expect(refusal(Self.strict, "Abcdefg1`") == nil)
         #expect(refusal(Self.strict, "Abcdefg1\\") == nil)
         #expect(refusal(Self.strict, "Abcdefgh١!")?.contains("numeric") == true)
+        // A combining accent does not hide the letter it follows, as in the web SDK.
+        #expect(refusal(Self.strict, "A\u{0301}BCDEFe\u{0301}1!") == nil)
     }
 
     @Test("lengths count UTF-16 code units, like JavaScript's length")
@@ -70,10 +72,10 @@ struct PasswordPolicyTests {
 
     @Test("settings out of Firebase's ranges are refused")
     func validation() {
-        #expect(throws: PasswordPolicy.Invalid.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 5) }
-        #expect(throws: PasswordPolicy.Invalid.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 31) }
-        #expect(throws: PasswordPolicy.Invalid.self) { try PasswordPolicy(enforcementState: .enforce, maxLength: 4_097) }
-        #expect(throws: PasswordPolicy.Invalid.self) {
+        #expect(throws: InvalidPasswordSetting.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 5) }
+        #expect(throws: InvalidPasswordSetting.self) { try PasswordPolicy(enforcementState: .enforce, minLength: 31) }
+        #expect(throws: InvalidPasswordSetting.self) { try PasswordPolicy(enforcementState: .enforce, maxLength: 4_097) }
+        #expect(throws: InvalidPasswordSetting.self) {
             try PasswordPolicy(enforcementState: .enforce, minLength: 10, maxLength: 9)
         }
     }
