@@ -151,7 +151,7 @@ public final class EmailActionService: Sendable {
 
     /// Runs `body` as one write transaction with a ``LimitLedger``; reports its events once committed.
     func transaction<Value>(_ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>) throws -> Value {
-        try LimitLedger.transaction(store: store, nowMillis: time.nowMillis, report: report, body)
+        try store.transaction(atMillis: time.nowMillis, report: report, body)
     }
 }
 

@@ -27,26 +27,6 @@ struct LimitLedger {
         try writer.deleteLimitCounter(key: key)
     }
 
-    /// Runs `body` as one write transaction at `nowMillis` with a ledger; reports the ledger's events once the
-    /// transaction has committed.
-    static func transaction<Value>(
-        store: any HearthStore, nowMillis: Int64, report: (SecurityEvent) -> Void,
-        _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
-    ) throws -> Value {
-        var events: [SecurityEvent] = []
-        let outcome = try store.write { writer -> WriteOutcome<Value> in
-            var ledger = LimitLedger(writer: writer, nowMillis: nowMillis)
-            let outcome = try body(writer, &ledger)
-            events = ledger.events
-            return outcome
-        }
-        events.forEach(report)
-        switch outcome {
-        case .commit(let value): return value
-        case .commitThenFail(let error): throw error
-        }
-    }
-
     /// Charges one event to every quota, or to none: false (nothing saved, the exhausted quota
     /// reported) when any of them is used up.
     mutating func charge(_ quotas: [(key: String, quota: WindowQuota)]) throws -> Bool {

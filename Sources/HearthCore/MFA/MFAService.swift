@@ -410,7 +410,7 @@ public final class MFAService: Sendable {
     private func transaction<Value>(
         _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
     ) throws -> Value {
-        try LimitLedger.transaction(store: store, nowMillis: time.nowMillis, report: report, body)
+        try store.transaction(atMillis: time.nowMillis, report: report, body)
     }
 
     private func takeAccountToken(_ localID: String) throws {
