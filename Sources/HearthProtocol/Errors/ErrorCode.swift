@@ -96,7 +96,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let invalidLoginCredentials = ErrorCode(rawValue: "INVALID_LOGIN_CREDENTIALS")
     public static let passwordLoginDisabled = ErrorCode(rawValue: "PASSWORD_LOGIN_DISABLED")
     public static let credentialTooOldLoginAgain = ErrorCode(rawValue: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-    public static let missingIdentifier = ErrorCode(rawValue: "MISSING_IDENTIFIER")
     public static let invalidIdentifier = ErrorCode(rawValue: "INVALID_IDENTIFIER")
     public static let missingContinueURI = ErrorCode(rawValue: "MISSING_CONTINUE_URI")
     public static let invalidContinueURI = ErrorCode(rawValue: "INVALID_CONTINUE_URI")
