@@ -14,13 +14,16 @@ struct EmailActionTests {
     @Test("sendPasswordReset posts getOobConfirmationCode PASSWORD_RESET with the email and clientType only")
     func passwordReset() async throws {
         let harness = Harness()
-        harness.transport.enqueue("getOobConfirmationCode", json: ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": "ada@example.com"])
+        harness.transport.enqueue(
+            "getOobConfirmationCode",
+            json: ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": "ada@example.com"])
         try await harness.auth.sendPasswordReset(withEmail: EmailFixture.email)
         let request = try #require(harness.transport.requests.first)
         #expect(request.isStandardPost(to: "getOobConfirmationCode"))
         #expect(
             request.json == [
-                "requestType": "PASSWORD_RESET", "email": .string(EmailFixture.email), "clientType": EmailFixture.iOSClientType,
+                "requestType": "PASSWORD_RESET", "email": .string(EmailFixture.email),
+                "clientType": EmailFixture.iOSClientType,
             ])
     }
 
@@ -31,16 +34,20 @@ struct EmailActionTests {
         harness.transport.enqueue("getOobConfirmationCode", json: [:])
         try await harness.auth.sendPasswordReset(withEmail: EmailFixture.email, actionCodeSettings: Self.settings)
         try await harness.auth.sendPasswordReset(
-            withEmail: EmailFixture.email, actionCodeSettings: ActionCodeSettings(url: URL(string: "https://example.com/")))
+            withEmail: EmailFixture.email,
+            actionCodeSettings: ActionCodeSettings(url: URL(string: "https://example.com/")))
         let requests = harness.transport.requests
         #expect(
             requests[0].json == [
-                "requestType": "PASSWORD_RESET", "email": .string(EmailFixture.email), "clientType": EmailFixture.iOSClientType,
-                "continueUrl": "https://example.com/finish?x=1", "iOSBundleId": "com.example.app", "canHandleCodeInApp": true,
+                "requestType": "PASSWORD_RESET", "email": .string(EmailFixture.email),
+                "clientType": EmailFixture.iOSClientType,
+                "continueUrl": "https://example.com/finish?x=1", "iOSBundleId": "com.example.app",
+                "canHandleCodeInApp": true,
             ])
         #expect(
             requests[1].json == [
-                "requestType": "PASSWORD_RESET", "email": .string(EmailFixture.email), "clientType": EmailFixture.iOSClientType,
+                "requestType": "PASSWORD_RESET", "email": .string(EmailFixture.email),
+                "clientType": EmailFixture.iOSClientType,
                 "continueUrl": "https://example.com/",
             ])
     }
@@ -51,7 +58,8 @@ struct EmailActionTests {
         let refused = try #require(
             await authError {
                 try await harness.auth.sendSignInLink(
-                    toEmail: EmailFixture.email, actionCodeSettings: ActionCodeSettings(url: URL(string: "https://example.com")))
+                    toEmail: EmailFixture.email,
+                    actionCodeSettings: ActionCodeSettings(url: URL(string: "https://example.com")))
             })
         #expect(refused.code == .internalError)
         #expect(harness.transport.requests.isEmpty)
@@ -60,8 +68,10 @@ struct EmailActionTests {
         try await harness.auth.sendSignInLink(toEmail: EmailFixture.email, actionCodeSettings: Self.settings)
         #expect(
             harness.transport.requests.first?.json == [
-                "requestType": "EMAIL_SIGNIN", "email": .string(EmailFixture.email), "clientType": EmailFixture.iOSClientType,
-                "continueUrl": "https://example.com/finish?x=1", "iOSBundleId": "com.example.app", "canHandleCodeInApp": true,
+                "requestType": "EMAIL_SIGNIN", "email": .string(EmailFixture.email),
+                "clientType": EmailFixture.iOSClientType,
+                "continueUrl": "https://example.com/finish?x=1", "iOSBundleId": "com.example.app",
+                "canHandleCodeInApp": true,
             ])
     }
 
@@ -82,7 +92,8 @@ struct EmailActionTests {
         let harness = Harness()
         harness.transport.enqueue("emailLinkSignin", json: EmailFixture.signInResponse(extra: ["isNewUser": true]))
         harness.transport.enqueue("getAccountInfo", json: EmailFixture.userRecord())
-        let result = try await harness.auth.signIn(withEmail: EmailFixture.email, link: EmailFixture.signInLink(code: "a%2Bb"))
+        let result = try await harness.auth.signIn(
+            withEmail: EmailFixture.email, link: EmailFixture.signInLink(code: "a%2Bb"))
         let request = try #require(harness.transport.requests.first)
         #expect(request.isStandardPost(to: "emailLinkSignin"))
         #expect(request.json == ["email": .string(EmailFixture.email), "oobCode": "a+b"])
@@ -92,7 +103,10 @@ struct EmailActionTests {
 
         let other = Harness()
         let error = try #require(
-            await authError { try await other.auth.signIn(withEmail: EmailFixture.email, link: "https://example.com/?mode=verifyEmail&oobCode=x") })
+            await authError {
+                try await other.auth.signIn(
+                    withEmail: EmailFixture.email, link: "https://example.com/?mode=verifyEmail&oobCode=x")
+            })
         #expect(error.code == .invalidActionCode)
         #expect(other.transport.requests.isEmpty)
     }
@@ -100,7 +114,8 @@ struct EmailActionTests {
     @Test("confirmPasswordReset posts resetPassword {oobCode, newPassword}")
     func confirmPasswordReset() async throws {
         let harness = Harness()
-        harness.transport.enqueue("resetPassword", json: ["email": .string(EmailFixture.email), "requestType": "PASSWORD_RESET"])
+        harness.transport.enqueue(
+            "resetPassword", json: ["email": .string(EmailFixture.email), "requestType": "PASSWORD_RESET"])
         try await harness.auth.confirmPasswordReset(withCode: "reset-code", newPassword: "new password 1")
         let request = try #require(harness.transport.requests.first)
         #expect(request.isStandardPost(to: "resetPassword"))
@@ -118,7 +133,8 @@ struct EmailActionTests {
         ])
     func checkActionCode(requestType: String, operation: ActionCodeOperation) async throws {
         let harness = Harness()
-        harness.transport.enqueue("resetPassword", json: ["email": .string(EmailFixture.email), "requestType": .string(requestType)])
+        harness.transport.enqueue(
+            "resetPassword", json: ["email": .string(EmailFixture.email), "requestType": .string(requestType)])
         let info = try await harness.auth.checkActionCode("the-code")
         #expect(harness.transport.requests.first?.json == ["oobCode": "the-code"])
         #expect(info.operation == operation)
@@ -130,7 +146,8 @@ struct EmailActionTests {
     func checkActionCodeEmails() async throws {
         let harness = Harness()
         harness.transport.enqueue(
-            "resetPassword", json: ["email": "old@example.com", "newEmail": "new@example.com", "requestType": "VERIFY_AND_CHANGE_EMAIL"])
+            "resetPassword",
+            json: ["email": "old@example.com", "newEmail": "new@example.com", "requestType": "VERIFY_AND_CHANGE_EMAIL"])
         let info = try await harness.auth.checkActionCode("c")
         #expect(info.email == "new@example.com")
         #expect(info.previousEmail == "old@example.com")
@@ -143,7 +160,8 @@ struct EmailActionTests {
     @Test("verifyPasswordResetCode returns the code's email without using it")
     func verifyPasswordResetCode() async throws {
         let harness = Harness()
-        harness.transport.enqueue("resetPassword", json: ["email": .string(EmailFixture.email), "requestType": "PASSWORD_RESET"])
+        harness.transport.enqueue(
+            "resetPassword", json: ["email": .string(EmailFixture.email), "requestType": "PASSWORD_RESET"])
         #expect(try await harness.auth.verifyPasswordResetCode("reset-code") == EmailFixture.email)
         #expect(harness.transport.requests.first?.json == ["oobCode": "reset-code"])
     }
@@ -151,7 +169,9 @@ struct EmailActionTests {
     @Test("applyActionCode posts setAccountInfo {oobCode, returnSecureToken} without an idToken")
     func applyActionCode() async throws {
         let harness = Harness()
-        harness.transport.enqueue("setAccountInfo", json: ["localId": .string(Fixture.uid), "email": .string(EmailFixture.email), "emailVerified": true])
+        harness.transport.enqueue(
+            "setAccountInfo",
+            json: ["localId": .string(Fixture.uid), "email": .string(EmailFixture.email), "emailVerified": true])
         try await harness.auth.applyActionCode("verify-code")
         let request = try #require(harness.transport.requests.first)
         #expect(request.isStandardPost(to: "setAccountInfo"))
@@ -169,7 +189,8 @@ struct EmailActionTests {
         let harness = Harness()
         harness.transport.enqueue("resetPassword", status: 400, json: Fixture.errorEnvelope(serverCode))
         harness.transport.enqueue("setAccountInfo", status: 400, json: Fixture.errorEnvelope(serverCode))
-        let reset = try #require(await authError { try await harness.auth.confirmPasswordReset(withCode: "c", newPassword: "pw1234567") })
+        let reset = try #require(
+            await authError { try await harness.auth.confirmPasswordReset(withCode: "c", newPassword: "pw1234567") })
         #expect(reset.code == expected)
         let apply = try #require(await authError { try await harness.auth.applyActionCode("c") })
         #expect(apply.code == expected)
@@ -178,7 +199,8 @@ struct EmailActionTests {
     @Test(
         "sendOobCode errors map: EMAIL_NOT_FOUND, INVALID_EMAIL, MISSING_EMAIL, TOO_MANY_ATTEMPTS_TRY_LATER, …",
         arguments: [
-            ("EMAIL_NOT_FOUND", AuthErrorCode.userNotFound), ("INVALID_EMAIL", .invalidEmail), ("MISSING_EMAIL", .missingEmail),
+            ("EMAIL_NOT_FOUND", AuthErrorCode.userNotFound), ("INVALID_EMAIL", .invalidEmail),
+            ("MISSING_EMAIL", .missingEmail),
             ("TOO_MANY_ATTEMPTS_TRY_LATER", .tooManyRequests), ("INVALID_CONTINUE_URI", .invalidContinueURI),
             ("MISSING_CONTINUE_URI", .missingContinueURI), ("UNAUTHORIZED_DOMAIN", .unauthorizedDomain),
             ("MISSING_IOS_BUNDLE_ID", .missingIosBundleID), ("INVALID_HOSTING_LINK_DOMAIN", .invalidHostingLinkDomain),
@@ -187,7 +209,8 @@ struct EmailActionTests {
     func sendErrors(serverCode: String, expected: AuthErrorCode) async throws {
         let harness = Harness()
         harness.transport.enqueue("getOobConfirmationCode", status: 400, json: Fixture.errorEnvelope(serverCode))
-        let error = try #require(await authError { try await harness.auth.sendPasswordReset(withEmail: EmailFixture.email) })
+        let error = try #require(
+            await authError { try await harness.auth.sendPasswordReset(withEmail: EmailFixture.email) })
         #expect(error.code == expected)
         #expect(error.serverCode == serverCode)
     }
@@ -200,12 +223,15 @@ struct EmailActionTests {
         try await user.sendEmailVerification()
         #expect(
             harness.transport.requests(to: "getOobConfirmationCode").first?.json == [
-                "requestType": "VERIFY_EMAIL", "idToken": .string(EmailFixture.idToken()), "clientType": EmailFixture.iOSClientType,
+                "requestType": "VERIFY_EMAIL", "idToken": .string(EmailFixture.idToken()),
+                "clientType": EmailFixture.iOSClientType,
             ])
 
         harness.transport.enqueue("getOobConfirmationCode", json: [:])
         try await user.sendEmailVerification(with: Self.settings)
-        #expect(harness.transport.requests(to: "getOobConfirmationCode").last?.json?["continueUrl"] == "https://example.com/finish?x=1")
+        #expect(
+            harness.transport.requests(to: "getOobConfirmationCode").last?.json?["continueUrl"]
+                == "https://example.com/finish?x=1")
     }
 
     @Test("sendEmailVerification(beforeUpdatingEmail:) posts VERIFY_AND_CHANGE_EMAIL with newEmail and idToken")

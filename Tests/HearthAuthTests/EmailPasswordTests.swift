@@ -8,7 +8,8 @@ import Testing
 /// `signIn(with:)`: the iOS SDK's requests, the tokens kept, and the second factor.
 @Suite("Email and password: sign-up and sign-in")
 struct EmailPasswordTests {
-    @Test("createUser posts signupNewUser with clientType and returnSecureToken, then getAccountInfo; saves the session")
+    @Test(
+        "createUser posts signupNewUser with clientType and returnSecureToken, then getAccountInfo; saves the session")
     func createUser() async throws {
         let harness = Harness()
         harness.transport.enqueue("signupNewUser", json: EmailFixture.signInResponse(refreshToken: "refresh-new"))
@@ -44,10 +45,12 @@ struct EmailPasswordTests {
     @Test("createUser refuses an empty password (weakPassword) or email (missingEmail) without a request")
     func createUserChecksArguments() async throws {
         let harness = Harness()
-        let weak = try #require(await authError { try await harness.auth.createUser(withEmail: "a@example.com", password: "") })
+        let weak = try #require(
+            await authError { try await harness.auth.createUser(withEmail: "a@example.com", password: "") })
         #expect(weak.code == .weakPassword)
         #expect(weak.message == "Missing password")
-        let missing = try #require(await authError { try await harness.auth.createUser(withEmail: "", password: "pw123456") })
+        let missing = try #require(
+            await authError { try await harness.auth.createUser(withEmail: "", password: "pw123456") })
         #expect(missing.code == .missingEmail)
         #expect(harness.transport.requests.isEmpty)
     }
@@ -81,13 +84,15 @@ struct EmailPasswordTests {
         #expect(!String(reflecting: credential).contains(EmailFixture.password))
         try await harness.auth.signIn(with: credential)
         #expect(harness.transport.requests(to: "verifyAssertion").isEmpty)
-        #expect(harness.transport.requests(to: "verifyPassword").first?.json?["password"] == .string(EmailFixture.password))
+        #expect(
+            harness.transport.requests(to: "verifyPassword").first?.json?["password"] == .string(EmailFixture.password))
     }
 
     @Test("an empty password is wrongPassword before anything is sent, as iOS")
     func emptyPassword() async throws {
         let harness = Harness()
-        let error = try #require(await authError { try await harness.auth.signIn(withEmail: EmailFixture.email, password: "") })
+        let error = try #require(
+            await authError { try await harness.auth.signIn(withEmail: EmailFixture.email, password: "") })
         #expect(error.code == .wrongPassword)
         #expect(harness.transport.requests.isEmpty)
     }
@@ -103,7 +108,9 @@ struct EmailPasswordTests {
                 "mfaInfo": [MFAFixture.totpEnrollment],
             ])
         let error = try #require(
-            await authError { try await harness.auth.signIn(withEmail: EmailFixture.email, password: EmailFixture.password) })
+            await authError {
+                try await harness.auth.signIn(withEmail: EmailFixture.email, password: EmailFixture.password)
+            })
         #expect(error.code == .secondFactorRequired)
         #expect(error.email == EmailFixture.email)
         let resolver = try #require(error.resolver)
@@ -117,8 +124,11 @@ struct EmailPasswordTests {
             "mfaSignIn:finalize", json: MFAFixture.tokens(idToken: EmailFixture.idToken(), refreshToken: "refresh-mfa"))
         harness.transport.enqueue("getAccountInfo", json: EmailFixture.userRecord())
         let result = try await resolver.resolveSignIn(
-            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MFAFixture.totpEnrollmentID, oneTimePassword: "123456"))
-        #expect(harness.transport.requests(to: "mfaSignIn:finalize").first?.json?["mfaPendingCredential"] == .string(MFAFixture.pendingCredential))
+            with: TOTPMultiFactorGenerator.assertionForSignIn(
+                withEnrollmentID: MFAFixture.totpEnrollmentID, oneTimePassword: "123456"))
+        #expect(
+            harness.transport.requests(to: "mfaSignIn:finalize").first?.json?["mfaPendingCredential"]
+                == .string(MFAFixture.pendingCredential))
         #expect(harness.auth.currentUser === result.user)
         #expect(try harness.savedSession().refreshToken == "refresh-mfa")
     }
@@ -128,7 +138,9 @@ struct EmailPasswordTests {
         let harness = Harness()
         harness.transport.enqueue("verifyPassword", json: ["localId": .string(Fixture.uid)])
         let error = try #require(
-            await authError { try await harness.auth.signIn(withEmail: EmailFixture.email, password: EmailFixture.password) })
+            await authError {
+                try await harness.auth.signIn(withEmail: EmailFixture.email, password: EmailFixture.password)
+            })
         #expect(error.code == .internalError)
         #expect(harness.auth.currentUser == nil)
     }
@@ -174,7 +186,8 @@ struct EmailPasswordTests {
         harness.transport.enqueue(
             "signupNewUser", status: 400,
             json: Fixture.errorEnvelope("WEAK_PASSWORD : Password should be at least 6 characters"))
-        let error = try #require(await authError { try await harness.auth.createUser(withEmail: EmailFixture.email, password: "abc") })
+        let error = try #require(
+            await authError { try await harness.auth.createUser(withEmail: EmailFixture.email, password: "abc") })
         #expect(error.code.rawValue == 17026)
         #expect(error.message == "Password should be at least 6 characters")
         #expect(AuthErrorCode.passwordDoesNotMeetRequirements.rawValue == 17211)

@@ -27,7 +27,8 @@ struct EmailUserTests {
         #expect(request.isStandardPost(to: "setAccountInfo"))
         #expect(
             request.json == [
-                "idToken": .string(EmailFixture.idToken()), "password": "a brand new password", "returnSecureToken": true,
+                "idToken": .string(EmailFixture.idToken()), "password": "a brand new password",
+                "returnSecureToken": true,
             ])
         // The server revoked the old session: the user now holds, and the store keeps, the new tokens.
         #expect(user.refreshToken == "refresh-after-change")
@@ -46,7 +47,8 @@ struct EmailUserTests {
         #expect(empty.code == .weakPassword)
         #expect(harness.transport.requests(to: "setAccountInfo").isEmpty)
 
-        harness.transport.enqueue("setAccountInfo", status: 400, json: Fixture.errorEnvelope("CREDENTIAL_TOO_OLD_LOGIN_AGAIN"))
+        harness.transport.enqueue(
+            "setAccountInfo", status: 400, json: Fixture.errorEnvelope("CREDENTIAL_TOO_OLD_LOGIN_AGAIN"))
         let old = try #require(await authError { try await user.updatePassword(to: "another password") })
         #expect(old.code == .requiresRecentLogin)
         #expect(harness.auth.currentUser === user)
@@ -64,7 +66,8 @@ struct EmailUserTests {
         harness.transport.enqueue(
             "signupNewUser",
             json: [
-                "kind": "identitytoolkit#SignupNewUserResponse", "idToken": .string(Fixture.idToken(provider: "anonymous")),
+                "kind": "identitytoolkit#SignupNewUserResponse",
+                "idToken": .string(Fixture.idToken(provider: "anonymous")),
                 "refreshToken": "refresh-guest", "expiresIn": "3600", "localId": .string(Fixture.uid),
             ])
         harness.transport.enqueue("getAccountInfo", json: Fixture.userRecord(providers: []))
@@ -93,7 +96,10 @@ struct EmailUserTests {
 
         // A second password is refused locally.
         let again = try #require(
-            await authError { try await guest.link(with: EmailAuthProvider.credential(withEmail: "x@example.com", password: "pw1234567")) })
+            await authError {
+                try await guest.link(
+                    with: EmailAuthProvider.credential(withEmail: "x@example.com", password: "pw1234567"))
+            })
         #expect(again.code == .providerAlreadyLinked)
         #expect(harness.transport.requests(to: "signupNewUser").count == 2)
     }
@@ -103,8 +109,10 @@ struct EmailUserTests {
         let harness = Harness()
         let user = try await harness.signIn().user
         harness.transport.enqueue("emailLinkSignin", json: EmailFixture.signInResponse(refreshToken: "refresh-link"))
-        harness.transport.enqueue("getAccountInfo", json: Fixture.userRecord(providers: [EmailFixture.passwordProvider]))
-        try await user.link(with: EmailAuthProvider.credential(withEmail: EmailFixture.email, link: EmailFixture.signInLink()))
+        harness.transport.enqueue(
+            "getAccountInfo", json: Fixture.userRecord(providers: [EmailFixture.passwordProvider]))
+        try await user.link(
+            with: EmailAuthProvider.credential(withEmail: EmailFixture.email, link: EmailFixture.signInLink()))
         let request = try #require(harness.transport.requests(to: "emailLinkSignin").first)
         #expect(request.isStandardPost(to: "emailLinkSignin"))
         #expect(
@@ -120,7 +128,10 @@ struct EmailUserTests {
         let user = try await harness.signIn().user
         harness.transport.enqueue("signupNewUser", status: 400, json: Fixture.errorEnvelope("EMAIL_EXISTS"))
         let error = try #require(
-            await authError { try await user.link(with: EmailAuthProvider.credential(withEmail: EmailFixture.email, password: EmailFixture.password)) })
+            await authError {
+                try await user.link(
+                    with: EmailAuthProvider.credential(withEmail: EmailFixture.email, password: EmailFixture.password))
+            })
         #expect(error.code == .emailAlreadyInUse)
         #expect(harness.auth.currentUser === user)
         #expect(user.refreshToken == "refresh-1")
@@ -131,7 +142,8 @@ struct EmailUserTests {
         let harness = Harness()
         let user = try await harness.signInWithPassword().user
         let fresh = EmailFixture.idToken(issuedAt: Fixture.startTime + 600)
-        harness.transport.enqueue("verifyPassword", json: EmailFixture.signInResponse(idToken: fresh, refreshToken: "refresh-reauth"))
+        harness.transport.enqueue(
+            "verifyPassword", json: EmailFixture.signInResponse(idToken: fresh, refreshToken: "refresh-reauth"))
         harness.transport.enqueue("getAccountInfo", json: EmailFixture.userRecord())
         let result = try await user.reauthenticate(
             with: EmailAuthProvider.credential(withEmail: EmailFixture.email, password: EmailFixture.password))
@@ -152,7 +164,8 @@ struct EmailUserTests {
     func reauthenticateWithGoogle() async throws {
         let harness = Harness()
         let user = try await harness.signIn().user
-        harness.transport.enqueue("verifyAssertion", json: Fixture.signInResponse(refreshToken: "refresh-google-reauth", isNewUser: false))
+        harness.transport.enqueue(
+            "verifyAssertion", json: Fixture.signInResponse(refreshToken: "refresh-google-reauth", isNewUser: false))
         harness.transport.enqueue("getAccountInfo", json: Fixture.userRecord())
         let result = try await user.reauthenticate(with: Fixture.googleCredential)
         let request = try #require(harness.transport.requests(to: "verifyAssertion").last)
@@ -168,10 +181,14 @@ struct EmailUserTests {
         let user = try await harness.signInWithPassword().user
         harness.transport.enqueue(
             "verifyPassword",
-            json: EmailFixture.signInResponse(idToken: Fixture.idToken(uid: "someone-else", provider: "password"), refreshToken: "theirs"))
+            json: EmailFixture.signInResponse(
+                idToken: Fixture.idToken(uid: "someone-else", provider: "password"), refreshToken: "theirs"))
         harness.transport.enqueue("getAccountInfo", json: EmailFixture.userRecord(uid: "someone-else"))
         let error = try #require(
-            await authError { try await user.reauthenticate(with: EmailAuthProvider.credential(withEmail: "eve@example.com", password: "pw1234567")) })
+            await authError {
+                try await user.reauthenticate(
+                    with: EmailAuthProvider.credential(withEmail: "eve@example.com", password: "pw1234567"))
+            })
         #expect(error.code == .userMismatch)
         #expect(user.refreshToken == "refresh-1")
         #expect(try harness.savedSession().refreshToken == "refresh-1")
@@ -180,11 +197,17 @@ struct EmailUserTests {
         // No such account (EMAIL_NOT_FOUND) is a mismatch too, as in iOS; wrong password stays wrongPassword.
         harness.transport.enqueue("verifyPassword", status: 400, json: Fixture.errorEnvelope("EMAIL_NOT_FOUND"))
         let unknown = try #require(
-            await authError { try await user.reauthenticate(with: EmailAuthProvider.credential(withEmail: "nobody@example.com", password: "pw1234567")) })
+            await authError {
+                try await user.reauthenticate(
+                    with: EmailAuthProvider.credential(withEmail: "nobody@example.com", password: "pw1234567"))
+            })
         #expect(unknown.code == .userMismatch)
         harness.transport.enqueue("verifyPassword", status: 400, json: Fixture.errorEnvelope("INVALID_PASSWORD"))
         let wrong = try #require(
-            await authError { try await user.reauthenticate(with: EmailAuthProvider.credential(withEmail: EmailFixture.email, password: "wrong-pw")) })
+            await authError {
+                try await user.reauthenticate(
+                    with: EmailAuthProvider.credential(withEmail: EmailFixture.email, password: "wrong-pw"))
+            })
         #expect(wrong.code == .wrongPassword)
         #expect(harness.auth.currentUser === user)
     }

@@ -10,9 +10,11 @@ struct PasswordPolicyTests {
     static let strict: JSONValue = [
         "customStrengthOptions": [
             "minPasswordLength": 10, "maxPasswordLength": 20, "containsLowercaseCharacter": true,
-            "containsUppercaseCharacter": true, "containsNumericCharacter": true, "containsNonAlphanumericCharacter": true,
+            "containsUppercaseCharacter": true, "containsNumericCharacter": true,
+            "containsNonAlphanumericCharacter": true,
         ],
-        "allowedNonAlphanumericCharacters": ["!", "#", "€"], "enforcementState": "ENFORCE", "forceUpgradeOnSignin": true,
+        "allowedNonAlphanumericCharacters": ["!", "#", "€"], "enforcementState": "ENFORCE",
+        "forceUpgradeOnSignin": true,
         "schemaVersion": 1,
     ]
 
@@ -26,7 +28,9 @@ struct PasswordPolicyTests {
         #expect(requests.count == 1)
         let request = try #require(requests.first)
         #expect(request.method == "GET")
-        #expect(request.url.absoluteString == "https://identitytoolkit.googleapis.com/v2/passwordPolicy?key=\(Fixture.apiKey)")
+        #expect(
+            request.url.absoluteString
+                == "https://identitytoolkit.googleapis.com/v2/passwordPolicy?key=\(Fixture.apiKey)")
         #expect(request.body == nil)
         #expect(request.headers["X-Client-Version"] == "Swift/HearthAuth/\(HearthAuthVersion.string)")
         #expect(!first.isValid)
@@ -51,7 +55,8 @@ struct PasswordPolicyTests {
             ("Abcdefgh1?", true, true, true, true, true, false),
             ("Abcdefgh1€", true, true, true, true, true, true),
         ])
-    func rules(password: String, min: Bool, max: Bool, lower: Bool, upper: Bool, digit: Bool, symbol: Bool) async throws {
+    func rules(password: String, min: Bool, max: Bool, lower: Bool, upper: Bool, digit: Bool, symbol: Bool) async throws
+    {
         let harness = Harness()
         harness.transport.enqueue("passwordPolicy", json: Self.strict)
         let status = try await harness.auth.validatePassword(password)
@@ -67,7 +72,8 @@ struct PasswordPolicyTests {
     @Test("an empty policy: at least 6 characters, nothing else; missing symbol list means any non-alphanumeric")
     func defaults() async throws {
         let harness = Harness()
-        harness.transport.enqueue("passwordPolicy", json: ["customStrengthOptions": [:], "enforcementState": "ENFORCEMENT_STATE_UNSPECIFIED"])
+        harness.transport.enqueue(
+            "passwordPolicy", json: ["customStrengthOptions": [:], "enforcementState": "ENFORCEMENT_STATE_UNSPECIFIED"])
         #expect(try await !harness.auth.validatePassword("12345").isValid)
         let ok = try await harness.auth.validatePassword("123456")
         #expect(ok.isValid)
@@ -76,7 +82,8 @@ struct PasswordPolicyTests {
         #expect(ok.passwordPolicy.enforcementState == "OFF")
 
         let symbols = Harness()
-        symbols.transport.enqueue("passwordPolicy", json: ["customStrengthOptions": ["containsNonAlphanumericCharacter": true]])
+        symbols.transport.enqueue(
+            "passwordPolicy", json: ["customStrengthOptions": ["containsNonAlphanumericCharacter": true]])
         #expect(try await symbols.auth.validatePassword("abcdef-").meetsSymbolsRequirement)
         #expect(try await !symbols.auth.validatePassword("abcdef7").meetsSymbolsRequirement)
     }
@@ -95,8 +102,11 @@ struct PasswordPolicyTests {
 
         harness.transport.enqueue(
             "signupNewUser", status: 400,
-            json: Fixture.errorEnvelope("PASSWORD_DOES_NOT_MEET_REQUIREMENTS : Missing password requirements: [Password must contain at least 8 characters]"))
-        let error = try #require(await authError { try await harness.auth.createUser(withEmail: EmailFixture.email, password: "1234567") })
+            json: Fixture.errorEnvelope(
+                "PASSWORD_DOES_NOT_MEET_REQUIREMENTS : Missing password requirements: [Password must contain at least 8 characters]"
+            ))
+        let error = try #require(
+            await authError { try await harness.auth.createUser(withEmail: EmailFixture.email, password: "1234567") })
         #expect(error.code == .passwordDoesNotMeetRequirements)
         #expect(error.message == "Missing password requirements: [Password must contain at least 8 characters]")
 
@@ -108,7 +118,8 @@ struct PasswordPolicyTests {
     @Test("the policy's server error is thrown and nothing is cached")
     func policyError() async throws {
         let harness = Harness()
-        harness.transport.enqueue("passwordPolicy", status: 404, json: Fixture.errorEnvelope("CONFIGURATION_NOT_FOUND", status: 404))
+        harness.transport.enqueue(
+            "passwordPolicy", status: 404, json: Fixture.errorEnvelope("CONFIGURATION_NOT_FOUND", status: 404))
         let error = try #require(await authError { _ = try await harness.auth.validatePassword("x") })
         #expect(error.serverCode == "CONFIGURATION_NOT_FOUND")
         harness.transport.enqueue("passwordPolicy", json: ["customStrengthOptions": [:]])

@@ -186,10 +186,8 @@ public final class Auth: Sendable {
         let reply = try await backend.call(
             VerifyAssertionCall(body: Self.assertionRequest(for: credential, linkingIDToken: nil)))
         let response = try Self.checkAssertion(reply, credential: credential, auth: self)
-        let tokens = try TokenState(
-            signInIDToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn,
-            now: clock())
-        let user = try await signInLocally(tokens: tokens, isAnonymous: false)
+        let user = try await signInLocally(
+            idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
         return AuthDataResult(
             user: user,
             additionalUserInfo: AdditionalUserInfo(response: response, fallbackProviderID: credential.provider),
@@ -354,6 +352,14 @@ public final class Auth: Sendable {
         let user = User(profile: record, tokens: tokens, isAnonymous: isAnonymous, auth: self)
         try signInLocally(user)
         return user
+    }
+
+    /// `signInLocally(tokens:isAnonymous:)` for the tokens of a (non-anonymous) sign-in response, which must have
+    /// both.
+    func signInLocally(idToken: String?, refreshToken: String?, expiresIn: String?) async throws(AuthError) -> User {
+        let tokens = try TokenState(
+            signInIDToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn, now: clock())
+        return try await signInLocally(tokens: tokens, isAnonymous: false)
     }
 
     /// Saves `user`'s session and makes it the current user.

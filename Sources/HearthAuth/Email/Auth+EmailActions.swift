@@ -33,7 +33,8 @@ extension Auth {
                 message: "The handleCodeInApp flag in ActionCodeSettings must be true for email-link sign-in.")
         }
         _ = try await backend.call(
-            GetOOBConfirmationCodeCall(body: .init(requestType: "EMAIL_SIGNIN", email: email, settings: actionCodeSettings)))
+            GetOOBConfirmationCodeCall(
+                body: .init(requestType: "EMAIL_SIGNIN", email: email, settings: actionCodeSettings)))
     }
 
     /// Sets a new password with the code of a password reset email (`resetPassword`).
@@ -56,7 +57,8 @@ extension Auth {
             throw AuthError(code: .internalError, message: "The server did not say which email the code is for.")
         }
         return ActionCodeInfo(
-            operation: ActionCodeOperation(requestType: response.requestType), email: email, newEmail: response.newEmail)
+            operation: ActionCodeOperation(requestType: response.requestType), email: email, newEmail: response.newEmail
+        )
     }
 
     /// The email a password reset code is for, without using the code.

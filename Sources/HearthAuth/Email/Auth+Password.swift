@@ -28,15 +28,7 @@ extension Auth {
         let response = try await forgettingPasswordPolicyOnRefusal { () async throws(AuthError) in
             try await backend.call(SignUpWithPasswordCall(body: .init(email: email, password: password))).response
         }
-        let tokens = try TokenState(
-            signInIDToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn,
-            now: clock())
-        let user = try await signInLocally(tokens: tokens, isAnonymous: false)
-        return AuthDataResult(
-            user: user,
-            additionalUserInfo: AdditionalUserInfo(
-                providerID: EmailAuthProvider.id, profile: nil, username: nil, isNewUser: true),
-            credential: nil)
+        return try await signInLocally(response, isNewUser: true)
     }
 
     /// Signs in with an email and password (`verifyPassword`).
@@ -70,21 +62,28 @@ extension Auth {
     /// Signs in with an email credential: the shared end of `signIn(withEmail:…)` and `signIn(with:)`.
     func signIn(withEmailCredential credential: EmailCredential) async throws(AuthError) -> AuthDataResult {
         let response = try await emailSignIn(credential, linkingIDToken: nil)
-        let tokens = try TokenState(
-            signInIDToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn,
-            now: clock())
-        let user = try await signInLocally(tokens: tokens, isAnonymous: false)
+        return try await signInLocally(response, isNewUser: response.isNewUser ?? false)
+    }
+
+    /// Signs in with the tokens of an email sign-in response.
+    private func signInLocally(_ response: EmailSignInResponse, isNewUser: Bool) async throws(AuthError)
+        -> AuthDataResult
+    {
+        let user = try await signInLocally(
+            idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
         return AuthDataResult(
             user: user,
             additionalUserInfo: AdditionalUserInfo(
-                providerID: EmailAuthProvider.id, profile: nil, username: nil, isNewUser: response.isNewUser ?? false),
+                providerID: EmailAuthProvider.id, profile: nil, username: nil, isNewUser: isNewUser),
             credential: nil)
     }
 
     /// The server's answer to an email credential: `verifyPassword` (or, when linking to the user of
     /// `linkingIDToken`, `signupNewUser`) for a password, `emailLinkSignin` for a link. A response that asks for
     /// a second factor becomes `.secondFactorRequired`.
-    func emailSignIn(_ credential: EmailCredential, linkingIDToken: String?) async throws(AuthError) -> EmailSignInResponse {
+    func emailSignIn(_ credential: EmailCredential, linkingIDToken: String?) async throws(AuthError)
+        -> EmailSignInResponse
+    {
         let response: EmailSignInResponse
         switch credential.proof {
         case .password(let password):

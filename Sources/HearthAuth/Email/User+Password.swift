@@ -36,7 +36,8 @@ extension User {
     /// - Throws: `AuthError`: `.missingEmail` (the user has no email), `.tooManyRequests`, `.invalidContinueURI`,
     ///   `.networkError`; session errors sign the user out.
     public func sendEmailVerification(with actionCodeSettings: ActionCodeSettings? = nil) async throws {
-        try await sendEmailAction(.init(requestType: "VERIFY_EMAIL", idToken: try await getIDToken(), settings: actionCodeSettings))
+        try await sendEmailAction(
+            .init(requestType: "VERIFY_EMAIL", idToken: try await getIDToken(), settings: actionCodeSettings))
     }
 
     /// Emails `newEmail` a link that, once followed, makes it the user's email

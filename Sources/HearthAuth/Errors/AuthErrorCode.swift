@@ -244,7 +244,8 @@ public struct AuthErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
         17201: "missingRecaptchaToken", 17202: "invalidRecaptchaToken", 17203: "invalidRecaptchaAction",
         17204: "missingClientType", 17205: "missingRecaptchaVersion", 17206: "invalidRecaptchaVersion",
         17207: "invalidReqType", 17208: "recaptchaSDKNotLinked", 17209: "recaptchaSiteKeyMissing",
-        17210: "recaptchaActionCreationFailed", 17211: "passwordDoesNotMeetRequirements", 17214: "invalidHostingLinkDomain", 17995: "keychainError",
+        17210: "recaptchaActionCreationFailed", 17211: "passwordDoesNotMeetRequirements",
+        17214: "invalidHostingLinkDomain", 17995: "keychainError",
         17999: "internalError", 18000: "malformedJWT",
     ]
 }

@@ -21,20 +21,25 @@ struct PortfolioPasswordPromptTests {
         return process
     }
 
+    /// Types the password at the last prompt (echo must be off), then checks the end: Hearth is unreachable, so
+    /// the command fails after reading it; echo is back on; the password never showed.
+    func typePasswordAndFinish(_ process: Process, on terminal: PseudoTerminal) {
+        #expect(!terminal.echoes)
+        terminal.type(Self.password)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 4)
+        #expect(terminal.echoes)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(!terminal.shown.contains(Self.password))
+    }
+
     @Test("sign-in --email: the typed password is not shown; echo is back on afterwards")
     func signInHidesPassword() throws {
         let terminal = try PseudoTerminal()
         #expect(terminal.echoes)
         let process = try start(["sign-in", "--email", "ada@example.com"], on: terminal)
         try terminal.waitFor("Password: ")
-        #expect(!terminal.echoes)
-        terminal.type(Self.password)
-        process.waitUntilExit()
-        // Hearth is unreachable: the sign-in fails after the password was read.
-        #expect(process.terminationStatus == 4)
-        #expect(terminal.echoes)
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(!terminal.shown.contains(Self.password))
+        typePasswordAndFinish(process, on: terminal)
     }
 
     @Test("sign-up: the email is shown as typed, both password entries are not")
@@ -46,14 +51,8 @@ struct PortfolioPasswordPromptTests {
         try terminal.waitFor("Password: ")
         terminal.type(Self.password)
         try terminal.waitFor("Repeat the password: ")
-        #expect(!terminal.echoes)
-        terminal.type(Self.password)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 4)
-        #expect(terminal.echoes)
-        Thread.sleep(forTimeInterval: 0.1)
+        typePasswordAndFinish(process, on: terminal)
         #expect(terminal.shown.contains("grace@example.com"))
-        #expect(!terminal.shown.contains(Self.password))
     }
 
     @Test("Ctrl-C at the password prompt puts echo back on")

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal for a child program: the child's stdin and stdout are the terminal, so it sees a TTY

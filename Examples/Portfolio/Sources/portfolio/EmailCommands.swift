@@ -18,7 +18,8 @@ extension PortfolioApp {
         do {
             result = try await auth.createUser(withEmail: email, password: password)
         } catch let error as AuthError {
-            throw AppFailure(message: Self.describe(error, action: "create your account"), status: Self.status(of: error))
+            throw AppFailure(
+                message: Self.describe(error, action: "create your account"), status: Self.status(of: error))
         }
         write("Welcome, \(result.user.email ?? email)!")
         write("  uid    \(result.user.uid)")
@@ -53,7 +54,8 @@ extension PortfolioApp {
             try await auth.confirmPasswordReset(withCode: code, newPassword: password)
             write("Your password was changed. Sign in with it: portfolio sign-in --email \(email)")
         } catch let error as AuthError {
-            throw AppFailure(message: Self.describe(error, action: "reset your password"), status: Self.status(of: error))
+            throw AppFailure(
+                message: Self.describe(error, action: "reset your password"), status: Self.status(of: error))
         }
     }
 
@@ -66,7 +68,8 @@ extension PortfolioApp {
             guard let code else {
                 guard let user = auth.currentUser else { throw AppFailure.notSignedIn() }
                 guard let email = user.email else {
-                    throw AppFailure(message: "Your account has no email address to verify.", status: ExitStatus.failure)
+                    throw AppFailure(
+                        message: "Your account has no email address to verify.", status: ExitStatus.failure)
                 }
                 try await user.sendEmailVerification()
                 write("A verification email is on its way to \(email).")
@@ -92,7 +95,9 @@ extension PortfolioApp {
         let policy = status.passwordPolicy
         var missing: [String] = []
         if !status.meetsMinPasswordLength { missing.append("at least \(policy.minPasswordLength) characters") }
-        if !status.meetsMaxPasswordLength, let max = policy.maxPasswordLength { missing.append("at most \(max) characters") }
+        if !status.meetsMaxPasswordLength, let max = policy.maxPasswordLength {
+            missing.append("at most \(max) characters")
+        }
         if !status.meetsLowercaseRequirement { missing.append("a lowercase letter") }
         if !status.meetsUppercaseRequirement { missing.append("an uppercase letter") }
         if !status.meetsDigitsRequirement { missing.append("a digit") }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The terminal's settings while echo is off, for the interrupt handler to put back.
@@ -49,7 +50,8 @@ extension Prompter {
 
     private func readSecretLine() throws -> String {
         guard let line = readLine(strippingNewline: true) else {
-            throw AppFailure(message: "No answer (input ended). Run the command again.", status: ExitStatus.signInFailed)
+            throw AppFailure(
+                message: "No answer (input ended). Run the command again.", status: ExitStatus.signInFailed)
         }
         return line
     }

@@ -200,7 +200,9 @@ struct PortfolioApp {
             return "Your session has ended (it was revoked or expired). Sign in again: portfolio sign-in"
         case .userDisabled:
             return "This account has been disabled. Contact the administrator."
-        case .wrongPassword, .invalidCredential where error.serverCode == "INVALID_LOGIN_CREDENTIALS",
+        case .wrongPassword:
+            return "Wrong email or password."
+        case .invalidCredential where error.serverCode == "INVALID_LOGIN_CREDENTIALS",
             .userNotFound where error.serverCode == "EMAIL_NOT_FOUND":
             return "Wrong email or password."
         case .weakPassword, .passwordDoesNotMeetRequirements:

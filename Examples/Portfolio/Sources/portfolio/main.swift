@@ -93,7 +93,9 @@ do {
             throw UsageError("usage: portfolio link google|apple [--as EMAIL]")
         }
     } else if command == "reset-password" {
-        guard options.positionals.count == 1 else { throw UsageError("usage: portfolio reset-password EMAIL [--code CODE]") }
+        guard options.positionals.count == 1 else {
+            throw UsageError("usage: portfolio reset-password EMAIL [--code CODE]")
+        }
     } else if let extra = options.positionals.first {
         throw UsageError("unexpected argument '\(extra)'")
     }
@@ -108,7 +110,9 @@ do {
         throw UsageError("--code is only for reset-password and verify-email")
     }
     let flags = options.flags
-    if options.values["email"] != nil && (flags.contains("apple") || flags.contains("guest") || options.values["as"] != nil) {
+    if options.values["email"] != nil
+        && (flags.contains("apple") || flags.contains("guest") || options.values["as"] != nil)
+    {
         throw UsageError("--email signs in with a password: leave out --apple, --guest and --as")
     }
     if (flags.contains("apple") || flags.contains("guest")) && command != "sign-in" {
@@ -131,7 +135,11 @@ do {
     case "sign-in" where options.flags.contains("apple"):
         try await app.signInWithApple(as: options.values["as"], hideEmail: options.flags.contains("hide-email"))
     case "sign-in":
-        if let email = options.values["email"] { try await app.signIn(email: email) } else { try await app.signIn(as: options.values["as"]) }
+        if let email = options.values["email"] {
+            try await app.signIn(email: email)
+        } else {
+            try await app.signIn(as: options.values["as"])
+        }
     case "sign-up": try await app.signUp(email: options.values["email"])
     case "reset-password": try await app.resetPassword(email: options.positionals[0], code: options.values["code"])
     case "verify-email": try await app.verifyEmail(code: options.values["code"])

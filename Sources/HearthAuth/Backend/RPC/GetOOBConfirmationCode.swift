@@ -15,7 +15,10 @@ struct GetOOBConfirmationCodeCall: BackendRequest {
         var canHandleCodeInApp: Bool?
         var clientType = Backend.clientType
 
-        init(requestType: String, email: String? = nil, newEmail: String? = nil, idToken: String? = nil, settings: ActionCodeSettings?) {
+        init(
+            requestType: String, email: String? = nil, newEmail: String? = nil, idToken: String? = nil,
+            settings: ActionCodeSettings?
+        ) {
             self.requestType = requestType
             self.email = email
             self.newEmail = newEmail
