@@ -54,6 +54,9 @@ struct PasswordPolicyTests {
             ("Abcdefghi!", true, true, true, true, false, true),
             ("Abcdefgh1?", true, true, true, true, true, false),
             ("Abcdefgh1€", true, true, true, true, true, true),
+            // Lengths count UTF-16 code units: the emoji is two.
+            ("Abcdef😀1!", true, true, true, true, true, true),
+            ("Abcde😀1!", false, true, true, true, true, true),
         ])
     func rules(password: String, min: Bool, max: Bool, lower: Bool, upper: Bool, digit: Bool, symbol: Bool) async throws
     {

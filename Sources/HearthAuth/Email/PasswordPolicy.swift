@@ -1,8 +1,8 @@
 /// The project's password rules, from `GET /v2/passwordPolicy` (the web SDK's `PasswordPolicy`).
 public struct PasswordPolicy: Sendable, Equatable {
-    /// The shortest allowed password, in characters; 6 when the server sets none (the server's own floor).
+    /// The shortest allowed password, in UTF-16 code units; 6 when the server sets none (the server's own floor).
     public let minPasswordLength: Int
-    /// The longest allowed password, in characters, if limited.
+    /// The longest allowed password, in UTF-16 code units, if limited.
     public let maxPasswordLength: Int?
     public let requiresLowercase: Bool
     public let requiresUppercase: Bool
@@ -36,10 +36,10 @@ public struct PasswordPolicy: Sendable, Equatable {
         schemaVersion = response.schemaVersion ?? 1
     }
 
-    /// Checks `password` against every rule. Letters and digits are ASCII, as in the web SDK; lengths count
-    /// characters.
+    /// Checks `password` against every rule, as the web SDK and Hearth do: letters and digits are ASCII, lengths
+    /// count UTF-16 code units.
     public func validate(_ password: String) -> PasswordValidationStatus {
-        let length = password.count
+        let length = password.utf16.count
         let scalars = password.unicodeScalars
         let isSymbol: (Unicode.Scalar) -> Bool =
             allowedNonAlphanumericCharacters.isEmpty

@@ -10,8 +10,11 @@ extension PortfolioApp {
     func signUp(email givenEmail: String?) async throws {
         let email = try givenEmail ?? prompter.ask("Email: ")
         let password = try prompter.askNewPassword("Password: ")
-        // The policy check is a courtesy: the server decides, so a server without a policy is no obstacle.
-        if let status = try? await auth.validatePassword(password), !status.isValid {
+        // A courtesy before sending: the server decides (a server without a policy is no obstacle, and a policy
+        // that is not enforced only advises).
+        if let status = try? await auth.validatePassword(password), !status.isValid,
+            status.passwordPolicy.enforcementState == "ENFORCE"
+        {
             throw AppFailure(message: Self.describe(status), status: ExitStatus.signInFailed)
         }
         let result: AuthDataResult
