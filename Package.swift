@@ -27,19 +27,21 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
 
         // Safe Swift wrappers, one per C library.
         .target(name: "HearthCrypto", dependencies: ["COpenSSL"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
+        .target(name: "Argon2", dependencies: ["CArgon2", "HearthCrypto"]),
 
         // Contracts.
         .target(name: "JOSE", dependencies: ["HearthCrypto", "HearthProtocol"]),
         .target(name: "HearthProtocol"),
 
         // Domain logic: no HTTP, no SQL.
-        .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol"]),
+        .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2"]),
 
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
@@ -72,6 +74,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "TerminalQRCodeTests", dependencies: ["TerminalQRCode"]),
+        .testTarget(name: "Argon2Tests", dependencies: ["Argon2"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),

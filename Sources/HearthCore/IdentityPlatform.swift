@@ -7,6 +7,8 @@ public final class IdentityPlatform: Sendable {
     public let sessionKeys: SigningKeyRing
     public let tokens: TokenService
     public let accounts: AccountService
+    /// Email and password sign-up, sign-in and changes (`accounts.signUp` and `accounts.update` hand over to it).
+    public let passwordAccounts: PasswordAccounts
     public let mfa: MFAService
     /// `accounts:signInWithCustomToken`.
     public let customTokens: CustomTokenSignIn
@@ -34,6 +36,8 @@ public final class IdentityPlatform: Sendable {
     ///   - devApple: settings of the dev Apple (needs the dev IdP, whose accounts are its people) and the check of
     ///     its clients' ES256 secrets; when given it is trusted as an Apple issuer too.
     ///   - providerTokens: Apple's code exchange and the wake-up of queued revocations.
+    ///   - passwords: hashes and checks every password (Argon2id in `hearth serve`).
+    ///   - passwordLockouts: the wrong-password counters per email and per client.
     ///   - smsSender: delivers SMS codes for phone second factors.
     ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
     ///   - rateLimits: the in-memory token buckets (see `RateLimiter`); nil turns them off.
@@ -47,6 +51,7 @@ public final class IdentityPlatform: Sendable {
         otherProviders: [IdentityProvider] = [],
         devApple devAppleSettings: (DevAppleConfiguration, any AppleClientSecretChecking)? = nil,
         providerTokens: ProviderTokenHandling = ProviderTokenHandling(),
+        passwords: any PasswordHashing, passwordLockouts: PasswordLockouts = PasswordLockouts(),
         smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
@@ -97,10 +102,13 @@ public final class IdentityPlatform: Sendable {
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         admin = AdminService(
-            store: store, time: time, maximumFactors: mfaLimits.maximumFactors,
+            store: store, time: time, maximumFactors: mfaLimits.maximumFactors, passwords: passwords,
             revocationsQueued: providerTokens.revocationsQueued)
+        passwordAccounts = PasswordAccounts(
+            project: project, store: store, tokens: tokens, mfa: mfa, time: time, hasher: passwords,
+            lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
-            limiter: rateLimiter, providerTokens: providerTokens)
+            limiter: rateLimiter, providerTokens: providerTokens, passwords: passwordAccounts)
     }
 }

@@ -65,7 +65,7 @@ enum ServeCommand {
         let project = ProjectConfiguration(
             projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
-            mfa: mfaPolicy)
+            mfa: mfaPolicy, emailEnumerationProtection: settings.passwordSignIn.emailEnumerationProtection)
         let time = SystemTimeSource()
         let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
@@ -109,6 +109,7 @@ enum ServeCommand {
                         crossOrigin: crossOrigin)
                 },
                 providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
+                passwords: try settings.passwords.hasher(), passwordLockouts: settings.passwordSignIn.lockouts,
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
@@ -126,7 +127,8 @@ enum ServeCommand {
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
-                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple),
+                trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple,
+                passwordPolicy: settings.passwords.policy),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(

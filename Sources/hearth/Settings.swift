@@ -41,6 +41,10 @@ struct Settings {
     /// `HEARTH_RATE_LIMITS=off` turns the in-memory buckets off (to measure what they cost; the
     /// database-kept lockouts and quotas stay).
     var rateLimiting = true
+    /// Argon2id cost, the hashing gate and the password policy (`passwords` in the config file, `HEARTH_ARGON2_*`).
+    var passwords = Passwords()
+    /// Email enumeration protection and wrong-password lockouts (Settings+PasswordSignIn.swift).
+    var passwordSignIn = PasswordSignInSettings()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -157,13 +161,17 @@ struct Settings {
         var http: HTTPLimits?
         var sessions: SessionSettings?
         var anonymousAccounts: AnonymousAccountSettings?
+        var passwords: PasswordsFile?
+        var emailPrivacy: EmailPrivacySettings?
+        var passwordLockout: PasswordLockoutSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts",
+        "anonymousAccounts", "passwords",
+        "emailPrivacy", "passwordLockout",
     ]
 
     /// The options of every command that opens the store.
@@ -249,12 +257,15 @@ struct Settings {
             try Self.checkKeys(of: "anonymousAccounts", in: object, known: AnonymousAccountSettings.keys, path: path)
             anonymousAccountDays = anonymous.deleteAfterDays ?? anonymousAccountDays
         }
+        try applyPasswordSignIn(
+            emailPrivacy: file.emailPrivacy, lockout: file.passwordLockout, fileObject: object, path: path)
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
+        if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
-    private static func checkKeys(of section: String, in object: [String: Any], known: Set<String>, path: String) throws {
+    static func checkKeys(of section: String, in object: [String: Any], known: Set<String>, path: String) throws {
         let given = (object[section] as? [String: Any])?.keys ?? [:].keys
         if let unknown = given.first(where: { !known.contains($0) }) {
             throw UsageError("config file \(path): unknown setting '\(section).\(unknown)'")
@@ -366,6 +377,8 @@ struct Settings {
             environment: environment, value: "HEARTH_ENCRYPTION_KEY_PREVIOUS", file: "HEARTH_ENCRYPTION_KEY_PREVIOUS_FILE")
             ?? previousEncryptionKeys
         try httpLimits.apply(environment: environment)
+        try passwords.apply(environment: environment)
+        try applyPasswordSignIn(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }
@@ -421,7 +434,7 @@ struct Settings {
         return count
     }
 
-    private static func flag(_ value: String, source: String) throws -> Bool {
+    static func flag(_ value: String, source: String) throws -> Bool {
         switch value.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false

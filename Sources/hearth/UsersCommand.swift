@@ -81,7 +81,7 @@ enum UsersCommand {
         let projectID = (try? settings.resolvedProjectID()) ?? Settings.developmentProjectID
         let platform = try IdentityPlatform(
             project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
-            store: store, googleIssuers: [])
+            store: store, googleIssuers: [], passwords: try settings.passwords.hasher())
         let users = UserAdministration(platform: platform, options: options)
         let uid = given.first ?? ""
         switch action {

@@ -48,8 +48,8 @@ struct AdminAPITests {
         #expect(duplicate.errorMessage == "DUPLICATE_LOCAL_ID")
         let taken = try admin.post("/accounts", #"{"email": "ada@example.com"}"#)
         #expect(taken.errorMessage?.hasPrefix("EMAIL_EXISTS") == true)
-        let password = try admin.post("/accounts", #"{"email": "new@example.com", "password": "secret-123"}"#)
-        #expect(password.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true)
+        let weak = try admin.post("/accounts", #"{"email": "new@example.com", "password": "short"}"#)
+        #expect(weak.errorMessage?.hasPrefix("WEAK_PASSWORD") == true)
     }
 
     @Test("get_users: uids, emails, phone numbers and federated ids combined; a signed-in user's record")

@@ -30,11 +30,6 @@ struct AnonymousAccountTests {
         let upgraded = try #require((after.json["users"] as? [[String: Any]])?.first)
         #expect(upgraded["email"] as? String == "guest-upgraded@example.com")
         #expect((upgraded["providerUserInfo"] as? [[String: Any]])?.first?["providerId"] as? String == "google.com")
-
-        let withPassword = try server.postJSON(
-            "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", ["email": "p@example.com", "password": "secret-123"])
-        #expect(withPassword.status == 400)
-        #expect(withPassword.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(withPassword.text)")
     }
 
     @Test("HearthAuth: signInAnonymously makes a guest (again the same one while it is signed in); linking Google upgrades it")

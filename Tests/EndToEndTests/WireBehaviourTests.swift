@@ -40,7 +40,7 @@ struct WireBehaviourTests {
         let badRefresh = try server.postJSON("/securetoken.googleapis.com/v1/token?key=k", ["grantType": "refresh_token", "refreshToken": "nope"])
         #expect(badRefresh.errorMessage == "INVALID_REFRESH_TOKEN")
 
-        let notImplemented = try server.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPassword?key=k", [:])
+        let notImplemented = try server.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/getRecaptchaParam?key=k", [:])
         #expect(notImplemented.status == 501)
 
         // Still healthy afterwards.

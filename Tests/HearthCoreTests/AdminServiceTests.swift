@@ -48,7 +48,7 @@ struct AdminServiceTests {
         #expect(first.localId.count == 28 && second.localId.count == 28 && first.localId != second.localId)
     }
 
-    @Test("create refuses a password, a taken uid, email or phone number, and bad values, and stores nothing")
+    @Test("create refuses a weak password, a taken uid, email or phone number, and bad values, and stores nothing")
     func createRefusals() throws {
         let test = try TestPlatform()
         _ = try create(test) {
@@ -57,7 +57,10 @@ struct AdminServiceTests {
             $0.phoneNumber = "+15555550100"
         }
         let cases: [(ErrorCode, (inout AdminCreateAccountRequest) -> Void)] = [
-            (.operationNotAllowed, { $0.password = "secret123" }),
+            (.weakPassword, {
+                $0.email = "weak@example.com"
+                $0.password = "short"
+            }),
             (.duplicateLocalID, { $0.localId = "taken" }),
             (.emailExists, { $0.email = "TAKEN@example.com" }),
             (.phoneNumberExists, { $0.phoneNumber = "+15555550100" }),

@@ -168,7 +168,7 @@ struct AdminUpdateTests {
         #expect(try test.store.read { try $0.account(localID: localID) }?.mfaEnrollments == [])
     }
 
-    @Test("update needs a localId of an existing account and refuses passwords, changing nothing")
+    @Test("update needs a localId of an existing account and refuses weak passwords, changing nothing")
     func refusals() throws {
         let test = try TestPlatform()
         let localID = try #require(try test.signIn(subject: "X-1").localId)
@@ -179,9 +179,9 @@ struct AdminUpdateTests {
         #expect(wireErrorCode {
             _ = try update(test, localID) {
                 $0.disableUser = true
-                $0.password = "new-password"
+                $0.password = "short"
             }
-        } == .operationNotAllowed)
+        } == .weakPassword)
         #expect(wireErrorCode {
             _ = try update(test, localID) {
                 $0.disableUser = true

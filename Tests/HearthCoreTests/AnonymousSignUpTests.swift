@@ -48,16 +48,6 @@ struct AnonymousSignUpTests {
         #expect(try test.store.read { try $0.account(localID: owner.localId!) }?.identity(for: "google.com")?.rawID == "taken")
     }
 
-    @Test("an email or password is refused until password sign-in exists, and makes nothing")
-    func passwordsRefused() throws {
-        let test = try TestPlatform()
-        for request in [SignUpRequest(email: "a@example.com", password: "secret-123"), SignUpRequest(email: "a@example.com"),
-                        SignUpRequest(password: "secret-123")] {
-            #expect(wireErrorCode { _ = try test.accounts.signUp(request) } == .operationNotAllowed)
-        }
-        #expect(try test.store.read { try $0.accountCount() } == 0)
-    }
-
     @Test("guests count against the client's account-creation bucket: 50 parallel sign-ups make only the burst, another client still signs up")
     func rateLimited() async throws {
         var rules = RateLimiter.Rules()

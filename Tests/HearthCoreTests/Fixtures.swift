@@ -95,19 +95,24 @@ struct TestPlatform {
     let apple: FakeApple
     let platform: IdentityPlatform
     let sms = CapturingSMSSender()
+    let passwords: TestPasswordHasher
 
     static let projectID = "test-project"
     static let issuer = "http://hearth.test/test-project"
 
     init(
         dev: Bool = false, mfa: MFAPolicy = .disabled, sessions: SessionPolicy = SessionPolicy(),
-        rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false
+        rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false,
+        passwords: TestPasswordHasher = TestPasswordHasher(), passwordLockouts: PasswordLockouts = PasswordLockouts(),
+        emailEnumerationProtection: Bool = true, securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
+        self.passwords = passwords
         google = try FakeGoogle(time: time)
         apple = try FakeApple(time: time)
         let project = ProjectConfiguration(
             projectID: Self.projectID, projectNumber: "123", issuer: Self.issuer, apiKeys: .anyNonEmpty,
-            googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"], mfa: mfa)
+            googleClientIDs: [FakeGoogle.clientID, "hearth-dev.apps.googleusercontent.com"], mfa: mfa,
+            emailEnumerationProtection: emailEnumerationProtection)
         let devConfiguration = dev
             ? DevIdPConfiguration(
                 issuer: "http://hearth.test/dev/google",
@@ -115,8 +120,9 @@ struct TestPlatform {
             : nil
         platform = try IdentityPlatform(
             project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
-            otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
-            acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens)
+            otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], passwords: passwords,
+            passwordLockouts: passwordLockouts, smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
+            acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens, securityEvents: securityEvents)
     }
 
     var accounts: AccountService { platform.accounts }

@@ -275,7 +275,8 @@ struct MFAFlowTests {
             project: ProjectConfiguration(
                 projectID: TestPlatform.projectID, projectNumber: "123", issuer: TestPlatform.issuer, apiKeys: .anyNonEmpty,
                 googleClientIDs: [FakeGoogle.clientID]),
-            store: fixture.test.store, time: fixture.test.time, googleIssuers: [fixture.test.google])
+            store: fixture.test.store, time: fixture.test.time, googleIssuers: [fixture.test.google],
+            passwords: TestPasswordHasher())
         let response = try disabled.accounts.signInWithIdp(
             fixture.test.signInRequest(idToken: try fixture.test.google.idToken(subject: "mfa-user", email: "mfa-user@example.com")))
         #expect(response.idToken != nil && response.mfaPendingCredential == nil)

@@ -32,7 +32,7 @@ struct OpenIDCodeFlowTests {
         return try IdentityPlatform(
             project: project, store: InMemoryStore(), time: base.time, googleIssuers: [],
             otherProviders: [.openID(id: "oidc.acme", issuer: acme, clientIDs: ["acme-client", "acme-web"], codeExchange: exchange)],
-            outboundLimits: limits
+            passwords: TestPasswordHasher(), outboundLimits: limits
         ).accounts
     }
 

@@ -18,7 +18,8 @@ struct ServerFixture {
         development: Bool = true, apiKeys: ProjectConfiguration.APIKeyPolicy = .anyNonEmpty,
         store: any HearthStore = InMemoryStore(), rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
         trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil,
-        appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker()
+        appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker(),
+        passwordPolicy: PasswordPolicy = .firebaseDefault
     ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
@@ -31,7 +32,8 @@ struct ServerFixture {
                     extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
             : nil
         let platform = try IdentityPlatform(
-            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, rateLimits: rateLimits,
+            project: project, store: store, googleIssuers: [], devIdentityProvider: dev, passwords: NoPasswordsHere(),
+            rateLimits: rateLimits,
             acceptsUnsignedCustomTokens: development)
         self.platform = platform
         let origins = CrossOriginRules(publicURL: Self.publicURL, development: true, trustedOrigins: ["https://app.example.com"])
@@ -46,7 +48,8 @@ struct ServerFixture {
             platform: platform,
             options: ServerOptions(
                 publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies,
-                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devApple: devApple),
+                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devApple: devApple,
+                passwordPolicy: passwordPolicy),
             log: log.append)
     }
 

@@ -293,7 +293,8 @@ final class MFAHarness: Sendable {
             googleClientIDs: [], mfa: .allFactors)
         let events = self.events
         platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [], smsSender: sms, mfaLimits: limits,
+            project: project, store: store, time: time, googleIssuers: [], passwords: NoPasswordsHere(),
+            smsSender: sms, mfaLimits: limits,
             securityEvents: events.append)
         guard createAccount else { return }
         let factor = MFAEnrollment(

@@ -383,7 +383,8 @@ struct SessionHarness {
         let project = ProjectConfiguration(
             projectID: "p", issuer: "http://hearth.test/p", apiKeys: .anyNonEmpty, googleClientIDs: [])
         platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [], sessionPolicy: policy)
+            project: project, store: store, time: time, googleIssuers: [], passwords: NoPasswordsHere(),
+            sessionPolicy: policy)
         if try store.read({ try $0.account(localID: Self.localID) }) == nil {
             try store.write {
                 try $0.insertAccount(Account(localID: Self.localID, createdAtMillis: 0, validSinceMillis: 0))

@@ -13,17 +13,21 @@ public final class AccountService: Sendable {
     let limiter: RateLimiter
     let time: any TimeSource
     let providerTokens: ProviderTokenHandling
+    /// Email and password sign-up, linking and changes, which `signUp` and `update` hand over.
+    let passwords: PasswordAccounts
 
     /// - Parameters:
     ///   - providers: the identity providers `signInWithIdp` accepts.
     ///   - limiter: the in-memory buckets (`signInPerAccount`, `accountCreationPerClient`).
     ///   - providerTokens: Apple's code exchange, and the wake-up after deletions queued revocations.
+    ///   - passwords: email and password accounts.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
         mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter(),
-        providerTokens: ProviderTokenHandling = ProviderTokenHandling()
+        providerTokens: ProviderTokenHandling = ProviderTokenHandling(), passwords: PasswordAccounts
     ) {
         self.mfa = mfa
+        self.passwords = passwords
         self.providerTokens = providerTokens
         self.limiter = limiter
         self.project = project
@@ -262,7 +266,8 @@ public final class AccountService: Sendable {
         return LookupResponse(users: [UserRecord(user.account)])
     }
 
-    /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`.
+    /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`, and
+    /// email and password (``PasswordAccounts/changeCredentials(email:password:profile:of:)``).
     public func update(_ request: UpdateAccountRequest) throws -> UpdateAccountResponse {
         if request.oobCode != nil && request.idToken == nil {
             throw WireError(.invalidOOBCode, "The action code is invalid.")
@@ -278,24 +283,27 @@ public final class AccountService: Sendable {
         if request.disableUser != nil {
             throw WireError(.operationNotAllowed, "A user cannot disable their own account.")
         }
-        if request.email != nil || request.password != nil {
-            throw WireError(.operationNotAllowed, "Changing the email or password is not supported by this server yet.")
-        }
         let change = try ProfileChange(
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute ?? [],
             deleteProvider: request.deleteProvider ?? [])
         let user = try tokens.authenticate(idToken: request.idToken)
-        let now = time.nowMillis
-        let account = try store.write { writer -> Account in
-            guard var account = try writer.account(localID: user.account.localID) else {
-                throw WireError(.userNotFound)
-            }
-            change.apply(to: &account)
-            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
-            return account
+        let response: UpdateAccountResponse
+        if request.email != nil || request.password != nil {
+            response = try passwords.changeCredentials(
+                email: request.email, password: request.password, profile: change, of: user)
+        } else {
+            let now = time.nowMillis
+            response = UpdateAccountResponse(try store.write { writer -> Account in
+                guard var account = try writer.account(localID: user.account.localID) else {
+                    throw WireError(.userNotFound)
+                }
+                change.apply(to: &account)
+                try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
+                return account
+            })
         }
         if !(request.deleteProvider ?? []).isEmpty { providerTokens.revocationsQueued() }
-        return UpdateAccountResponse(account)
+        return response
     }
 
     /// `accounts:delete` of the signed-in user; its sessions end with it, and its provider tokens are queued

@@ -4,13 +4,13 @@ extension AccountService {
     /// `accounts:signUp` without email and password: a new anonymous account (no identities, no email) and a
     /// session whose ID tokens say `firebase.sign_in_provider: anonymous`. Linking a provider later
     /// (`signInWithIdp` with this account's ID token) upgrades it in place. Counts against the client's
-    /// `accountCreationPerClient` bucket.
+    /// `accountCreationPerClient` bucket. A request with an email, password, `idToken` or `localId` is
+    /// ``PasswordAccounts/signUp(_:client:)``'s.
     ///
-    /// - Throws: `OPERATION_NOT_ALLOWED` for an email or password (password sign-in is not served yet),
-    ///   `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    /// - Throws: `TOO_MANY_ATTEMPTS_TRY_LATER`, and what ``PasswordAccounts/signUp(_:client:)`` throws.
     public func signUp(_ request: SignUpRequest, client: String? = nil) throws -> SignUpResponse {
-        guard request.email == nil, request.password == nil else {
-            throw WireError(.operationNotAllowed, "Password sign-in is not enabled on this Hearth server.")
+        if request.email != nil || request.password != nil || request.idToken != nil || request.localId != nil {
+            return try passwords.signUp(request, client: client)
         }
         let nowMillis = time.nowMillis
         var account = Account(

@@ -5,14 +5,12 @@ extension AdminService {
     ///
     /// `validSince` revokes every session that exists now, as `hearth users revoke` does: whatever value is
     /// sent, `validSince` becomes the later of that value and the time of the call, so it never moves back
-    /// (which would bring revoked sessions back). A new email moves it too, as Firebase does.
+    /// (which would bring revoked sessions back). A new email or password moves it too, as Firebase does; the
+    /// password is hashed through ``PasswordHashing`` (its policy applies).
     /// `mfa.enrollments` replaces the second factors: phone factors by number; an entry naming an existing
     /// factor by `mfaEnrollmentId` keeps it (a TOTP factor needs no `phoneInfo`); an empty list removes all.
     public func update(_ request: AdminUpdateAccountRequest) throws -> UpdateAccountResponse {
         guard let localID = request.localId, !localID.isEmpty else { throw WireError(.missingLocalID) }
-        if request.password != nil {
-            throw WireError(.operationNotAllowed, "Password sign-in is not available on this server yet.")
-        }
         let email = try request.email.map(AccountFieldRules.checkedEmail)
         if let phone = request.phoneNumber { try AccountFieldRules.checkPhoneNumber(phone) }
         let claims = try request.customAttributes.map(CustomClaims.validated)
@@ -20,14 +18,21 @@ extension AdminService {
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute,
             deleteProvider: request.deleteProvider)
         let linked = try request.linkProviderUserInfo.map(Self.linkedIdentity)
+        let passwordHash = try request.password.map(passwords.hashNewPassword)
         let now = time.nowMillis
         let account = try store.transaction { writer -> WriteOutcome<Account> in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
             try Self.requireUnique(email: email, phoneNumber: request.phoneNumber, for: localID, writer)
-            if email != nil || request.phoneNumber != nil || linked != nil { account.isAnonymous = false }
+            if email != nil || request.phoneNumber != nil || linked != nil || passwordHash != nil {
+                account.isAnonymous = false
+            }
             if let email, email != account.email {
                 account.email = email
                 account.emailVerified = false
+                account.revokeSessions(atMillis: now)
+            }
+            if let passwordHash {
+                account.passwordHash = passwordHash
                 account.revokeSessions(atMillis: now)
             }
             if let verified = request.emailVerified { account.emailVerified = verified }

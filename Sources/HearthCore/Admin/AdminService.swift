@@ -8,6 +8,8 @@ public final class AdminService: Sendable {
     let store: any HearthStore
     let time: any TimeSource
     let maximumFactors: Int
+    /// Hashes the passwords administrators set.
+    let passwords: any PasswordHashing
     /// Called after a write that may have queued provider-token revocations (the maintenance task's `wake`).
     let revocationsQueued: @Sendable () -> Void
 
@@ -18,34 +20,34 @@ public final class AdminService: Sendable {
 
     /// - Parameters:
     ///   - maximumFactors: how many second factors an account may have (`MFAService.Limits`).
+    ///   - passwords: hashes the passwords administrators set (create, update).
     ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
     public init(
-        store: any HearthStore, time: any TimeSource, maximumFactors: Int,
+        store: any HearthStore, time: any TimeSource, maximumFactors: Int, passwords: any PasswordHashing,
         revocationsQueued: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
         self.time = time
         self.maximumFactors = maximumFactors
+        self.passwords = passwords
         self.revocationsQueued = revocationsQueued
     }
 
     // MARK: - create
 
-    /// `POST …/accounts`: a new account, with the caller's uid or a generated one. Passwords are refused
-    /// until password sign-in exists.
+    /// `POST …/accounts`: a new account, with the caller's uid or a generated one, and a password hashed
+    /// through ``PasswordHashing`` (its policy applies).
     public func create(_ request: AdminCreateAccountRequest) throws -> AdminCreateAccountResponse {
-        if request.password != nil {
-            throw WireError(.operationNotAllowed, "Password sign-in is not available on this server yet.")
-        }
         if let localID = request.localId { try AccountFieldRules.checkLocalID(localID) }
         let email = try request.email.map(AccountFieldRules.checkedEmail)
         if let phone = request.phoneNumber { try AccountFieldRules.checkPhoneNumber(phone) }
         let claims = try request.customAttributes.flatMap(CustomClaims.validated)
         let profile = try ProfileChange(displayName: request.displayName, photoURL: request.photoUrl)
+        let passwordHash = try request.password.map(passwords.hashNewPassword)
         let now = time.nowMillis
         var account = Account(
             localID: request.localId ?? Identifiers.localID(), email: email,
-            emailVerified: request.emailVerified ?? false, phoneNumber: request.phoneNumber,
+            emailVerified: request.emailVerified ?? false, phoneNumber: request.phoneNumber, passwordHash: passwordHash,
             disabled: request.disabled ?? false, customAttributes: claims, createdAtMillis: now,
             validSinceMillis: now)
         profile.apply(to: &account)

@@ -410,19 +410,7 @@ public final class MFAService: Sendable {
     private func transaction<Value>(
         _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
     ) throws -> Value {
-        var events: [SecurityEvent] = []
-        let nowMillis = time.nowMillis
-        let outcome = try store.write { writer -> WriteOutcome<Value> in
-            var ledger = LimitLedger(writer: writer, nowMillis: nowMillis)
-            let outcome = try body(writer, &ledger)
-            events = ledger.events
-            return outcome
-        }
-        events.forEach(report)
-        switch outcome {
-        case .commit(let value): return value
-        case .commitThenFail(let error): throw error
-        }
+        try store.transaction(atMillis: time.nowMillis, report: report, body)
     }
 
     private func takeAccountToken(_ localID: String) throws {

@@ -29,10 +29,15 @@ public struct ProjectConfiguration: Sendable {
     public var clockSkew: Int64
     /// Whether sign-ins ask enrolled users for a second factor, and which kinds may be enrolled.
     public var mfa: MFAPolicy
+    /// Email enumeration protection (Firebase's `emailPrivacyConfig.enableImprovedEmailPrivacy`, on by default as
+    /// Firebase now ships it): password sign-in answers `INVALID_LOGIN_CREDENTIALS` for an unknown email and a
+    /// wrong password alike, and no answer says whether an email has an account.
+    public var emailEnumerationProtection: Bool
 
     public init(
         projectID: String, projectNumber: String = "0", issuer: String, apiKeys: APIKeyPolicy,
-        googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled
+        googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled,
+        emailEnumerationProtection: Bool = true
     ) {
         self.projectID = projectID
         self.projectNumber = projectNumber
@@ -42,6 +47,7 @@ public struct ProjectConfiguration: Sendable {
         self.idTokenLifetime = idTokenLifetime
         self.clockSkew = clockSkew
         self.mfa = mfa
+        self.emailEnumerationProtection = emailEnumerationProtection
     }
 }
 

@@ -67,6 +67,8 @@ public struct UpdateAccountResponse: Codable, Sendable, Equatable {
     public var displayName: String?
     public var photoUrl: String?
     public var providerUserInfo: [ProviderUserInfo]?
+    /// The email the update set, when it set one.
+    public var newEmail: String?
     public var idToken: String?
     public var refreshToken: String?
     public var expiresIn: String?

@@ -20,15 +20,14 @@ struct IdentityToolkitRoutes {
         "getOobConfirmationCode": "accounts:sendOobCode", "getProjectConfig": "projects",
         "getRecaptchaParam": "recaptchaParams", "resetPassword": "accounts:resetPassword",
         "sendVerificationCode": "accounts:sendVerificationCode", "setProjectConfig": "setProjectConfig",
-        "verifyPassword": "accounts:signInWithPassword", "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
+        "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
         "signOutUser": "signOutUser", "downloadAccount": "accounts:batchGet", "uploadAccount": "accounts:batchCreate",
     ]
 
     /// Client v1 paths Hearth does not serve yet (the v1 names of `unimplementedLegacyNames`).
     static let unimplementedV1Names = [
         "accounts:createAuthUri", "accounts:signInWithEmailLink", "accounts:sendOobCode", "projects", "recaptchaParams",
-        "accounts:resetPassword", "accounts:sendVerificationCode", "accounts:signInWithPassword",
-        "accounts:signInWithPhoneNumber",
+        "accounts:resetPassword", "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber",
     ]
 
     /// `501 NOT_IMPLEMENTED` in the wire envelope, naming the v1 endpoint.
@@ -63,7 +62,7 @@ struct IdentityToolkitRoutes {
             ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, _ in
                 try accounts.delete(DeleteAccountRequest(fields: fields))
             }),
-        ]
+        ] + PasswordRoutes.endpoints(platform, edge: edge)
         for endpoint in endpoints {
             let handler = endpoint.chain.handler(endpoint.responder)
             router.add(.post, "\(Self.v1)/\(endpoint.v1)", handler)

@@ -17,11 +17,14 @@ public struct ServerOptions: Sendable {
     public var adminVerifiers: [any AdminTokenVerifier]
     /// In development, the Sign in with Apple look-alike served at `/dev/apple`.
     public var devApple: DevAppleProvider?
+    /// The password policy `GET /v2/passwordPolicy` publishes (the one the password hasher enforces).
+    public var passwordPolicy: PasswordPolicy
 
     public init(
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
         sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
-        adminVerifiers: [any AdminTokenVerifier] = [], devApple: DevAppleProvider? = nil
+        adminVerifiers: [any AdminTokenVerifier] = [], devApple: DevAppleProvider? = nil,
+        passwordPolicy: PasswordPolicy = .firebaseDefault
     ) {
         self.publicURL = publicURL
         self.development = development
@@ -30,5 +33,6 @@ public struct ServerOptions: Sendable {
         self.trustedProxies = trustedProxies
         self.adminVerifiers = adminVerifiers
         self.devApple = devApple
+        self.passwordPolicy = passwordPolicy
     }
 }

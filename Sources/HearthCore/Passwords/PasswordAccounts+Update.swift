@@ -1,0 +1,47 @@
+import HearthProtocol
+
+extension PasswordAccounts {
+    /// `accounts:update` with `email` and/or `password` by the signed-in `user` (PROTOCOL.md §3.6), together with
+    /// the request's profile changes. The account's sessions all end (`validSince` moves to now, so their refresh
+    /// tokens answer `TOKEN_EXPIRED`), and the caller gets a fresh session whose tokens say `sign_in_provider:
+    /// password` when a password was set (else the old provider), and `newEmail` when an email was.
+    ///
+    /// - Throws: `INVALID_EMAIL`, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` (the session signed in over five minutes ago, as
+    ///   Firebase requires a recent sign-in for these changes), `EMAIL_EXISTS`, the policy's errors.
+    func changeCredentials(
+        email requestedEmail: String?, password: String?, profile: ProfileChange, of user: AuthenticatedUser
+    ) throws -> UpdateAccountResponse {
+        let email = try requestedEmail.map(AccountFieldRules.checkedEmail)
+        guard time.nowSeconds - user.session.authTime <= Self.recentLoginSeconds else {
+            throw WireError(.credentialTooOldLoginAgain, "This operation is sensitive and requires recent authentication.")
+        }
+        let localID = user.account.localID
+        if let email { try requireAvailable(email, for: localID, store) }
+        let hash = try password.map(hasher.hashNewPassword)
+        let nowMillis = time.nowMillis
+        var session = user.session
+        if hash != nil { session.signInProvider = Self.providerID }
+        let (account, refreshToken) = try store.write { writer -> (Account, String) in
+            guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
+            profile.apply(to: &account)
+            if let email {
+                try requireAvailable(email, for: localID, writer)
+                if account.email != email {
+                    account.email = email
+                    account.emailVerified = false
+                }
+            }
+            if let hash { account.passwordHash = hash }
+            account.isAnonymous = false
+            account.revokeSessions(atMillis: nowMillis)
+            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
+            return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
+        }
+        var response = UpdateAccountResponse(account)
+        response.newEmail = email
+        response.idToken = try tokens.mintIDToken(for: account, session: session)
+        response.refreshToken = refreshToken
+        response.expiresIn = tokens.expiresIn
+        return response
+    }
+}

@@ -1,0 +1,114 @@
+public import HearthProtocol
+
+/// The project's password policy, as Firebase's: every new password needs at least 6 characters
+/// (`WEAK_PASSWORD`); an enforced custom policy adds a length range and character classes
+/// (`PASSWORD_DOES_NOT_MEET_REQUIREMENTS`, listing every requirement missed). Clients read it from
+/// `GET /v2/passwordPolicy` (``wireForm``) and the web SDK's `validatePassword` applies the same rules.
+///
+/// Lengths count UTF-16 code units and the classes are ASCII letters and digits and
+/// ``allowedNonAlphanumericCharacters``, exactly as the web SDK counts them.
+public struct PasswordPolicy: Sendable, Equatable {
+    public enum EnforcementState: String, Sendable, Equatable, CaseIterable {
+        case enforce = "ENFORCE"
+        case off = "OFF"
+    }
+
+    /// Firebase's floor, whatever the policy.
+    public static let minimumLength = 6
+    public static let minLengthRange = 6...30
+    public static let maximumLength = 4_096
+    /// The characters that count as non-alphanumeric (Identity Platform's list).
+    public static let allowedNonAlphanumericCharacters: [Character] = Array("^$*.[]{}()?\"!@#%&/\\,><':;|_~`")
+
+    public let enforcementState: EnforcementState
+    public let minLength: Int
+    public let maxLength: Int
+    public let requireLowercase: Bool
+    public let requireUppercase: Bool
+    public let requireNumeric: Bool
+    public let requireNonAlphanumeric: Bool
+
+    /// Why a policy was refused; `message` names the setting and its range.
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    public init(
+        enforcementState: EnforcementState, minLength: Int = PasswordPolicy.minimumLength,
+        maxLength: Int = PasswordPolicy.maximumLength, requireLowercase: Bool = false, requireUppercase: Bool = false,
+        requireNumeric: Bool = false, requireNonAlphanumeric: Bool = false
+    ) throws(Invalid) {
+        guard Self.minLengthRange.contains(minLength) else {
+            throw Invalid(message: "password policy minLength must be between 6 and 30, not \(minLength)")
+        }
+        guard (minLength...Self.maximumLength).contains(maxLength) else {
+            throw Invalid(message: "password policy maxLength must be between minLength (\(minLength)) and 4096, not \(maxLength)")
+        }
+        self.enforcementState = enforcementState
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.requireLowercase = requireLowercase
+        self.requireUppercase = requireUppercase
+        self.requireNumeric = requireNumeric
+        self.requireNonAlphanumeric = requireNonAlphanumeric
+    }
+
+    /// Firebase's default: no custom policy, only the 6-character floor.
+    public static let firebaseDefault = try! PasswordPolicy(enforcementState: .off)
+
+    /// Refuses `password` as Firebase does: `WEAK_PASSWORD` under 6 characters, then, when enforced,
+    /// `PASSWORD_DOES_NOT_MEET_REQUIREMENTS` naming every requirement it misses.
+    public func check(_ password: String) throws(WireError) {
+        let length = password.utf16.count
+        guard length >= Self.minimumLength else {
+            throw WireError(.weakPassword, "Password should be at least 6 characters")
+        }
+        guard enforcementState == .enforce else { return }
+        let missing = missingRequirements(password, length: length)
+        guard missing.isEmpty else {
+            throw WireError(
+                .passwordDoesNotMeetRequirements, "Missing password requirements: [\(missing.joined(separator: ", "))]")
+        }
+    }
+
+    /// The requirements `password` misses, in Firebase's order and words.
+    private func missingRequirements(_ password: String, length: Int) -> [String] {
+        let characters = Set(password)
+        func contains(_ test: (Character) -> Bool) -> Bool { characters.contains(where: test) }
+        var missing: [String] = []
+        if length < minLength { missing.append("Password must contain at least \(minLength) characters") }
+        if length > maxLength { missing.append("Password may contain at most \(maxLength) characters") }
+        if requireLowercase, !contains({ ("a"..."z").contains($0) }) {
+            missing.append("Password must contain a lower case character")
+        }
+        if requireUppercase, !contains({ ("A"..."Z").contains($0) }) {
+            missing.append("Password must contain an upper case character")
+        }
+        if requireNumeric, !contains({ ("0"..."9").contains($0) }) {
+            missing.append("Password must contain a numeric character")
+        }
+        if requireNonAlphanumeric, !contains(Self.allowedNonAlphanumericCharacters.contains) {
+            missing.append("Password must contain a non-alphanumeric character")
+        }
+        return missing
+    }
+
+    /// The body of `GET /v2/passwordPolicy`, in the shape the web SDK's `validatePassword` reads.
+    public var wireForm: JSONValue {
+        .object([
+            "customStrengthOptions": .object([
+                "minPasswordLength": .integer(Int64(minLength)),
+                "maxPasswordLength": .integer(Int64(maxLength)),
+                "containsLowercaseCharacter": .bool(requireLowercase),
+                "containsUppercaseCharacter": .bool(requireUppercase),
+                "containsNumericCharacter": .bool(requireNumeric),
+                "containsNonAlphanumericCharacter": .bool(requireNonAlphanumeric),
+            ]),
+            "allowedNonAlphanumericCharacters": .array(Self.allowedNonAlphanumericCharacters.map { .string(String($0)) }),
+            "schemaVersion": 1,
+            "enforcementState": .string(enforcementState.rawValue),
+            "forceUpgradeOnSignin": false,
+        ])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// `hearth serve`'s password settings: the config file's `passwords` object and `HEARTH_ARGON2_*` /
+/// `HEARTH_PASSWORD_HASHING_CONCURRENCY`; bad values exit 64 naming the setting.
+@Suite("password settings (e2e)")
+struct PasswordSettingsTests {
+    @Test("bad Argon2, gate and policy settings are refused clearly, from the environment and the config file")
+    func refusals() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func config(_ json: String) throws -> String {
+            let file = directory.appendingPathComponent("hearth-\(UUID().uuidString).json")
+            try Data(json.utf8).write(to: file)
+            return file.path
+        }
+        let serve = ["serve", "--dev", "--port", "0", "--data-dir", directory.path]
+        let environmentCases: [([String: String], String)] = [
+            (["HEARTH_ARGON2_MEMORY_KIB": "lots"], "HEARTH_ARGON2_MEMORY_KIB must be a whole number, not 'lots'"),
+            (["HEARTH_ARGON2_MEMORY_KIB": "512"],
+             "HEARTH_ARGON2_MEMORY_KIB: Argon2 memoryKiB must be between 1024 and 4194304, not 512"),
+            (["HEARTH_ARGON2_ITERATIONS": "0"], "HEARTH_ARGON2_ITERATIONS: Argon2 iterations must be between 1 and 64, not 0"),
+            (["HEARTH_ARGON2_PARALLELISM": "65"],
+             "HEARTH_ARGON2_PARALLELISM: Argon2 parallelism must be between 1 and 64, not 65"),
+            (["HEARTH_PASSWORD_HASHING_CONCURRENCY": "0"], "HEARTH_PASSWORD_HASHING_CONCURRENCY must be between 1 and 256"),
+        ]
+        for (environment, message) in environmentCases {
+            let result = try HearthProcess.run(serve, environment: environment)
+            #expect(result.status == 64)
+            #expect(result.output.contains(message), "\(result.output)")
+        }
+        let fileCases: [(String, String)] = [
+            (#"{"passwords": {"argon2": {"memory": 19456}}}"#, "unknown setting 'passwords.argon2.memory'"),
+            (#"{"passwords": {"policy": {"minLenght": 8}}}"#, "unknown setting 'passwords.policy.minLenght'"),
+            (#"{"passwords": {"hashingThreads": 2}}"#, "unknown setting 'passwords.hashingThreads'"),
+            (#"{"passwords": {"argon2": {"iterations": 100}}}"#,
+             "config passwords.argon2: Argon2 iterations must be between 1 and 64, not 100"),
+            (#"{"passwords": {"hashingQueue": -1}}"#, "config passwords.hashingQueue must be between 0 and 10000"),
+            (#"{"passwords": {"policy": {"enforcementState": "AUDIT"}}}"#,
+             "config passwords.policy.enforcementState must be ENFORCE or OFF, not 'AUDIT'"),
+            (#"{"passwords": {"policy": {"minLength": 4}}}"#,
+             "config password policy minLength must be between 6 and 30, not 4"),
+            (#"{"passwords": {"policy": {"maxLength": 5000}}}"#,
+             "config password policy maxLength must be between minLength (6) and 4096, not 5000"),
+        ]
+        for (json, message) in fileCases {
+            let result = try HearthProcess.run(serve + ["--config", try config(json)])
+            #expect(result.status == 64)
+            #expect(result.output.contains(message), "\(result.output)")
+        }
+    }
+
+    @Test("valid password settings start the server, which serves a password policy to the web SDK's request")
+    func validSettings() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hearth.json")
+        try Data(#"""
+            {"passwords": {"argon2": {"memoryKiB": 1024, "iterations": 1, "parallelism": 1}, "hashingConcurrency": 2,
+             "hashingQueue": 4, "policy": {"enforcementState": "ENFORCE", "minLength": 8, "maxLength": 4096,
+             "requireLowercase": true, "requireUppercase": false, "requireNumeric": false, "requireNonAlphanumeric": false}}}
+            """#.utf8).write(to: file)
+        let server = HearthProcess(
+            arguments: ["--dev", "--config", file.path], environment: ["HEARTH_ARGON2_ITERATIONS": "2"])
+        try server.start()
+        let response = try server.request(
+            "GET", "/identitytoolkit.googleapis.com/v2/passwordPolicy?key=fake-api-key",
+            headers: [("X-Client-Version", "Chrome/JsCore/11.0.0/FirebaseCore-web")])
+        #expect(response.status == 200)
+        #expect(response.json["schemaVersion"] as? Int == 1)
+        #expect(response.json["customStrengthOptions"] is [String: Any])
+    }
+}

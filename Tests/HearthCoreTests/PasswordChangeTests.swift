@@ -1,0 +1,138 @@
+import Foundation
+import HearthCore
+import HearthProtocol
+import Testing
+
+@Suite("Email and password: linking, changing, removing, and administrators' passwords")
+struct PasswordChangeTests {
+    static let password = PasswordSignInTests.password
+
+    static func signIn(_ test: TestPlatform, _ email: String, _ password: String = password) throws -> SignInWithPasswordResponse {
+        try PasswordSignInTests.signIn(test, email, password)
+    }
+
+    @Test("an anonymous user links email and password in place: same uid, no longer anonymous, a password session")
+    func anonymousUpgrade() throws {
+        let test = try TestPlatform()
+        let guest = try test.accounts.signUp(SignUpRequest())
+        let linked = try test.accounts.signUp(SignUpRequest(email: "Guest@Example.com", password: Self.password, idToken: guest.idToken))
+        #expect(linked.localId == guest.localId && linked.email == "guest@example.com")
+        #expect(try test.claims(of: linked.idToken)["firebase"]?["sign_in_provider"] == "password")
+        let account = try #require(try test.store.read { try $0.account(localID: guest.localId) })
+        #expect(!account.isAnonymous && account.email == "guest@example.com" && account.passwordHash != nil)
+        #expect(try Self.signIn(test, "guest@example.com").localId == guest.localId)
+
+        // Linking again is a password change, which belongs to accounts:update.
+        #expect(wireErrorCode {
+            _ = try test.accounts.signUp(SignUpRequest(email: "guest@example.com", password: "other password", idToken: linked.idToken))
+        } == .providerAlreadyLinked)
+    }
+
+    @Test("a Google account gains a password; an email another account has is EMAIL_EXISTS and changes nothing")
+    func linkToGoogle() throws {
+        let test = try TestPlatform()
+        let google = try test.signIn(subject: "g-1", email: "g@example.com")
+        let idToken = try #require(google.idToken)
+        try PasswordSignInTests.signUp(test, "taken@example.com")
+        let before = try test.store.read { try $0.account(localID: google.localId!) }
+        #expect(wireErrorCode {
+            _ = try test.accounts.signUp(SignUpRequest(email: "TAKEN@example.com", password: Self.password, idToken: idToken))
+        } == .emailExists)
+        #expect(try test.store.read { try $0.account(localID: google.localId!) } == before)
+
+        _ = try test.accounts.signUp(SignUpRequest(email: "g@example.com", password: Self.password, idToken: idToken))
+        let account = try #require(try test.store.read { try $0.account(localID: google.localId!) })
+        #expect(account.emailVerified, "the same email keeps its verification")
+        let record = try test.platform.admin.lookup(AdminLookupRequest(localId: [account.localID])).users?.first
+        #expect(record?.providerUserInfo?.map(\.providerId) == ["google.com", "password"])
+        #expect(try Self.signIn(test, "g@example.com").localId == google.localId)
+    }
+
+    @Test("a new password ends every other session; the caller's fresh tokens work and say password")
+    func changePassword() throws {
+        let test = try TestPlatform()
+        let created = try PasswordSignInTests.signUp(test, "ada@example.com")
+        test.time.advance(by: 10)
+        let other = try Self.signIn(test, "ada@example.com")
+        test.time.advance(by: 10)
+        var request = UpdateAccountRequest(idToken: created.idToken)
+        request.password = "new password"
+        let changed = try test.accounts.update(request)
+        #expect(changed.localId == created.localId && changed.newEmail == nil && changed.expiresIn == "3600")
+        let idToken = try #require(changed.idToken)
+        #expect(try test.claims(of: idToken)["firebase"]?["sign_in_provider"] == "password")
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: other.refreshToken)) } == .tokenExpired)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: created.refreshToken)) } == .tokenExpired)
+        #expect(try test.tokens.refresh(RefreshTokenRequest(refreshToken: changed.refreshToken)).idToken.isEmpty == false)
+        #expect(try test.accounts.lookup(LookupRequest(idToken: idToken)).users?.first?.localId == created.localId)
+        #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com") } == .invalidLoginCredentials)
+        _ = try Self.signIn(test, "ada@example.com", "new password")
+    }
+
+    @Test("a new email is checked, unique and unverified; the tokens keep the session's provider")
+    func changeEmail() throws {
+        let test = try TestPlatform()
+        let google = try test.signIn(subject: "g-1", email: "g@example.com")
+        try PasswordSignInTests.signUp(test, "taken@example.com")
+        var request = UpdateAccountRequest(idToken: google.idToken)
+        request.email = "TAKEN@example.com"
+        #expect(wireErrorCode { _ = try test.accounts.update(request) } == .emailExists)
+        request.email = "not an email"
+        #expect(wireErrorCode { _ = try test.accounts.update(request) } == .invalidEmail)
+        request.email = "New@Example.com"
+        let changed = try test.accounts.update(request)
+        #expect(changed.newEmail == "new@example.com" && changed.email == "new@example.com" && changed.emailVerified == false)
+        let claims = try test.claims(of: try #require(changed.idToken))
+        #expect(claims["firebase"]?["sign_in_provider"] == "google.com" && claims["email"] == "new@example.com")
+    }
+
+    @Test("changing the email or password needs a sign-in of the last five minutes; a weak password changes nothing")
+    func recentLoginAndPolicy() throws {
+        let test = try TestPlatform()
+        let created = try PasswordSignInTests.signUp(test, "ada@example.com")
+        let before = try test.store.read { try $0.account(localID: created.localId) }
+        var weak = UpdateAccountRequest(idToken: created.idToken)
+        weak.password = "short"
+        #expect(wireErrorCode { _ = try test.accounts.update(weak) } == .weakPassword)
+        test.time.advance(by: 301)
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: created.refreshToken))
+        var late = UpdateAccountRequest(idToken: refreshed.idToken)
+        late.password = "new password"
+        #expect(wireErrorCode { _ = try test.accounts.update(late) } == .credentialTooOldLoginAgain)
+        let after = try test.store.read { try $0.account(localID: created.localId) }
+        #expect(after?.passwordHash == before?.passwordHash && after?.validSinceMillis == before?.validSinceMillis)
+    }
+
+    @Test("deleteAttribute PASSWORD removes the password: the password provider goes, sign-in fails")
+    func removePassword() throws {
+        let test = try TestPlatform()
+        let created = try PasswordSignInTests.signUp(test, "ada@example.com")
+        var request = UpdateAccountRequest(idToken: created.idToken)
+        request.deleteAttribute = ["PASSWORD"]
+        let updated = try test.accounts.update(request)
+        #expect(updated.providerUserInfo == [])
+        #expect(try test.store.read { try $0.account(localID: created.localId) }?.passwordHash == nil)
+        #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com") } == .invalidLoginCredentials)
+    }
+
+    @Test("administrators create and change passwords through the hasher; a change ends the sessions")
+    func administrators() throws {
+        let test = try TestPlatform()
+        var create = AdminCreateAccountRequest()
+        create.email = "Admin@Example.com"
+        create.password = Self.password
+        let created = try test.platform.admin.create(create)
+        let session = try Self.signIn(test, "admin@example.com")
+        #expect(session.localId == created.localId)
+        let record = try #require(try test.platform.admin.lookup(AdminLookupRequest(localId: [created.localId])).users?.first)
+        #expect(record.passwordHash == "UkVEQUNURUQ=" && record.providerUserInfo?.map(\.providerId) == ["password"])
+
+        test.time.advance(by: 5)
+        var update = AdminUpdateAccountRequest(localId: created.localId)
+        update.password = "set by admin"
+        _ = try test.platform.admin.update(update)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: session.refreshToken)) } == .tokenExpired)
+        #expect(wireErrorCode { _ = try Self.signIn(test, "admin@example.com") } == .invalidLoginCredentials)
+        _ = try Self.signIn(test, "admin@example.com", "set by admin")
+    }
+}
