@@ -26,6 +26,8 @@ public final class IdentityPlatform: Sendable {
     public let devIdentityProvider: DevIdentityProvider?
     /// The local Sign in with Apple look-alike; nil unless running with `--dev`.
     public let devApple: DevAppleProvider?
+    /// Email actions: `sendOobCode`, `resetPassword`, applying codes, email-link sign-in, `createAuthUri`.
+    public let emailActions: EmailActionService
 
     /// Loads (or on first start creates) the signing keys.
     /// - Parameters:
@@ -45,6 +47,9 @@ public final class IdentityPlatform: Sendable {
     ///   - outboundLimits: bounds on the calls access-token sign-ins make to identity providers.
     ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
     ///   - acceptsUnsignedCustomTokens: whether `alg: none` custom tokens sign in (development only).
+    ///   - emailSender: delivers the emails of email actions.
+    ///   - emailActions: links, code lifetimes, send limits and enumeration protection of email actions.
+    ///   - issuedOOBCodes: development only: records every email action code in plain text (log and listing).
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
@@ -56,6 +61,8 @@ public final class IdentityPlatform: Sendable {
         rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
         outboundLimits: OutboundCallLimits = OutboundCallLimits(),
         sessionPolicy: SessionPolicy = SessionPolicy(), acceptsUnsignedCustomTokens: Bool = false,
+        emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
+        issuedOOBCodes: IssuedOOBCodes? = nil,
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
     ) throws {
         self.project = project
@@ -107,8 +114,13 @@ public final class IdentityPlatform: Sendable {
         passwordAccounts = PasswordAccounts(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, hasher: passwords,
             lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents)
+        self.emailActions = EmailActionService(
+            project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: emailSender,
+            passwords: passwords, settings: emailActions, limiter: rateLimiter, issuedCodes: issuedOOBCodes,
+            report: securityEvents)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
-            limiter: rateLimiter, providerTokens: providerTokens, passwords: passwordAccounts)
+            limiter: rateLimiter, providerTokens: providerTokens, passwords: passwordAccounts,
+            emailActions: self.emailActions)
     }
 }

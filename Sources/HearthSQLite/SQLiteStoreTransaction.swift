@@ -122,7 +122,8 @@ class SQLiteStoreReader: StoreReader {
             disabled: try row.requiredBool(7), customAttributes: row.text(8),
             createdAtMillis: try row.requiredInt64(9), lastLoginAtMillis: row.int64(10),
             lastRefreshAtMillis: row.int64(11), validSinceMillis: try row.requiredInt64(12),
-            isAnonymous: try row.requiredBool(13))
+            isAnonymous: try row.requiredBool(13), passwordUpdatedAtMillis: row.int64(14), initialEmail: row.text(15),
+            emailLinkSignIn: try row.requiredBool(16))
     }
 
     // MARK: Sessions (refresh-token rotation)
@@ -397,6 +398,8 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
             SQLiteValue(account.passwordHash), SQLiteValue(account.disabled), SQLiteValue(account.customAttributes),
             .integer(account.createdAtMillis), SQLiteValue(account.lastLoginAtMillis),
             SQLiteValue(account.lastRefreshAtMillis), .integer(account.validSinceMillis), SQLiteValue(account.isAnonymous),
+            SQLiteValue(account.passwordUpdatedAtMillis), SQLiteValue(account.initialEmail),
+            SQLiteValue(account.emailLinkSignIn),
         ]
     }
 
@@ -726,7 +729,7 @@ enum SQL {
     static let accountColumns = [
         "local_id", "email", "email_verified", "display_name", "photo_url", "phone_number", "password_hash",
         "disabled", "custom_attributes", "created_at_millis", "last_login_at_millis", "last_refresh_at_millis",
-        "valid_since_millis", "is_anonymous",
+        "valid_since_millis", "is_anonymous", "password_updated_at_millis", "initial_email", "email_link_sign_in",
     ]
     /// The account columns, then whether the account has MFA enrolments.
     private static let accountSelect = """
@@ -1007,5 +1010,5 @@ enum SQL {
         ("sessionPage", sessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
         ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
         ("revokeServiceAccount", revokeServiceAccount), ("staleAnonymousAccountPage", staleAnonymousAccountPage),
-    ] + providerTokenRevocationLookups + cascadeLookups
+    ] + providerTokenRevocationLookups + oobCodeLookups + cascadeLookups
 }

@@ -33,6 +33,9 @@ enum Schema {
         migrator.register(8, "anonymous accounts, provider refresh tokens, the provider-token revocation queue") { db in
             try db.executeScript(version8)
         }
+        migrator.register(9, "email action codes; password change time, initial email, email-link sign-in") { db in
+            try db.executeScript(version9)
+        }
         return migrator
     }
 
@@ -304,5 +307,26 @@ enum Schema {
             last_error TEXT
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX provider_token_revocations_due ON provider_token_revocations(next_attempt_at_millis, revocation_id);
+        """
+
+    /// Email action codes (`OOBCodeRecord`), by hash only, with an index for the purge of expired ones; and three
+    /// account fields: when the password was last set, the email before the first change of email, and whether
+    /// the account signed in with an email link.
+    static let version9 = """
+        ALTER TABLE accounts ADD COLUMN password_updated_at_millis INTEGER;
+        ALTER TABLE accounts ADD COLUMN initial_email TEXT;
+        ALTER TABLE accounts ADD COLUMN email_link_sign_in INTEGER NOT NULL DEFAULT 0 CHECK (email_link_sign_in IN (0, 1));
+
+        CREATE TABLE oob_codes (
+            code_hash TEXT PRIMARY KEY NOT NULL,
+            kind TEXT NOT NULL,
+            local_id TEXT,
+            email TEXT NOT NULL,
+            new_email TEXT,
+            continue_url TEXT,
+            created_at_millis INTEGER NOT NULL,
+            expires_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX oob_codes_expires_at ON oob_codes(expires_at_millis);
         """
 }

@@ -65,7 +65,8 @@ enum ServeCommand {
         let project = ProjectConfiguration(
             projectID: projectID, projectNumber: settings.resolvedProjectNumber(projectID: projectID), issuer: issuer,
             apiKeys: settings.development ? .anyNonEmpty : .only(Set(settings.apiKeys)), googleClientIDs: clientIDs,
-            mfa: mfaPolicy, emailEnumerationProtection: settings.passwordSignIn.emailEnumerationProtection)
+            mfa: mfaPolicy, emailEnumerationProtection: settings.passwordSignIn.emailEnumerationProtection,
+            displayName: settings.emailActions.appName)
         let time = SystemTimeSource()
         let google = RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: outboundLimits.timeout), time: time)
         let devConfiguration = settings.development
@@ -94,6 +95,7 @@ enum ServeCommand {
                 try key.tokenClient(time: time, timeout: outboundLimits.timeout, poster: devApplePoster)
             }
         }
+        let passwordHasher = try Self.closingStore(store) { try settings.passwords.hasher() }
         let maintenance = MaintenanceTask(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
             anonymousAccountLifetimeDays: settings.anonymousAccountDays,
@@ -109,10 +111,13 @@ enum ServeCommand {
                         crossOrigin: crossOrigin)
                 },
                 providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
-                passwords: try settings.passwords.hasher(), passwordLockouts: settings.passwordSignIn.lockouts,
+                passwords: passwordHasher, passwordLockouts: settings.passwordSignIn.lockouts,
                 smsSender: smsSender, mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
+                emailSender: settings.development ? DevelopmentEmailSender(log: logLine) : UnavailableEmailSender(),
+                emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
+                issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
                 securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()

@@ -116,6 +116,8 @@ struct Settings {
     /// Anonymous accounts are deleted this many days after they were created unless upgraded; 0 keeps them
     /// (docs/CONFIGURATION.md, "Maintenance task and anonymous accounts").
     var anonymousAccountDays = 30
+    /// Code lifetimes and send limits of email actions, and the app name emails show (docs/CONFIGURATION.md, "Email actions").
+    var emailActions = EmailActionFileSettings()
 
     /// `"anonymousAccounts": {"deleteAfterDays": 30}`.
     struct AnonymousAccountSettings: Decodable {
@@ -161,6 +163,7 @@ struct Settings {
         var http: HTTPLimits?
         var sessions: SessionSettings?
         var anonymousAccounts: AnonymousAccountSettings?
+        var emailActions: EmailActionFileSettings?
         var passwords: PasswordsFile?
         var emailPrivacy: EmailPrivacySettings?
         var passwordLockout: PasswordLockoutSettings?
@@ -170,7 +173,7 @@ struct Settings {
         "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts", "passwords",
+        "anonymousAccounts", "emailActions", "passwords",
         "emailPrivacy", "passwordLockout",
     ]
 
@@ -259,6 +262,11 @@ struct Settings {
         }
         try applyPasswordSignIn(
             emailPrivacy: file.emailPrivacy, lockout: file.passwordLockout, fileObject: object, path: path)
+        if let actions = file.emailActions {
+            try Self.checkKeys(of: "emailActions", in: object, known: EmailActionFileSettings.keys, path: path)
+            try actions.validate()
+            emailActions = actions
+        }
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }

@@ -65,7 +65,8 @@ func fullAccount(_ localID: String = "uid-1", email: String? = "ada@example.com"
                 providerID: "github.com", rawID: "42",
                 providerRefreshToken: ProviderRefreshToken(token: "r.github-refresh-ü", clientID: "com.example.app")),
         ],
-        isAnonymous: true)
+        isAnonymous: true, passwordUpdatedAtMillis: 1_700_000_050_321, initialEmail: "Ada.Before@Example.com",
+        emailLinkSignIn: true)
 }
 
 /// An account with every optional field `nil` and no identities.

@@ -15,6 +15,8 @@ public final class AccountService: Sendable {
     let providerTokens: ProviderTokenHandling
     /// Email and password sign-up, linking and changes, which `signUp` and `update` hand over.
     let passwords: PasswordAccounts
+    /// Applies action codes (`accounts:update` with an `oobCode`).
+    let emailActions: EmailActionService
 
     /// - Parameters:
     ///   - providers: the identity providers `signInWithIdp` accepts.
@@ -24,8 +26,10 @@ public final class AccountService: Sendable {
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
         mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter(),
-        providerTokens: ProviderTokenHandling = ProviderTokenHandling(), passwords: PasswordAccounts
+        providerTokens: ProviderTokenHandling = ProviderTokenHandling(), passwords: PasswordAccounts,
+        emailActions: EmailActionService
     ) {
+        self.emailActions = emailActions
         self.mfa = mfa
         self.passwords = passwords
         self.providerTokens = providerTokens
@@ -270,7 +274,7 @@ public final class AccountService: Sendable {
     /// email and password (``PasswordAccounts/changeCredentials(email:password:profile:of:)``).
     public func update(_ request: UpdateAccountRequest) throws -> UpdateAccountResponse {
         if request.oobCode != nil && request.idToken == nil {
-            throw WireError(.invalidOOBCode, "The action code is invalid.")
+            return try emailActions.apply(oobCode: request.oobCode)
         }
         guard request.idToken != nil else {
             throw WireError(.invalidReqType, "Unsupported request parameters.")
@@ -382,6 +386,9 @@ extension UserRecord {
         phoneNumber = account.phoneNumber
         disabled = account.disabled ? true : nil
         passwordHash = account.passwordHash == nil ? nil : "UkVEQUNURUQ="
+        passwordUpdatedAt = account.passwordUpdatedAtMillis.map(Double.init)
+        initialEmail = account.initialEmail
+        emailLinkSignin = account.emailLinkSignIn ? true : nil
         validSince = String(account.validSinceMillis / 1000)
         createdAt = String(account.createdAtMillis)
         lastLoginAt = account.lastLoginAtMillis.map(String.init)
@@ -392,7 +399,7 @@ extension UserRecord {
                 providerId: $0.providerID, rawId: $0.rawID, federatedId: $0.rawID, email: $0.email,
                 displayName: $0.displayName, photoUrl: $0.photoURL, screenName: $0.screenName)
         }
-        if let email = account.email, account.passwordHash != nil {
+        if let email = account.email, account.passwordHash != nil || account.emailLinkSignIn {
             providers.append(ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email))
         }
         if let phone = account.phoneNumber {

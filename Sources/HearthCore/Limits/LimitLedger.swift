@@ -27,6 +27,26 @@ struct LimitLedger {
         try writer.deleteLimitCounter(key: key)
     }
 
+    /// Runs `body` as one write transaction at `nowMillis` with a ledger; reports the ledger's events once the
+    /// transaction has committed.
+    static func transaction<Value>(
+        store: any HearthStore, nowMillis: Int64, report: (SecurityEvent) -> Void,
+        _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
+    ) throws -> Value {
+        var events: [SecurityEvent] = []
+        let outcome = try store.write { writer -> WriteOutcome<Value> in
+            var ledger = LimitLedger(writer: writer, nowMillis: nowMillis)
+            let outcome = try body(writer, &ledger)
+            events = ledger.events
+            return outcome
+        }
+        events.forEach(report)
+        switch outcome {
+        case .commit(let value): return value
+        case .commitThenFail(let error): throw error
+        }
+    }
+
     /// Charges one event to every quota, or to none: false (nothing saved, the exhausted quota
     /// reported) when any of them is used up.
     mutating func charge(_ quotas: [(key: String, quota: WindowQuota)]) throws -> Bool {
@@ -54,4 +74,7 @@ enum LimitKeys {
     static func smsFromAccount(_ localID: String) -> String { "sms:account:\(localID)" }
     static func smsFromClient(_ client: String) -> String { "sms:client:\(client)" }
     static let smsForProject = "sms:project"
+    /// Emails asked for one address, and by one client address (email actions).
+    static func emailsToAddress(_ email: String) -> String { "email:address:\(email)" }
+    static func emailsFromClient(_ client: String) -> String { "email:client:\(client)" }
 }

@@ -7,7 +7,7 @@ import Synchronization
 ///    (their sessions are then revoked by step 5, their provider tokens queued for revocation);
 /// 2. deletes expired pending MFA sign-ins and verification sessions (those still throttling SMS stay);
 /// 3. deletes expired dev IdP grants;
-/// 4. deletes expired limit counters (`LimitCounter`);
+/// 4. deletes expired limit counters (`LimitCounter`) and expired email action codes (`OOBCodeRecord`);
 /// 5. walks every session: sessions of deleted accounts or revoked by `validSince` are revoked when first
 ///    seen, revoked sessions are deleted after the retention, and with them their tokens;
 /// 6. walks every legacy refresh token, deleting those that can no longer tell anything (see
@@ -50,10 +50,13 @@ public final class MaintenanceTask: Sendable {
         public var revokedProviderTokens = 0
         /// Failed revocation attempts (kept for a later attempt, or dropped when the provider refused for good).
         public var failedRevocations = 0
+        /// Expired email action codes.
+        public var oobCodes = 0
 
         public init(
             sessions: Int = 0, legacyRefreshTokens: Int = 0, limitCounters: Int = 0, anonymousAccounts: Int = 0,
-            mfaState: Int = 0, devGrants: Int = 0, revokedProviderTokens: Int = 0, failedRevocations: Int = 0
+            mfaState: Int = 0, devGrants: Int = 0, revokedProviderTokens: Int = 0, failedRevocations: Int = 0,
+            oobCodes: Int = 0
         ) {
             self.sessions = sessions
             self.legacyRefreshTokens = legacyRefreshTokens
@@ -63,6 +66,7 @@ public final class MaintenanceTask: Sendable {
             self.devGrants = devGrants
             self.revokedProviderTokens = revokedProviderTokens
             self.failedRevocations = failedRevocations
+            self.oobCodes = oobCodes
         }
     }
 
@@ -175,12 +179,14 @@ public final class MaintenanceTask: Sendable {
             try $0.deleteExpiredMFAState(before: now / 1000, keepSinceMillis: now - MFAService.smsThrottleWindowMillis)
         }
         report.devGrants = try store.write { try $0.deleteExpiredDevGrants(before: now / 1000) }
-        while true {
-            let deleted = try store.write { try $0.deleteExpiredLimitCounters(before: now, limit: schedule.batchSize) }
-            report.limitCounters += deleted
-            if deleted < schedule.batchSize { break }
-            if pause(pausing) { return nil }
-        }
+        guard
+            let limitCounters = try purgeInBatches(pausing: pausing, {
+                try $0.deleteExpiredLimitCounters(before: now, limit: $1)
+            }),
+            let oobCodes = try purgeInBatches(pausing: pausing, { try $0.deleteExpiredOOBCodes(before: now, limit: $1) })
+        else { return nil }
+        report.limitCounters = limitCounters
+        report.oobCodes = oobCodes
         let rotatedBefore = now - policy.reuseDetectionMillis
         let revokedBefore = now - policy.revokedRetentionMillis
         let batch = schedule.batchSize
@@ -204,7 +210,8 @@ public final class MaintenanceTask: Sendable {
                     + " limit_counters_deleted=\(report.limitCounters) anonymous_accounts_deleted=\(report.anonymousAccounts)"
                     + " mfa_state_deleted=\(report.mfaState) dev_grants_deleted=\(report.devGrants)"
                     + " provider_tokens_revoked=\(report.revokedProviderTokens)"
-                    + " provider_token_revocations_failed=\(report.failedRevocations)")
+                    + " provider_token_revocations_failed=\(report.failedRevocations)"
+                    + " oob_codes_deleted=\(report.oobCodes)")
         }
         return report
     }
@@ -224,6 +231,18 @@ public final class MaintenanceTask: Sendable {
                 deleted += 1
             }
             return RefreshTokenPurgeStep(deleted: deleted, next: page.count == batch ? page.last : nil)
+        }
+    }
+
+    /// Runs `purge` (given the batch size) in one write transaction after another until one deletes less than a
+    /// batch; returns how many it deleted, or nil if `stop()` was called during a pause.
+    private func purgeInBatches(pausing: Bool, _ purge: (any StoreWriter, Int) throws -> Int) throws -> Int? {
+        var total = 0
+        while true {
+            let deleted = try store.write { try purge($0, schedule.batchSize) }
+            total += deleted
+            if deleted < schedule.batchSize { return total }
+            if pause(pausing) { return nil }
         }
     }
 

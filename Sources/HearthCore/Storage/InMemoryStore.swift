@@ -44,6 +44,7 @@ public final class InMemoryStore: HearthStore {
         var mfaPendingSignIns: [String: MFAPendingSignIn] = [:]
         var verificationSessions: [String: VerificationSession] = [:]
         var limitCounters: [String: LimitCounter] = [:]
+        var oobCodes: [String: OOBCodeRecord] = [:]
         /// Oldest first (by `createdAt`, then insertion order).
         var serviceAccounts: [ServiceAccountRecord] = []
         var providerTokenRevocations: [String: ProviderTokenRevocation] = [:]
@@ -125,6 +126,8 @@ public final class InMemoryStore: HearthStore {
         }
 
         func limitCounter(key: String) throws -> LimitCounter? { state.limitCounters[key] }
+
+        func oobCode(hash: String) throws -> OOBCodeRecord? { state.oobCodes[hash] }
 
         func serviceAccounts() throws -> [ServiceAccountRecord] { state.serviceAccounts }
 
@@ -352,6 +355,27 @@ public final class InMemoryStore: HearthStore {
             let expired = state.limitCounters.values.filter { $0.expiresAtMillis < millis }
                 .sorted { $0.expiresAtMillis < $1.expiresAtMillis }.prefix(max(0, limit))
             for counter in expired { state.limitCounters[counter.key] = nil }
+            return expired.count
+        }
+
+        // MARK: Email action codes
+
+        func insertOOBCode(_ code: OOBCodeRecord) throws {
+            guard state.oobCodes[code.codeHash] == nil else { throw StoreError(.duplicateToken) }
+            var code = code
+            code.email = code.email.lowercased()
+            code.newEmail = code.newEmail?.lowercased()
+            state.oobCodes[code.codeHash] = code
+        }
+
+        func deleteOOBCode(hash: String) throws -> Bool {
+            state.oobCodes.removeValue(forKey: hash) != nil
+        }
+
+        func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int {
+            let expired = state.oobCodes.values.filter { $0.expiresAtMillis < millis }
+                .sorted { $0.expiresAtMillis < $1.expiresAtMillis }.prefix(max(0, limit))
+            for code in expired { state.oobCodes[code.codeHash] = nil }
             return expired.count
         }
 

@@ -30,13 +30,22 @@ public struct Account: Sendable, Equatable {
     /// provider, or setting an email, phone number or password, clears it in the same write. Anonymous
     /// accounts older than the configured age are deleted by the maintenance task.
     public var isAnonymous: Bool
+    /// When the password was last set (lookup's `passwordUpdatedAt`); `nil` if it never was.
+    public var passwordUpdatedAtMillis: Int64?
+    /// The email the account had before its first change of email (lookup's `initialEmail`), recorded by
+    /// that change.
+    public var initialEmail: String?
+    /// Whether the account has signed in with an email link (lookup's `emailLinkSignin`): its email then
+    /// counts as a `password` provider, as a password does (PROTOCOL.md §3.5).
+    public var emailLinkSignIn: Bool
 
     public init(
         localID: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
         photoURL: String? = nil, phoneNumber: String? = nil, passwordHash: String? = nil, disabled: Bool = false,
         customAttributes: String? = nil, createdAtMillis: Int64, lastLoginAtMillis: Int64? = nil,
         lastRefreshAtMillis: Int64? = nil, validSinceMillis: Int64, providers: [LinkedIdentity] = [],
-        mfaEnrollments: [MFAEnrollment] = [], isAnonymous: Bool = false
+        mfaEnrollments: [MFAEnrollment] = [], isAnonymous: Bool = false, passwordUpdatedAtMillis: Int64? = nil,
+        initialEmail: String? = nil, emailLinkSignIn: Bool = false
     ) {
         self.localID = localID
         self.email = email
@@ -54,6 +63,9 @@ public struct Account: Sendable, Equatable {
         self.providers = providers
         self.mfaEnrollments = mfaEnrollments
         self.isAnonymous = isAnonymous
+        self.passwordUpdatedAtMillis = passwordUpdatedAtMillis
+        self.initialEmail = initialEmail
+        self.emailLinkSignIn = emailLinkSignIn
     }
 
     /// The linked identity for `providerID`, if any.

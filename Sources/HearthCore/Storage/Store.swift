@@ -56,6 +56,11 @@ public protocol StoreReader {
     /// The counter under `key`, if any (see `LimitCounter`).
     func limitCounter(key: String) throws -> LimitCounter?
 
+    // MARK: Email action codes
+
+    /// The action code whose hash is `hash`, expired or not; `nil` when there is none (never issued, used or purged).
+    func oobCode(hash: String) throws -> OOBCodeRecord?
+
 
     // MARK: Sessions (refresh-token rotation)
 
@@ -151,6 +156,16 @@ public protocol StoreWriter: StoreReader {
     /// verification sessions created at or after `keepSinceMillis` (kept to throttle SMS), whether or not
     /// their account still exists. Returns how many.
     @discardableResult func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int
+
+    // MARK: Email action codes
+
+    /// Stores a new action code as given (its emails lower-cased). Throws `.duplicateToken` if the hash exists.
+    /// The code may name an account that does not exist (yet or any more); using it checks.
+    func insertOOBCode(_ code: OOBCodeRecord) throws
+    /// Deletes one action code; returns whether it existed, so that a code is consumed exactly once.
+    @discardableResult func deleteOOBCode(hash: String) throws -> Bool
+    /// Deletes at most `limit` codes whose `expiresAtMillis` is before `millis`, oldest first. Returns how many.
+    @discardableResult func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int
 
     // MARK: Limits
 

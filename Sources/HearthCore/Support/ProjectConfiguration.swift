@@ -33,11 +33,14 @@ public struct ProjectConfiguration: Sendable {
     /// Firebase now ships it): password sign-in answers `INVALID_LOGIN_CREDENTIALS` for an unknown email and a
     /// wrong password alike, and no answer says whether an email has an account.
     public var emailEnumerationProtection: Bool
+    /// The app's name as emails show it; the project id when `nil`.
+    public var displayName: String?
 
     public init(
         projectID: String, projectNumber: String = "0", issuer: String, apiKeys: APIKeyPolicy,
         googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled,
-        emailEnumerationProtection: Bool = true
+        emailEnumerationProtection: Bool = true,
+        displayName: String? = nil
     ) {
         self.projectID = projectID
         self.projectNumber = projectNumber
@@ -48,6 +51,7 @@ public struct ProjectConfiguration: Sendable {
         self.clockSkew = clockSkew
         self.mfa = mfa
         self.emailEnumerationProtection = emailEnumerationProtection
+        self.displayName = displayName
     }
 }
 

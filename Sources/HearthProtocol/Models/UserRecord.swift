@@ -19,6 +19,10 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var customAttributes: String?
     public var providerUserInfo: [ProviderUserInfo]?
     public var mfaInfo: [MFAEnrollmentInfo]?
+    /// The email before the account's first change of email.
+    public var initialEmail: String?
+    /// Whether the user has signed in with an email link.
+    public var emailLinkSignin: Bool?
 
     public init(localId: String) { self.localId = localId }
 }

@@ -92,21 +92,7 @@ struct AccountChooserPage {
 }
 
 enum HTML {
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// A minimal error page (no redirect is safe when the client or redirect URI is not trusted).
     static func errorPage(title: String, message: String) -> String {

@@ -16,9 +16,7 @@ struct IdentityToolkitRoutes {
 
     /// v1 endpoints the iOS SDK reaches through legacy v3 names that Hearth does not serve yet.
     static let unimplementedLegacyNames: [String: String] = [
-        "createAuthUri": "accounts:createAuthUri", "emailLinkSignin": "accounts:signInWithEmailLink",
-        "getOobConfirmationCode": "accounts:sendOobCode", "getProjectConfig": "projects",
-        "getRecaptchaParam": "recaptchaParams", "resetPassword": "accounts:resetPassword",
+        "getProjectConfig": "projects", "getRecaptchaParam": "recaptchaParams",
         "sendVerificationCode": "accounts:sendVerificationCode", "setProjectConfig": "setProjectConfig",
         "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
         "signOutUser": "signOutUser", "downloadAccount": "accounts:batchGet", "uploadAccount": "accounts:batchCreate",
@@ -26,8 +24,7 @@ struct IdentityToolkitRoutes {
 
     /// Client v1 paths Hearth does not serve yet (the v1 names of `unimplementedLegacyNames`).
     static let unimplementedV1Names = [
-        "accounts:createAuthUri", "accounts:signInWithEmailLink", "accounts:sendOobCode", "projects", "recaptchaParams",
-        "accounts:resetPassword", "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber",
+        "projects", "recaptchaParams", "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber",
     ]
 
     /// `501 NOT_IMPLEMENTED` in the wire envelope, naming the v1 endpoint.

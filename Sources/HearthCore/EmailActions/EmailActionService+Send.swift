@@ -1,0 +1,158 @@
+public import HearthProtocol
+
+extension EmailActionService {
+    /// `accounts:sendOobCode` (PROTOCOL.md §3.8): issues a code and emails its link.
+    ///
+    /// - `PASSWORD_RESET` and `EMAIL_SIGNIN` name the `email`; `VERIFY_EMAIL` and `VERIFY_AND_CHANGE_EMAIL` the
+    ///   signed-in user (`idToken`; administrators name the `email` instead), the latter also the `newEmail`, which
+    ///   gets the link.
+    /// - With enumeration protection on, a client's password reset for an email no account has is answered exactly
+    ///   as for one that has, and nothing is sent; sign-in links go to any address (they sign up new users).
+    /// - Clients are limited per address the email goes to (known or not) and per client address; administrators
+    ///   are not, and may ask for the code and link back (`returnOobLink`) instead of an email.
+    /// - Delivery happens after the code is committed. When it fails, the client is told (`UNAVAILABLE`; it may
+    ///   ask again, and the unsent code just expires), except where that would tell a known email from an unknown
+    ///   one: then the failure is only reported to the operator.
+    public func sendOobCode(_ request: SendOobCodeRequest, caller: EmailActionCaller) throws -> SendOobCodeResponse {
+        guard let typeName = request.requestType, !typeName.isEmpty else {
+            throw WireError(.missingReqType, "MISSING_REQ_TYPE")
+        }
+        guard let kind = OOBCodeRecord.Kind(rawValue: typeName), kind != .recoverEmail else {
+            throw WireError(.invalidArgument, "Invalid value at 'request_type': \(typeName)")
+        }
+        let returnsLink = request.returnOobLink == true
+        if returnsLink, caller != .admin {
+            throw WireError(.insufficientPermission, "Only administrators may ask for the link back (returnOobLink).")
+        }
+        let continueURL = request.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
+        if let continueURL, !ActionLink.isValidContinueURL(continueURL) {
+            throw WireError(.invalidContinueURI, "The continue URL must be an absolute http(s) URL.")
+        }
+        if kind == .emailSignIn, continueURL == nil {
+            throw WireError(.missingContinueURI, "A sign-in link needs a continue URL.")
+        }
+        let target = try target(of: kind, request, caller: caller)
+        let issued = try transaction { writer, ledger -> WriteOutcome<(code: String, target: Target)?> in
+            let target = try target.resolved(writer)
+            if case .client(let address) = caller {
+                var quotas = [(LimitKeys.emailsToAddress(target.address), settings.sendsPerEmail)]
+                if let address { quotas.append((LimitKeys.emailsFromClient(address), settings.sendsPerClient)) }
+                guard try ledger.charge(quotas) else {
+                    return .commitThenFail(
+                        kind == .passwordReset
+                            ? WireError(.resetPasswordExceedLimit, "Too many password reset emails; try again later.")
+                            : WireError(.tooManyAttemptsTryLater, "Too many emails; try again later."))
+                }
+            }
+            guard target.exists else { return .commit(nil) }
+            let code = try issue(
+                kind, localID: target.localID, email: target.email, newEmail: target.newEmail, continueURL: continueURL,
+                writer: writer)
+            return .commit((code, target))
+        }
+        guard let (code, committed) = issued else { return SendOobCodeResponse(email: target.answeredEmail) }
+        let delivered = deliver(
+            kind, code: code, to: committed.address, email: committed.email, newEmail: committed.newEmail,
+            continueURL: continueURL, send: !returnsLink)
+        if !delivered, !(settings.enumerationProtection && caller != .admin && kind == .passwordReset) {
+            throw WireError(.unavailable, "The email could not be sent; try again later.")
+        }
+        return returnsLink
+            ? SendOobCodeResponse(email: committed.email, oobCode: code, oobLink: link(kind, code: code, continueURL: continueURL))
+            : SendOobCodeResponse(email: target.answeredEmail ?? committed.email)
+    }
+
+    /// Whom a request's code is for, as far as can be told before the transaction.
+    private func target(of kind: OOBCodeRecord.Kind, _ request: SendOobCodeRequest, caller: EmailActionCaller) throws
+        -> PendingTarget
+    {
+        let hides = settings.enumerationProtection && caller != .admin
+        switch kind {
+        case .passwordReset, .emailSignIn:
+            let email = try Self.requiredEmail(request.email)
+            return PendingTarget(kind: kind, byEmail: email, newEmail: nil, mayBeUnknown: kind == .emailSignIn || hides)
+        case .verifyEmail, .verifyAndChangeEmail:
+            let newEmail = kind == .verifyAndChangeEmail
+                ? try Self.requiredEmail(request.newEmail, missing: .missingNewEmail) : nil
+            if caller == .admin {
+                return PendingTarget(kind: kind, byEmail: try Self.requiredEmail(request.email), newEmail: newEmail)
+            }
+            let user = try tokens.authenticate(idToken: request.idToken)
+            return PendingTarget(kind: kind, localID: user.account.localID, newEmail: newEmail)
+        case .recoverEmail:
+            throw WireError(.invalidArgument, "RECOVER_EMAIL codes are only sent by Hearth itself.")
+        }
+    }
+
+    static func requiredEmail(_ text: String?, missing: ErrorCode = .missingEmail) throws -> String {
+        guard let text, !text.isEmpty else { throw WireError(missing) }
+        return try AccountFieldRules.checkedEmail(text)
+    }
+
+    /// A request's target before the transaction looks it up.
+    struct PendingTarget {
+        var kind: OOBCodeRecord.Kind
+        var byEmail: String?
+        var localID: String?
+        var newEmail: String?
+        /// Whether an email no account has is answered like a known one (enumeration protection, sign-in links).
+        var mayBeUnknown = false
+
+        init(kind: OOBCodeRecord.Kind, byEmail: String, newEmail: String?, mayBeUnknown: Bool = false) {
+            self.kind = kind
+            self.byEmail = byEmail
+            self.newEmail = newEmail
+            self.mayBeUnknown = mayBeUnknown
+        }
+
+        init(kind: OOBCodeRecord.Kind, localID: String, newEmail: String?) {
+            self.kind = kind
+            self.localID = localID
+            self.newEmail = newEmail
+        }
+
+        /// The `email` of the answer when known before the transaction (the request's).
+        var answeredEmail: String? { byEmail }
+
+        func resolved(_ reader: any StoreReader) throws -> Target {
+            let account = try byEmail.map { try reader.account(email: $0) } ?? localID.map { try reader.account(localID: $0) } ?? nil
+            guard let account else {
+                if mayBeUnknown, let byEmail {
+                    return Target(localID: nil, email: byEmail, newEmail: nil, address: byEmail, exists: kind == .emailSignIn)
+                }
+                throw byEmail != nil && kind == .passwordReset
+                    ? WireError(.emailNotFound, "There is no user record corresponding to this identifier.")
+                    : WireError(.userNotFound, "There is no user record corresponding to this identifier.")
+            }
+            if account.disabled {
+                guard mayBeUnknown, kind == .passwordReset, let byEmail else { throw WireError(.userDisabled) }
+                return Target(localID: nil, email: byEmail, newEmail: nil, address: byEmail, exists: false)
+            }
+            switch kind {
+            case .verifyEmail:
+                guard let email = account.email else { throw WireError(.missingEmail, "The user has no email to verify.") }
+                return Target(localID: account.localID, email: email, newEmail: nil, address: email, exists: true)
+            case .verifyAndChangeEmail:
+                guard let newEmail else { throw WireError(.missingNewEmail) }
+                if let owner = try reader.account(email: newEmail), owner.localID != account.localID {
+                    throw WireError(.emailExists, "The email address is already in use by another account.")
+                }
+                return Target(
+                    localID: account.localID, email: account.email ?? "", newEmail: newEmail, address: newEmail, exists: true)
+            default:
+                let email = account.email ?? byEmail ?? ""
+                return Target(localID: account.localID, email: email, newEmail: nil, address: email, exists: true)
+            }
+        }
+    }
+
+    /// Whom a code is for, once looked up: the account (none for a sign-in link to a new address), the emails of
+    /// the code, the address the email goes to, and whether a code is issued at all.
+    struct Target {
+        var localID: String?
+        var email: String
+        var newEmail: String?
+        var address: String
+        var exists: Bool
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+public import HearthProtocol
+
+/// Who asks for an email action: a client app (with its address, for limits) or an administrator (the admin
+/// endpoints: no limits, `returnOobLink` allowed, no enumeration protection).
+public enum EmailActionCaller: Sendable, Equatable {
+    case client(address: String?)
+    case admin
+}
+
+/// Email actions (PROTOCOL.md §3.8–3.11): out-of-band codes sent by email for a password reset, an email
+/// verification, a change of email (and its undo), and email-link sign-in; `createAuthUri`.
+///
+/// Codes are 256-bit random strings (base64url), stored as SHA-256 hashes only (`OOBCodeRecord`), single use
+/// (consumed by deleting their record in the transaction that acts on them, so concurrent uses get one success)
+/// and expire (`EmailActionSettings`). Emails are sent after the transaction that made their code has committed.
+public final class EmailActionService: Sendable {
+    let project: ProjectConfiguration
+    let store: any HearthStore
+    let tokens: TokenService
+    let mfa: MFAService
+    let time: any TimeSource
+    let sender: any EmailSender
+    let passwords: (any PasswordHashing)?
+    let settings: EmailActionSettings
+    let limiter: RateLimiter
+    /// Development only: the plain codes, for the log and the emulator's listing.
+    let issuedCodes: IssuedOOBCodes?
+    let report: @Sendable (SecurityEvent) -> Void
+
+    /// - Parameters:
+    ///   - sender: delivers the emails.
+    ///   - passwords: sets the new password of a reset; without one, resets are refused (`OPERATION_NOT_ALLOWED`).
+    ///   - issuedCodes: in development, records every code in plain text (log line and listing).
+    ///   - report: receives exhausted send quotas and failed deliveries, after the write committed.
+    public init(
+        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
+        time: any TimeSource, sender: any EmailSender, passwords: (any PasswordHashing)?, settings: EmailActionSettings,
+        limiter: RateLimiter, issuedCodes: IssuedOOBCodes? = nil, report: @escaping @Sendable (SecurityEvent) -> Void
+    ) {
+        self.project = project
+        self.store = store
+        self.tokens = tokens
+        self.mfa = mfa
+        self.time = time
+        self.sender = sender
+        self.passwords = passwords
+        self.settings = settings
+        self.limiter = limiter
+        self.issuedCodes = issuedCodes
+        self.report = report
+    }
+
+    /// Whether `oobCode` names a code that can still be used (the emulator lists only those).
+    public func isOpen(oobCode: String) throws -> Bool {
+        guard let record = try store.read({ try $0.oobCode(hash: Identifiers.hash(oobCode)) }) else { return false }
+        return record.expiresAtMillis > time.nowMillis
+    }
+
+    // MARK: - Codes
+
+    /// The record of a code that can be used now: `MISSING_OOB_CODE`, `INVALID_OOB_CODE` (unknown or used, or of
+    /// another kind than `kinds`), `EXPIRED_OOB_CODE`.
+    func liveCode(_ code: String?, kinds: Set<OOBCodeRecord.Kind>? = nil, reader: any StoreReader) throws -> OOBCodeRecord {
+        guard let code, !code.isEmpty else { throw WireError(.missingOOBCode) }
+        guard let record = try reader.oobCode(hash: Identifiers.hash(code)), kinds?.contains(record.kind) ?? true else {
+            throw Self.invalidCode
+        }
+        guard record.expiresAtMillis > time.nowMillis else {
+            throw WireError(.expiredOOBCode, "The action code has expired.")
+        }
+        return record
+    }
+
+    /// Consumes `record` inside `writer`: a code another request consumed first is `INVALID_OOB_CODE`.
+    func consume(_ record: OOBCodeRecord, writer: any StoreWriter) throws {
+        guard try writer.deleteOOBCode(hash: record.codeHash) else { throw Self.invalidCode }
+    }
+
+    /// The account a code acts on, as long as it still has the address the code was sent for (a code for an
+    /// address the account no longer has is void).
+    func account(of record: OOBCodeRecord, email: String? = nil, reader: any StoreReader) throws -> Account {
+        guard let localID = record.localID, let account = try reader.account(localID: localID),
+            (account.email ?? "") == (email ?? record.email)
+        else { throw Self.invalidCode }
+        guard !account.disabled else { throw WireError(.userDisabled) }
+        return account
+    }
+
+    static let invalidCode = WireError(
+        .invalidOOBCode, "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
+
+    /// Issues a new code of `kind` inside `writer` and returns it (plain text; only its hash is stored).
+    func issue(
+        _ kind: OOBCodeRecord.Kind, localID: String?, email: String, newEmail: String? = nil, continueURL: String?,
+        writer: any StoreWriter
+    ) throws -> String {
+        let code = Identifiers.secret()
+        let now = time.nowMillis
+        try writer.insertOOBCode(
+            OOBCodeRecord(
+                codeHash: Identifiers.hash(code), kind: kind, localID: localID, email: email, newEmail: newEmail,
+                continueURL: continueURL, createdAtMillis: now,
+                expiresAtMillis: now.addingClamped(settings.lifetime(of: kind).multipliedClamped(by: 1000))))
+        return code
+    }
+
+    /// The link for a code, with the project's API key in it.
+    func link(_ kind: OOBCodeRecord.Kind, code: String, continueURL: String?) -> String {
+        ActionLink.url(settings: settings, kind: kind, code: code, apiKey: linkAPIKey, continueURL: continueURL)
+    }
+
+    /// The key links carry: the project's first configured key, or the emulator's `fake-api-key` when any key is
+    /// accepted.
+    private var linkAPIKey: String {
+        switch project.apiKeys {
+        case .anyNonEmpty: "fake-api-key"
+        case .only(let keys): keys.sorted().first ?? "fake-api-key"
+        }
+    }
+
+    /// Records (development) and sends the email of a committed code. Returns whether it was delivered; a failure
+    /// is reported, never with the message.
+    @discardableResult
+    func deliver(
+        _ kind: OOBCodeRecord.Kind, code: String, to address: String, email: String, newEmail: String? = nil,
+        continueURL: String?, send: Bool = true
+    ) -> Bool {
+        let link = link(kind, code: code, continueURL: continueURL)
+        issuedCodes?.record(
+            IssuedOOBCode(email: email, newEmail: newEmail, requestType: kind.rawValue, oobCode: code, oobLink: link))
+        guard send else { return true }
+        let message = EmailTemplates.message(
+            kind, to: address, appName: project.displayName ?? project.projectID, link: link, newEmail: newEmail)
+        do {
+            try sender.send(message)
+            return true
+        } catch {
+            report(.emailNotDelivered(action: kind.rawValue, reason: Self.reason(error)))
+            return false
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error as? EmailDeliveryError {
+        case .notConfigured: "no email sender is configured"
+        case .failed(let reason): reason
+        case nil: String(describing: type(of: error))
+        }
+    }
+
+    /// Runs `body` as one write transaction with a ``LimitLedger``; reports its events once committed.
+    func transaction<Value>(_ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>) throws -> Value {
+        try LimitLedger.transaction(store: store, nowMillis: time.nowMillis, report: report, body)
+    }
+}
+
+extension EmailActionService {
+    /// The code `oobCode` names, if it can be used now (for the action page, which shows what it will do and
+    /// redirects sign-in links to the continue URL the code was issued with, never one from the request).
+    public func pendingAction(oobCode: String?) throws -> OOBCodeRecord {
+        try store.read { try liveCode(oobCode, reader: $0) }
+    }
+
+    /// In development, the codes issued that can still be used, oldest first (the emulator's listing).
+    public func openIssuedCodes() throws -> [IssuedOOBCode] {
+        try (issuedCodes?.issued ?? []).filter { try isOpen(oobCode: $0.oobCode) }
+    }
+}

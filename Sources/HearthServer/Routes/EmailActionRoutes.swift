@@ -1,0 +1,66 @@
+import HearthCore
+import HearthHTTP
+import HearthProtocol
+
+/// Email actions over HTTP: the client endpoints (v1 and the iOS SDK's legacy names), the admin `sendOobCode`, the
+/// action page links open (`/__/auth/action`, and in development the emulator's `/emulator/action`), and in
+/// development the emulator's listing of codes (`GET /emulator/v1/projects/{p}/oobCodes`).
+struct EmailActionRoutes {
+    let platform: IdentityPlatform
+    let options: ServerOptions
+    let edge: Edge
+
+    func register(in router: inout Router) {
+        let actions = platform.emailActions
+        let signIn = edge.clientCall(.signInPerClient)
+        let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
+            ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(), IdentityToolkitRoutes.json { fields, client in
+                try actions.sendOobCode(SendOobCodeRequest(fields: fields), caller: .client(address: client))
+            }),
+            ("accounts:resetPassword", "resetPassword", signIn, IdentityToolkitRoutes.json { fields, _ in
+                try actions.resetPassword(ResetPasswordRequest(fields: fields))
+            }),
+            ("accounts:signInWithEmailLink", "emailLinkSignin", signIn, IdentityToolkitRoutes.json { fields, client in
+                try actions.signInWithEmailLink(SignInWithEmailLinkRequest(fields: fields), client: client)
+            }),
+            ("accounts:createAuthUri", "createAuthUri", edge.clientCall(), IdentityToolkitRoutes.json { fields, _ in
+                try actions.createAuthUri(CreateAuthUriRequest(fields: fields))
+            }),
+        ]
+        for endpoint in endpoints {
+            let handler = endpoint.chain.handler(endpoint.responder)
+            router.add(.post, "\(IdentityToolkitRoutes.v1)/\(endpoint.v1)", handler)
+            router.add(.post, "\(IdentityToolkitRoutes.legacy)/\(endpoint.legacy)", handler)
+        }
+        router.add(.post, "\(AdminRoutes.base)/accounts:sendOobCode", edge.admin.handler(IdentityToolkitRoutes.json { fields, _ in
+            try actions.sendOobCode(SendOobCodeRequest(fields: fields), caller: .admin)
+        }))
+        router.add(.post, "\(AdminRoutes.base)/tenants/{tenant}/accounts:sendOobCode", edge.admin.handler { _ in
+            throw WireError(.tenantNotFound, "This Hearth server has no tenants; call the project's own paths.")
+        })
+
+        let page = ActionPageRoutes(actions: actions, limiter: platform.rateLimiter)
+        let pageChain = edge.plain
+        var paths = [ActionPageRoutes.productionPath]
+        if options.development {
+            paths.append(ActionPageRoutes.emulatorPath)
+            router.add(.get, "/emulator/v1/projects/{project}/oobCodes", edge.firebase.handler(oobCodes))
+        }
+        for path in paths {
+            router.add(.get, path, pageChain.handler(page.show))
+            router.add(.post, path, pageChain.handler(page.complete))
+        }
+    }
+
+    /// `GET /emulator/v1/projects/{p}/oobCodes`: codes still usable, as `{"oobCodes":[{email, newEmail?,
+    /// requestType, oobCode, oobLink}]}`.
+    private var oobCodes: HTTPResponder {
+        { [platform] request in
+            guard request.pathParameters["project"] == platform.project.projectID else {
+                throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
+            }
+            struct Listing: Encodable { var oobCodes: [IssuedOOBCode] }
+            return Responses.json(Listing(oobCodes: try platform.emailActions.openIssuedCodes()))
+        }
+    }
+}
