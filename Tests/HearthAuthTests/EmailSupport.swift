@@ -54,9 +54,12 @@ extension Harness {
 
     /// The saved session.
     func savedSession() throws -> StoredSession {
-        try JSONDecoder().decode(StoredSession.self, from: try #require(try store.load(key: EmailFixture.sessionKey)))
+        guard let data = try store.load(key: EmailFixture.sessionKey) else { throw NoSavedSession() }
+        return try JSONDecoder().decode(StoredSession.self, from: data)
     }
 }
+
+struct NoSavedSession: Error {}
 
 extension TransportRequest {
     /// POST, JSON, and HearthAuth's client version, as every relying-party call.
