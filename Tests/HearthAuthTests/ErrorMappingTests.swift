@@ -29,6 +29,8 @@ struct ErrorMappingTests {
             ("SECOND_FACTOR_LIMIT_EXCEEDED", 17088), ("UNSUPPORTED_FIRST_FACTOR", 17089), ("UNVERIFIED_EMAIL", 17086),
             ("TENANT_ID_MISMATCH", 17072), ("ADMIN_ONLY_OPERATION", 17085), ("INVALID_CUSTOM_TOKEN", 17000),
             ("CREDENTIAL_MISMATCH", 17002), ("TOO_MANY_ATTEMPTS_TRY_LATER", 17010), ("PROVIDER_ALREADY_LINKED", 17015),
+            ("PASSWORD_DOES_NOT_MEET_REQUIREMENTS", 17211), ("MISSING_EMAIL", 17034),
+            ("INVALID_HOSTING_LINK_DOMAIN", 17214),
         ])
     func serverCodes(serverCode: String, number: Int) async throws {
         let error = try #require(await signInError(body: Fixture.errorEnvelope("\(serverCode) : some detail")))
@@ -141,7 +143,8 @@ struct ErrorMappingTests {
             (.unsupportedFirstFactor, 17089), (.emailChangeNeedsVerification, 17090),
             (.missingClientIdentifier, 17093), (.missingOrInvalidNonce, 17094), (.blockingCloudFunctionError, 17105),
             (.recaptchaNotEnabled, 17200), (.invalidReqType, 17207), (.recaptchaActionCreationFailed, 17210),
-            (.invalidHostingLinkDomain, 17214), (.keychainError, 17995), (.internalError, 17999),
+            (.passwordDoesNotMeetRequirements, 17211), (.invalidHostingLinkDomain, 17214), (.keychainError, 17995),
+            (.internalError, 17999),
             (.malformedJWT, 18000),
         ])
     func numbers(code: AuthErrorCode, number: Int) {
@@ -152,7 +155,7 @@ struct ErrorMappingTests {
     @Test("every known code has a distinct name; unknown numbers say so")
     func names() {
         let all = AuthErrorCode.allKnown
-        #expect(all.count == 92)
+        #expect(all.count == 93)
         #expect(Set(all.map(\.name)).count == all.count)
         #expect(AuthErrorCode.userDisabled.description == "userDisabled (17005)")
         #expect(AuthErrorCode(rawValue: 12345).name == "unknown")

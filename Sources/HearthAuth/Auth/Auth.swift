@@ -55,6 +55,8 @@ public final class Auth: Sendable {
     let storeKey: String
 
     private let state: Mutex<State>
+    /// The project's password policy once `validatePassword(_:)` has fetched it.
+    let passwordPolicyCache = Mutex<PasswordPolicy?>(nil)
     /// Listener callbacks run here, one at a time, in the order the changes happened.
     private let callbackQueue: DispatchQueue
 
@@ -170,8 +172,9 @@ public final class Auth: Sendable {
     /// The signed-in user, or nil.
     public var currentUser: User? { state.withLock { $0.currentUser } }
 
-    /// Signs in with a provider credential (`verifyAssertion`), then loads the profile
-    /// (`getAccountInfo`), saves the session and notifies listeners.
+    /// Signs in with a provider credential (`verifyAssertion`; for an `EmailAuthProvider` credential
+    /// `verifyPassword` or `emailLinkSignin`), then loads the profile (`getAccountInfo`), saves the session and
+    /// notifies listeners.
     ///
     /// - Throws: `AuthError`; notably `.accountExistsWithDifferentCredential` (with `email` and
     ///   `updatedCredential`), `.credentialAlreadyInUse`, `.emailAlreadyInUse`, `.secondFactorRequired`
@@ -179,18 +182,12 @@ public final class Auth: Sendable {
     ///   does), `.invalidCredential`, `.userDisabled`, `.networkError`.
     @discardableResult
     public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
+        if let email = credential.emailCredential { return try await signIn(withEmailCredential: email) }
         let reply = try await backend.call(
             VerifyAssertionCall(body: Self.assertionRequest(for: credential, linkingIDToken: nil)))
         let response = try Self.checkAssertion(reply, credential: credential, auth: self)
-        guard let idToken = response.idToken, !idToken.isEmpty, let refreshToken = response.refreshToken,
-            !refreshToken.isEmpty
-        else {
-            throw AuthError(code: .internalError, message: "The sign-in response has no tokens.")
-        }
-        let tokens = TokenState(idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn, now: clock())
-        let record = try await User.lookup(idToken: idToken, backend: backend)
-        let user = User(profile: record, tokens: tokens, isAnonymous: false, auth: self)
-        try signInLocally(user)
+        let user = try await signInLocally(
+            idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
         return AuthDataResult(
             user: user,
             additionalUserInfo: AdditionalUserInfo(response: response, fallbackProviderID: credential.provider),
@@ -212,9 +209,7 @@ public final class Auth: Sendable {
         let response = try await backend.call(SignUpCall(body: SignUpRequest(returnSecureToken: true))).response
         let tokens = TokenState(
             idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn, now: clock())
-        let record = try await User.lookup(idToken: response.idToken, backend: backend)
-        let user = User(profile: record, tokens: tokens, isAnonymous: true, auth: self)
-        try signInLocally(user)
+        let user = try await signInLocally(tokens: tokens, isAnonymous: true)
         return AuthDataResult(
             user: user,
             additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: true),
@@ -350,6 +345,23 @@ public final class Auth: Sendable {
         }
     }
 
+    /// Loads the profile for fresh sign-in tokens (`getAccountInfo`), then saves the session and notifies
+    /// listeners.
+    func signInLocally(tokens: TokenState, isAnonymous: Bool) async throws(AuthError) -> User {
+        let record = try await User.lookup(idToken: tokens.idToken, backend: backend)
+        let user = User(profile: record, tokens: tokens, isAnonymous: isAnonymous, auth: self)
+        try signInLocally(user)
+        return user
+    }
+
+    /// `signInLocally(tokens:isAnonymous:)` for the tokens of a (non-anonymous) sign-in response, which must have
+    /// both.
+    func signInLocally(idToken: String?, refreshToken: String?, expiresIn: String?) async throws(AuthError) -> User {
+        let tokens = try TokenState(
+            signInIDToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn, now: clock())
+        return try await signInLocally(tokens: tokens, isAnonymous: false)
+    }
+
     /// Saves `user`'s session and makes it the current user.
     func signInLocally(_ user: User) throws(AuthError) {
         try state.withLock { state throws(AuthError) in
@@ -386,7 +398,10 @@ public final class Auth: Sendable {
     /// The body iOS sends (PROTOCOL.md §4.1). `postBody` is built with URLComponents, in the order
     /// `providerId`, `id_token`, `nonce`, `access_token`, `user`. iOS sends the query undecoded (`query`); this
     /// sends it form-escaped, which a form decoder reads the same and which stays intact for names with `&` or `=`.
-    static func assertionRequest(for credential: AuthCredential, linkingIDToken: String?) -> SignInWithIdpRequest {
+    /// `autoCreate` is false for a reauthentication, as in iOS.
+    static func assertionRequest(
+        for credential: AuthCredential, linkingIDToken: String?, autoCreate: Bool = true
+    ) -> SignInWithIdpRequest {
         var items = [URLQueryItem(name: "providerId", value: credential.provider)]
         if let idToken = credential.idToken { items.append(URLQueryItem(name: "id_token", value: idToken)) }
         if let nonce = credential.rawNonce { items.append(URLQueryItem(name: "nonce", value: nonce)) }
@@ -400,7 +415,7 @@ public final class Auth: Sendable {
         let postBody = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         return SignInWithIdpRequest(
             requestUri: "http://localhost", postBody: postBody, returnSecureToken: true, returnIdpCredential: true,
-            autoCreate: true, idToken: linkingIDToken, pendingToken: credential.pendingToken)
+            autoCreate: autoCreate, idToken: linkingIDToken, pendingToken: credential.pendingToken)
     }
 
     /// `{"name":{"firstName":…,"lastName":…}}` with sorted keys, as iOS's `VerifyAssertionRequest` builds it: only
@@ -416,12 +431,27 @@ public final class Auth: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The `.secondFactorRequired` error a sign-in response stands for, or nil: a second factor is required when
+    /// the response has `mfaPendingCredential`, or `mfaInfo` and no `idToken` (PROTOCOL.md §6.1). The error
+    /// carries a `MultiFactorResolver` for `auth` (none if `auth` is gone).
+    static func secondFactorRequired(
+        pendingCredential: String?, mfaInfo: [MFAEnrollmentInfo]?, idToken: String?, email: String?, auth: Auth?
+    ) -> AuthError? {
+        guard pendingCredential != nil || (mfaInfo != nil && (idToken ?? "").isEmpty) else { return nil }
+        let resolver = auth.map { auth in
+            MultiFactorResolver(
+                pendingCredential: pendingCredential,
+                hints: MultiFactorInfo.factors(from: mfaInfo ?? [], fallbackDate: auth.clock()), auth: auth)
+        }
+        return AuthError(
+            code: .secondFactorRequired, message: nil, serverCode: nil, email: email, updatedCredential: nil,
+            resolver: resolver)
+    }
+
     /// Turns the outcomes a 200 can carry into errors, in the iOS SDK's order: `errorMessage`,
     /// a second factor, `needConfirmation`.
     ///
-    /// A second factor is required when the response has `mfaPendingCredential`, or `mfaInfo` and
-    /// no `idToken` (PROTOCOL.md §6.1); the error then carries a `MultiFactorResolver` for `auth`
-    /// (none if `auth` is gone).
+    /// The second factor is `secondFactorRequired(…)`.
     static func checkAssertion(
         _ reply: BackendReply<SignInWithIdpResponse>, credential: AuthCredential, auth: Auth?
     ) throws(AuthError) -> SignInWithIdpResponse {
@@ -439,16 +469,11 @@ public final class Auth: Sendable {
             throw AuthError(
                 wire: WireError(ErrorCode(rawValue: code), detail), email: response.email, updatedCredential: echoed)
         }
-        if response.mfaPendingCredential != nil || (response.mfaInfo != nil && (response.idToken ?? "").isEmpty) {
-            let resolver = auth.map { auth in
-                MultiFactorResolver(
-                    pendingCredential: response.mfaPendingCredential,
-                    hints: MultiFactorInfo.factors(from: response.mfaInfo ?? [], fallbackDate: auth.clock()),
-                    auth: auth)
-            }
-            throw AuthError(
-                code: .secondFactorRequired, message: nil, serverCode: nil, email: response.email,
-                updatedCredential: nil, resolver: resolver)
+        if let secondFactor = secondFactorRequired(
+            pendingCredential: response.mfaPendingCredential, mfaInfo: response.mfaInfo, idToken: response.idToken,
+            email: response.email, auth: auth)
+        {
+            throw secondFactor
         }
         if response.needConfirmation == true {
             throw AuthError(

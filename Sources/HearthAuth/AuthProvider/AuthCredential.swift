@@ -18,6 +18,8 @@ public struct AuthCredential: Sendable, CustomStringConvertible, CustomDebugStri
     let pendingToken: String?
     /// The name Sign in with Apple gives on the first authorization only (`user` in `postBody`).
     let fullName: PersonNameComponents?
+    /// For `EmailAuthProvider` credentials: the email with its password or sign-in link.
+    let emailCredential: EmailCredential?
 
     init(
         provider: String, idToken: String?, accessToken: String?, rawNonce: String? = nil, pendingToken: String? = nil,
@@ -29,6 +31,17 @@ public struct AuthCredential: Sendable, CustomStringConvertible, CustomDebugStri
         self.rawNonce = rawNonce
         self.pendingToken = pendingToken
         self.fullName = fullName
+        emailCredential = nil
+    }
+
+    init(email: EmailCredential) {
+        provider = EmailAuthProvider.id
+        idToken = nil
+        accessToken = nil
+        rawNonce = nil
+        pendingToken = nil
+        fullName = nil
+        emailCredential = email
     }
 
     public var description: String { "AuthCredential(provider: \(provider), tokens: <redacted>)" }

@@ -19,12 +19,26 @@ enum Service: Sendable, Equatable {
     case secureToken
 }
 
+/// How a call is sent: a POST with a JSON body, or (as the SDKs send requests without a body) a GET.
+enum HTTPMethod: String, Sendable {
+    case get = "GET"
+    case post = "POST"
+}
+
+/// The body of a GET: nothing is sent.
+struct EmptyBody: Encodable, Sendable {}
+
 /// One endpoint: what is sent and what comes back (FirebaseAuth's `AuthRPCRequest` pattern).
 protocol BackendRequest: Sendable {
     associatedtype Body: Encodable & Sendable
     associatedtype Response: Decodable & Sendable
     var service: Service { get }
+    var method: HTTPMethod { get }
     var body: Body { get }
+}
+
+extension BackendRequest {
+    var method: HTTPMethod { .post }
 }
 
 /// A decoded success response plus its raw JSON, for fields the typed response does not have.
@@ -36,6 +50,8 @@ struct BackendReply<Response: Sendable>: Sendable {
 /// Builds URLs, sends JSON, and maps the error envelope. Shared by an `Auth` and its users.
 final class Backend: Sendable {
     static let clientVersion = "Swift/HearthAuth/\(HearthAuthVersion.string)"
+    /// The `clientType` iOS puts in sign-up, password sign-in and email-action requests.
+    static let clientType = "CLIENT_TYPE_IOS"
 
     let apiKey: String
     let transport: any HTTPTransport
@@ -72,17 +88,19 @@ final class Backend: Sendable {
     }
 
     func call<Request: BackendRequest>(_ request: Request) async throws(AuthError) -> BackendReply<Request.Response> {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body: Data
-        do {
-            body = try encoder.encode(request.body)
-        } catch {
-            throw AuthError(code: .internalError, message: "The request could not be encoded.")
+        var transportRequest = TransportRequest(
+            method: request.method.rawValue, url: try url(for: request.service),
+            headers: ["X-Client-Version": Self.clientVersion])
+        if request.method == .post {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            do {
+                transportRequest.body = try encoder.encode(request.body)
+            } catch {
+                throw AuthError(code: .internalError, message: "The request could not be encoded.")
+            }
+            transportRequest.headers["Content-Type"] = "application/json"
         }
-        let transportRequest = TransportRequest(
-            method: "POST", url: try url(for: request.service),
-            headers: ["Content-Type": "application/json", "X-Client-Version": Self.clientVersion], body: body)
 
         let reply: TransportResponse
         do {

@@ -106,6 +106,14 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, LocalizedErro
         case .operationNotAllowed: "This sign-in provider is disabled for the project."
         case .missingOrInvalidNonce: "The request's nonce is missing or does not match the ID token's."
         case .nullUser: "No user is signed in."
+        case .wrongPassword: "The password is invalid or the user does not have a password."
+        case .weakPassword: "The password must be 6 characters long or more."
+        case .passwordDoesNotMeetRequirements: "The password does not meet the project's password requirements."
+        case .invalidEmail: "The email address is badly formatted."
+        case .missingEmail: "An email address must be provided."
+        case .invalidActionCode: "The action code is invalid. It may be malformed, expired, or already used."
+        case .expiredActionCode: "The action code has expired."
+        case .userMismatch: "The credential does not belong to the signed-in user."
         default: "An internal error occurred."
         }
     }
@@ -203,5 +211,7 @@ extension AuthError {
         "UNVERIFIED_EMAIL": .unverifiedEmail,
         "FEDERATED_USER_ID_ALREADY_LINKED": .credentialAlreadyInUse,
         "PROVIDER_ALREADY_LINKED": .providerAlreadyLinked,
+        "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": .passwordDoesNotMeetRequirements,
+        "INVALID_HOSTING_LINK_DOMAIN": .invalidHostingLinkDomain,
     ]
 }

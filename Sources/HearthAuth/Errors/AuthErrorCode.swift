@@ -203,6 +203,8 @@ public struct AuthErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let recaptchaSiteKeyMissing = AuthErrorCode(rawValue: 17209)
     /// The reCAPTCHA action could not be created.
     public static let recaptchaActionCreationFailed = AuthErrorCode(rawValue: 17210)
+    /// The password breaks the project's password policy (see `Auth.validatePassword(_:)`).
+    public static let passwordDoesNotMeetRequirements = AuthErrorCode(rawValue: 17211)
     /// The Hosting link domain does not belong to the project.
     public static let invalidHostingLinkDomain = AuthErrorCode(rawValue: 17214)
     /// The session could not be read from or written to its store (FirebaseAuth: the keychain).
@@ -242,7 +244,8 @@ public struct AuthErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
         17201: "missingRecaptchaToken", 17202: "invalidRecaptchaToken", 17203: "invalidRecaptchaAction",
         17204: "missingClientType", 17205: "missingRecaptchaVersion", 17206: "invalidRecaptchaVersion",
         17207: "invalidReqType", 17208: "recaptchaSDKNotLinked", 17209: "recaptchaSiteKeyMissing",
-        17210: "recaptchaActionCreationFailed", 17214: "invalidHostingLinkDomain", 17995: "keychainError",
+        17210: "recaptchaActionCreationFailed", 17211: "passwordDoesNotMeetRequirements",
+        17214: "invalidHostingLinkDomain", 17995: "keychainError",
         17999: "internalError", 18000: "malformedJWT",
     ]
 }

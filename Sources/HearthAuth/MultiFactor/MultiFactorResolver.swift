@@ -79,9 +79,7 @@ extension Auth {
     func completeSecondFactorSignIn(_ request: FinalizeMFASignInRequest) async throws(AuthError) -> AuthDataResult {
         let response = try await backend.call(FinalizeMFASignInCall(body: request)).response
         let tokens = try TokenState(multiFactorResponse: response, now: clock())
-        let record = try await User.lookup(idToken: tokens.idToken, backend: backend)
-        let user = User(profile: record, tokens: tokens, isAnonymous: false, auth: self)
-        try signInLocally(user)
+        let user = try await signInLocally(tokens: tokens, isAnonymous: false)
         return AuthDataResult(user: user, additionalUserInfo: nil, credential: nil)
     }
 }

@@ -42,6 +42,14 @@ struct TokenState: Sendable, Equatable {
         }
     }
 
+    /// The tokens of a sign-in response, which must have both.
+    init(signInIDToken idToken: String?, refreshToken: String?, expiresIn: String?, now: Date) throws(AuthError) {
+        guard let idToken, !idToken.isEmpty, let refreshToken, !refreshToken.isEmpty else {
+            throw AuthError(code: .internalError, message: "The sign-in response has no tokens.")
+        }
+        self.init(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn, now: now)
+    }
+
     init(idToken: String, refreshToken: String, expirationDate: Date) {
         self.idToken = idToken
         self.refreshToken = refreshToken

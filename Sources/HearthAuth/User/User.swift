@@ -128,7 +128,8 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
         auth?.signOutByForce(self)
     }
 
-    /// Links another provider's identity to this user (`verifyAssertion` with the user's ID token).
+    /// Links another provider's identity to this user (`verifyAssertion` with the user's ID token; for an
+    /// `EmailAuthProvider` credential `signupNewUser` or `emailLinkSignin` with it).
     ///
     /// - Throws: `.providerAlreadyLinked` if the user already has this provider; `.credentialAlreadyInUse`
     ///   (with `updatedCredential`) if another account has this identity; `.emailAlreadyInUse` if the
@@ -139,6 +140,7 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
             throw AuthError(
                 code: .providerAlreadyLinked, message: "The user already has a \(credential.provider) identity linked.")
         }
+        if let email = credential.emailCredential { return try await link(withEmailCredential: email) }
         let token = try await getIDToken()
         return try await signingOutIfSessionIsDead { () async throws(AuthError) -> AuthDataResult in
             let reply = try await backend.call(

@@ -8,6 +8,7 @@ enum ProviderName {
         switch providerID {
         case "google.com": "Google"
         case "apple.com": "Apple"
+        case "password": "Email and password"
         case let other?: other
         case nil: "provider"
         }

@@ -200,6 +200,19 @@ struct PortfolioApp {
             return "Your session has ended (it was revoked or expired). Sign in again: portfolio sign-in"
         case .userDisabled:
             return "This account has been disabled. Contact the administrator."
+        case .wrongPassword:
+            return "Wrong email or password."
+        case .invalidCredential where error.serverCode == "INVALID_LOGIN_CREDENTIALS",
+            .userNotFound where error.serverCode == "EMAIL_NOT_FOUND":
+            return "Wrong email or password."
+        case .weakPassword, .passwordDoesNotMeetRequirements:
+            return "The password is too weak: \(error.message)"
+        case .invalidEmail, .missingEmail:
+            return "That is not a valid email address."
+        case .invalidActionCode, .expiredActionCode:
+            return "The code is invalid, expired or already used. Ask for a new email."
+        case .tooManyRequests:
+            return "Too many attempts. Wait a while, then try again."
         case .userNotFound:
             return "This account no longer exists. Sign in again to create a new one: portfolio sign-in"
         case .networkError:
@@ -225,6 +238,7 @@ struct PortfolioApp {
 
     static func status(of error: AuthError) -> Int32 {
         switch error.code {
+        case .userNotFound where error.serverCode == "EMAIL_NOT_FOUND": ExitStatus.signInFailed
         case .userTokenExpired, .invalidUserToken, .userDisabled, .userNotFound: ExitStatus.sessionEnded
         case .networkError: ExitStatus.unreachable
         default: ExitStatus.signInFailed

@@ -19,7 +19,7 @@ struct PortfolioSettings {
 
     static let valuedOptions: Set<String> = [
         "hearth-url", "api-key", "project-id", "api-url", "session-dir", "google-client-id", "google-client-secret",
-        "google-issuer", "apple-client-id", "apple-issuer", "as", "name",
+        "google-issuer", "apple-client-id", "apple-issuer", "as", "name", "email", "code",
     ]
 
     init(options: ParsedOptions, environment: [String: String]) throws {

@@ -2,12 +2,19 @@ import Foundation
 import HearthCommandLine
 
 let help = """
-    portfolio — the documents' app in a terminal: sign in with Google or Apple (or as a guest) through Hearth,
-    see who you are, and list your portfolios from the app's backend.
+    portfolio — the documents' app in a terminal: sign in with an email and password, Google or Apple (or as a
+    guest) through Hearth, see who you are, and list your portfolios from the app's backend.
 
     Usage: portfolio <command> [options]
 
     Commands:
+      sign-up [--email EMAIL]
+                             Create an account with an email and a password (asked twice, not shown).
+      sign-in --email EMAIL  Sign in with an email and password (asked for, not shown).
+      reset-password EMAIL [--code CODE]
+                             Email a password reset link; with --code (the link's oobCode), set a new password.
+      verify-email [--code CODE]
+                             Email the signed-in user a verification link; with --code, verify the address.
       sign-in [--as EMAIL]   Sign in with Google. --as uses Hearth's dev IdP without a browser.
       sign-in --apple [--as EMAIL] [--hide-email]
                              Sign in with Apple (Hearth's dev Apple by default). --hide-email asks the dev Apple
@@ -27,7 +34,8 @@ let help = """
       mfa enroll-phone NUMBER [--name NAME]  Add a phone (texts a code to NUMBER, then asks for it).
       mfa remove ID          Remove a second factor.
 
-    Prompts read from the terminal or from piped input (one answer per line).
+    Prompts read from the terminal or from piped input (one answer per line). Passwords are never shown.
+    With `hearth serve --dev`, emailed codes are listed at <HEARTH_URL>/emulator/v1/projects/<project>/oobCodes.
 
     Options (each also as an environment variable):
       --hearth-url URL       HEARTH_URL (default http://127.0.0.1:9099)
@@ -67,7 +75,11 @@ do {
         writeLine(help)
         exit(ExitStatus.success)
     }
-    guard ["sign-in", "whoami", "list", "token", "sign-out", "mfa", "link", "delete-account"].contains(command) else {
+    let commands = [
+        "sign-in", "sign-up", "reset-password", "verify-email", "whoami", "list", "token", "sign-out", "mfa", "link",
+        "delete-account",
+    ]
+    guard commands.contains(command) else {
         throw UsageError("unknown command '\(command)' (try 'portfolio --help')")
     }
     if command == "mfa" {
@@ -80,6 +92,10 @@ do {
         guard options.positionals.count == 1, ["google", "apple"].contains(options.positionals[0]) else {
             throw UsageError("usage: portfolio link google|apple [--as EMAIL]")
         }
+    } else if command == "reset-password" {
+        guard options.positionals.count == 1 else {
+            throw UsageError("usage: portfolio reset-password EMAIL [--code CODE]")
+        }
     } else if let extra = options.positionals.first {
         throw UsageError("unexpected argument '\(extra)'")
     }
@@ -87,7 +103,18 @@ do {
     if options.values["as"] != nil && !["sign-in", "link", "delete-account"].contains(command) {
         throw UsageError("--as is only for sign-in, link and delete-account")
     }
+    if options.values["email"] != nil && !["sign-in", "sign-up"].contains(command) {
+        throw UsageError("--email is only for sign-in and sign-up")
+    }
+    if options.values["code"] != nil && !["reset-password", "verify-email"].contains(command) {
+        throw UsageError("--code is only for reset-password and verify-email")
+    }
     let flags = options.flags
+    if options.values["email"] != nil
+        && (flags.contains("apple") || flags.contains("guest") || options.values["as"] != nil)
+    {
+        throw UsageError("--email signs in with a password: leave out --apple, --guest and --as")
+    }
     if (flags.contains("apple") || flags.contains("guest")) && command != "sign-in" {
         throw UsageError("--apple and --guest are only for sign-in")
     }
@@ -107,7 +134,15 @@ do {
     case "sign-in" where options.flags.contains("guest"): try await app.signInAsGuest()
     case "sign-in" where options.flags.contains("apple"):
         try await app.signInWithApple(as: options.values["as"], hideEmail: options.flags.contains("hide-email"))
-    case "sign-in": try await app.signIn(as: options.values["as"])
+    case "sign-in":
+        if let email = options.values["email"] {
+            try await app.signIn(email: email)
+        } else {
+            try await app.signIn(as: options.values["as"])
+        }
+    case "sign-up": try await app.signUp(email: options.values["email"])
+    case "reset-password": try await app.resetPassword(email: options.positionals[0], code: options.values["code"])
+    case "verify-email": try await app.verifyEmail(code: options.values["code"])
     case "link": try await app.link(options.positionals[0], as: options.values["as"])
     case "delete-account": try await app.deleteAccount(as: options.values["as"])
     case "whoami": try await app.whoAmI()
