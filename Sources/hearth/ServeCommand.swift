@@ -95,7 +95,6 @@ enum ServeCommand {
                 try key.tokenClient(time: time, timeout: outboundLimits.timeout, poster: devApplePoster)
             }
         }
-        let passwordHasher = try Self.closingStore(store) { try settings.passwords.hasher() }
         // SMTP or the webhook when configured, else the development log in --dev; without either, email actions fail.
         let fallbackEmailSender: any EmailSender =
             settings.development ? DevelopmentEmailSender(log: logLine) : UnavailableEmailSender()
@@ -124,7 +123,7 @@ enum ServeCommand {
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
                 emailSender: emailSender,
                 emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
-                passwords: passwordHasher, issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
+                issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
                 securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()

@@ -40,7 +40,7 @@ public struct ProjectConfiguration: Sendable {
     public init(
         projectID: String, projectNumber: String = "0", issuer: String, apiKeys: APIKeyPolicy,
         googleClientIDs: Set<String>, idTokenLifetime: Int64 = 3600, clockSkew: Int64 = 300, mfa: MFAPolicy = .disabled,
-        displayName: String? = nil
+        displayName: String? = nil,
         emailEnumerationProtection: Bool = true
     ) {
         self.projectID = projectID
