@@ -35,7 +35,7 @@ enum ServeCommand {
                     "no sign-in provider configured: set HEARTH_GOOGLE_CLIENT_IDS or googleClientIds, HEARTH_APPLE_CLIENT_IDS or apple.clientIds, or oidcProviders in --config (or use --dev)")
             }
         }
-        let threads = settings.threads ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        let threads = settings.threads ?? max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
         let outboundLimits = try settings.outboundLimits(httpThreads: threads)
         let extraIssuers = try settings.extraGoogleIssuers.map { try Self.issuer($0, timeout: outboundLimits.timeout) }
         let trustedProxies: TrustedProxies
@@ -104,7 +104,7 @@ enum ServeCommand {
             anonymousAccountLifetimeDays: settings.anonymousAccountDays,
             revokers: appleTokens.map { [IdentityProvider.appleID: AppleTokenRevoker(client: $0)] } ?? [:], log: logLine)
         let passwordHasher = try Self.closingStore(store) {
-            try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()])
+            try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()], httpThreads: threads)
         }
         let platform: IdentityPlatform
         do {

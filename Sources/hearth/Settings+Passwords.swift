@@ -1,3 +1,4 @@
+import Foundation
 import HearthCommandLine
 import HearthCore
 
@@ -8,19 +9,35 @@ extension Settings {
         var argon2 = Argon2Parameters.owaspMinimum
         /// Hashes at once; nil: one per active processor.
         var hashingConcurrency: Int?
-        /// Callers that may wait for a hashing slot; nil: twice the concurrency.
+        /// Callers that may wait for a hashing slot; nil: as many as the concurrency (within the HTTP threads' half).
         var hashingQueue: Int?
         var policy = PasswordPolicy.firebaseDefault
 
         static let concurrencyRange = 1...256
         static let queueRange = 0...10_000
 
-        /// The hasher `hearth serve` gives the platform, with the gate these settings describe.
-        func hasher(importedVerifiers: [any StoredPasswordHashVerifier] = []) throws -> Argon2PasswordHasher {
+        /// The hasher with the gate these settings describe. For a server (`httpThreads` given), password work may
+        /// hold at most half its HTTP threads, so that refreshes, lookups and key documents always find one: the
+        /// defaults (one hash per processor, as many waiting) are cut to fit, and configured values that do not
+        /// fit are refused.
+        func hasher(importedVerifiers: [any StoredPasswordHashVerifier] = [], httpThreads: Int? = nil) throws
+            -> Argon2PasswordHasher
+        {
             try Argon2PasswordHasher(
-                parameters: argon2, policy: policy,
-                gate: HashingGate(concurrency: hashingConcurrency, queueLimit: hashingQueue),
+                parameters: argon2, policy: policy, gate: try gate(httpThreads: httpThreads),
                 importedVerifiers: importedVerifiers)
+        }
+
+        private func gate(httpThreads: Int?) throws -> HashingGate {
+            guard let httpThreads else { return HashingGate(concurrency: hashingConcurrency, queueLimit: hashingQueue) }
+            let budget = max(1, httpThreads / 2)
+            let concurrency = hashingConcurrency ?? min(ProcessInfo.processInfo.activeProcessorCount, budget)
+            let queue = hashingQueue ?? max(0, min(concurrency, budget - concurrency))
+            guard concurrency + queue <= budget else {
+                throw UsageError(
+                    "passwords: hashingConcurrency + hashingQueue (\(concurrency + queue)) must be at most half the HTTP threads (\(budget) of \(httpThreads)), so that password hashing cannot hold the threads token refreshes need")
+            }
+            return HashingGate(concurrency: concurrency, queueLimit: queue)
         }
     }
 

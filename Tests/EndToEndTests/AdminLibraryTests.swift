@@ -114,7 +114,12 @@ struct AdminLibraryTests {
         #expect(await creating { $0.phoneNumber = "+15555550100" }?.code == .phoneNumberAlreadyExists)
         #expect(await creating { $0.email = "not-an-email" }?.code == .invalidEmail)
         #expect(await creating { $0.phoneNumber = "555-0100" }?.code == .invalidPhoneNumber)
-        #expect(await creating { $0.email = "pw@example.com"; $0.password = "secret-123" }?.code == .operationNotAllowed)
+        #expect(await creating { $0.email = "pw@example.com"; $0.password = "12345" }?.code == .invalidPassword)
+        var withPassword = CreateUserRequest()
+        withPassword.email = "pw@example.com"
+        withPassword.password = "secret-123"
+        let passwordUser = try await auth.createUser(withPassword)
+        #expect(passwordUser.providerData.map { $0.providerID } == ["password"], "a password makes the password provider")
     }
 
     @Test("updateUser: disable and enable, remove a display name and a phone number, link a provider, replace and clear second factors")
@@ -175,8 +180,8 @@ struct AdminLibraryTests {
         reserved.customClaims = ["firebase": "x"]
         #expect(await refusal { try await auth.updateUser(uid: "lib-update", reserved) }?.code == .forbiddenClaim)
         var password = UpdateUserRequest()
-        password.password = "new-secret-123"
-        #expect(await refusal { try await auth.updateUser(uid: "lib-update", password) }?.code == .operationNotAllowed)
+        password.password = "12345"
+        #expect(await refusal { try await auth.updateUser(uid: "lib-update", password) }?.code == .invalidPassword)
         var phone = UpdateUserRequest()
         phone.phoneNumber = .set("12")
         #expect(await refusal { try await auth.updateUser(uid: "lib-update", phone) }?.code == .invalidPhoneNumber)

@@ -42,6 +42,11 @@ struct PasswordSettingsTests {
             (#"{"passwords": {"argon2": {"iterations": 100}}}"#,
              "config passwords.argon2: Argon2 iterations must be between 1 and 64, not 100"),
             (#"{"passwords": {"hashingQueue": -1}}"#, "config passwords.hashingQueue must be between 0 and 10000"),
+            // Password work may hold at most half the HTTP threads, so that refreshes always find one.
+            (#"{"threads": 4, "passwords": {"hashingConcurrency": 2, "hashingQueue": 1}}"#,
+             "passwords: hashingConcurrency + hashingQueue (3) must be at most half the HTTP threads (2 of 4)"),
+            (#"{"threads": 4, "passwords": {"hashingConcurrency": 3}}"#,
+             "passwords: hashingConcurrency + hashingQueue (3) must be at most half the HTTP threads (2 of 4)"),
             (#"{"passwords": {"policy": {"enforcementState": "AUDIT"}}}"#,
              "config passwords.policy.enforcementState must be ENFORCE or OFF, not 'AUDIT'"),
             (#"{"passwords": {"policy": {"minLength": 4}}}"#,
@@ -63,7 +68,7 @@ struct PasswordSettingsTests {
         let file = directory.appendingPathComponent("hearth.json")
         try Data(#"""
             {"passwords": {"argon2": {"memoryKiB": 1024, "iterations": 1, "parallelism": 1}, "hashingConcurrency": 2,
-             "hashingQueue": 4, "policy": {"enforcementState": "ENFORCE", "minLength": 8, "maxLength": 4096,
+             "hashingQueue": 2, "policy": {"enforcementState": "ENFORCE", "minLength": 8, "maxLength": 4096,
              "requireLowercase": true, "requireUppercase": false, "requireNumeric": false, "requireNonAlphanumeric": false}}}
             """#.utf8).write(to: file)
         let server = HearthProcess(
@@ -74,6 +79,15 @@ struct PasswordSettingsTests {
             headers: [("X-Client-Version", "Chrome/JsCore/11.0.0/FirebaseCore-web")])
         #expect(response.status == 200)
         #expect(response.json["schemaVersion"] as? Int == 1)
-        #expect(response.json["customStrengthOptions"] is [String: Any])
+        #expect(response.json["enforcementState"] as? String == "ENFORCE", "the configured policy is the one served")
+        let options = try #require(response.json["customStrengthOptions"] as? [String: Any])
+        #expect(options["minPasswordLength"] as? Int == 8)
+        #expect(options["containsLowercaseCharacter"] as? Bool == true)
+        // And enforced: a sign-up with a password the policy refuses.
+        let refused = try server.request(
+            "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fake-api-key",
+            headers: [("Content-Type", "application/json")],
+            body: Data(#"{"email":"policy@example.com","password":"ONLY-UPPER-1","returnSecureToken":true}"#.utf8))
+        #expect(refused.errorMessage?.hasPrefix("PASSWORD_DOES_NOT_MEET_REQUIREMENTS") == true, "\(refused.text)")
     }
 }
