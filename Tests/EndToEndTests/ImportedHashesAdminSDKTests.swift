@@ -10,6 +10,8 @@ struct ImportedHashesAdminSDKTests {
     static let algorithms = [
         "scrypt-user": "SCRYPT", "standard-scrypt-user": "STANDARD_SCRYPT", "bcrypt-user": "BCRYPT",
         "hmac-user": "HMAC_SHA256", "pbkdf2-user": "PBKDF2_SHA256", "sha512-user": "SHA512", "md5-user": "MD5",
+        "pbkdf-sha1-user": "PBKDF_SHA1", "hmac-sha512-user": "HMAC_SHA512", "hmac-sha1-user": "HMAC_SHA1",
+        "hmac-md5-user": "HMAC_MD5", "sha256-user": "SHA256", "sha1-user": "SHA1",
     ]
 
     /// The steps `import_hashes.py` reported in `phase`.

@@ -60,6 +60,19 @@ USERS = {
     "sha512-user": ("sha-password", None, SALT, auth.UserImportHash.sha512(rounds=5)),
     "md5-user": ("md5-password", hashlib.md5(SALT + b"md5-password").hexdigest().encode(), SALT,
                  auth.UserImportHash.md5(rounds=0)),
+    "pbkdf-sha1-user": ("pbkdf1-password", hashlib.pbkdf2_hmac("sha1", b"pbkdf1-password", SALT, 5000, 20), SALT,
+                        auth.UserImportHash.pbkdf_sha1(rounds=5000)),
+    "hmac-sha512-user": ("hmac512-password", hmac.new(SIGNER, b"hmac512-password" + SALT, "sha512").digest(), SALT,
+                         auth.UserImportHash.hmac_sha512(key=SIGNER)),
+    "hmac-sha1-user": ("hmac1-password", hmac.new(SIGNER, b"hmac1-password" + SALT, "sha1").digest(), SALT,
+                       auth.UserImportHash.hmac_sha1(key=SIGNER)),
+    "hmac-md5-user": ("hmacmd5-password", hmac.new(SIGNER, b"hmacmd5-password" + SALT, "md5").digest(), SALT,
+                      auth.UserImportHash.hmac_md5(key=SIGNER)),
+    # One round each: H(salt + password).
+    "sha256-user": ("sha256-password", hashlib.sha256(SALT + b"sha256-password").digest(), SALT,
+                    auth.UserImportHash.sha256(rounds=1)),
+    "sha1-user": ("sha1-password", hashlib.sha1(SALT + b"sha1-password").digest(), SALT,
+                  auth.UserImportHash.sha1(rounds=1)),
 }
 # SHA512 with 5 rounds: H(salt + password), then H(x) until there were 5 hashes.
 sha = hashlib.sha512(SALT + b"sha-password").digest()
