@@ -54,7 +54,12 @@ struct Fixture {
                 project: project, store: store, time: FixedTime(), googleIssuers: [], devIdentityProvider: dev,
                 devApple: (DevAppleConfiguration(issuer: "\(Self.publicURL)/dev/apple"), RefusingAppleClientSecretChecker()),
                 providerTokens: ProviderTokenHandling(apple: appleTokens),
-                smsSender: sms, acceptsUnsignedCustomTokens: true)
+                // Real Argon2id, at its cheapest, so that password inputs are checked as in production.
+                passwords: try Argon2PasswordHasher(
+                    parameters: try Argon2Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1),
+                    importedVerifiers: [ImportedPasswordHashVerifier()]),
+                smsSender: sms, acceptsUnsignedCustomTokens: true,
+                emailActions: EmailActionSettings(publicURL: Self.publicURL, development: true))
             server = IdentityServer(
                 platform: platform,
                 options: ServerOptions(
