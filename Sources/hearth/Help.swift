@@ -38,7 +38,7 @@ enum Help {
           --hearth-issuer      Issue tokens with iss <public-url>/<project> (HEARTH_FIREBASE_ISSUER=0; the default
                                without --dev)
           --config FILE.json   Settings file (HEARTH_CONFIG); see docs/CONFIGURATION.md
-          --threads N          HTTP worker threads (HEARTH_THREADS, default: 4 × cores, at least 8)
+          --threads N          HTTP worker threads (HEARTH_THREADS, default: 3 × cores, at least 6)
           --trusted-proxies L  Comma-separated proxy addresses/CIDR blocks whose X-Forwarded-For names the
                                client for rate limits (HEARTH_TRUSTED_PROXIES, default none)
           --encryption-key-file FILE

@@ -47,7 +47,7 @@ struct UsersImport {
         }
         do {
             _ = try ImportedHashScheme(options: hashOptions)
-        } catch let error as WireError {
+        } catch {
             throw UsageError(error.message)
         }
         return hashOptions

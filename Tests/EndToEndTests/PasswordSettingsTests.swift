@@ -68,7 +68,7 @@ struct PasswordSettingsTests {
         let file = directory.appendingPathComponent("hearth.json")
         try Data(#"""
             {"passwords": {"argon2": {"memoryKiB": 1024, "iterations": 1, "parallelism": 1}, "hashingConcurrency": 2,
-             "hashingQueue": 2, "policy": {"enforcementState": "ENFORCE", "minLength": 8, "maxLength": 4096,
+             "hashingQueue": 1, "policy": {"enforcementState": "ENFORCE", "minLength": 8, "maxLength": 4096,
              "requireLowercase": true, "requireUppercase": false, "requireNumeric": false, "requireNonAlphanumeric": false}}}
             """#.utf8).write(to: file)
         let server = HearthProcess(

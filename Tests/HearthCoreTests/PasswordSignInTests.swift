@@ -220,7 +220,21 @@ struct PasswordSignInTests {
         #expect(counter?.count == 0 && counter?.streak == 0)
     }
 
-    @Test("an attempt the hasher refused unchecked (its gate full) still counts: a flood is no way round the lockout")
+    @Test("a full hashing gate is answered before anything is counted or read: a flood costs the store nothing")
+    func hasherFull() throws {
+        let test = try TestPlatform(passwordLockouts: Self.lockouts(emailBurst: 3))
+        try Self.signUp(test, "ada@example.com")
+        test.passwords.busy.withLock { $0 = true }
+        for _ in 0..<10 {
+            #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com", "wrong password") } == .tooManyAttemptsTryLater)
+        }
+        #expect(try test.store.read { try $0.limitCounter(key: LimitKeys.passwordFailures(email: "ada@example.com")) } == nil)
+        #expect(try test.store.read { try $0.limitCounter(key: LimitKeys.passwordClientFailures("10.0.0.1")) } == nil)
+        test.passwords.busy.withLock { $0 = false }
+        #expect(try Self.signIn(test, "ada@example.com").idToken != nil, "no guess was checked, so none counts")
+    }
+
+    @Test("an attempt the hasher refused unchecked after the gate filled still counts: a flood is no way round the lockout")
     func hasherBusy() throws {
         let test = try TestPlatform(passwordLockouts: Self.lockouts(emailBurst: 3))
         try Self.signUp(test, "ada@example.com")

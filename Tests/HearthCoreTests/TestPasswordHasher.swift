@@ -10,8 +10,10 @@ final class TestPasswordHasher: PasswordHashing {
     /// The version new hashes get; hashes of other versions are rehashed on a successful check.
     let version: Int
     private let counts = Mutex((verifications: 0, emptyVerifications: 0))
-    /// When set, every call throws it (as the real hasher does when its gate is full).
+    /// When set, every call throws it (as the real hasher does when its gate fills between `isBusy` and the call).
     let failure: Mutex<WireError?> = Mutex(nil)
+    /// What `isBusy` answers (the real hasher: its gate and queue are full).
+    let busy = Mutex(false)
 
     init(version: Int = 1) { self.version = version }
 
@@ -42,6 +44,8 @@ final class TestPasswordHasher: PasswordHashing {
             $0.emptyVerifications += 1
         }
     }
+
+    var isBusy: Bool { busy.withLock { $0 } }
 
     private func hash(_ password: String, salt: String, version: Int) -> String {
         "$test-v\(version)$\(salt)$" + SHA256.hash(salt + password).map { String($0, radix: 16) }.joined()

@@ -1,5 +1,5 @@
 import Foundation
-public import HearthProtocol
+import HearthProtocol
 
 /// Who asks for an email action: a client app (with its address, for limits) or an administrator (the admin
 /// endpoints: no limits, `returnOobLink` allowed, no enumeration protection).

@@ -48,6 +48,8 @@ public final class Argon2PasswordHasher: PasswordHashing {
         }
     }
 
+    public var isBusy: Bool { gate.isFull }
+
     public func verifyNothing(_ password: String) throws {
         try gate.run { _ = try? Argon2id.verify(password, against: dummyHash) }
     }

@@ -15,6 +15,9 @@ extension PasswordAccounts {
         guard let email = request.email, !email.isEmpty else { throw WireError(.invalidEmail) }
         let credentials = try Credentials(email: email, password: request.password)
         let attempt = PasswordAttempt(email: credentials.email, client: client, lockouts: lockouts)
+        // A full hashing gate checks no password, so the attempt need not count: the store is spared a write for
+        // each request of a flood.
+        guard !hasher.isBusy else { throw HashingGate.busy }
         let account = try store.transaction(atMillis: time.nowMillis, report: report) { writer, ledger in
             try attempt.reserve(&ledger)
             return .commit(try writer.account(email: credentials.email))

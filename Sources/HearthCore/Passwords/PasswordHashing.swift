@@ -12,6 +12,9 @@ public protocol PasswordHashing: Sendable {
     /// Spends the time of one verification without any stored hash, so that an unknown email answers in
     /// about the time a wrong password does (email enumeration protection).
     func verifyNothing(_ password: String) throws
+    /// Whether hashing would be refused right now (`TOO_MANY_ATTEMPTS_TRY_LATER`): a caller can refuse a request
+    /// on that before doing any other work for it (such as counting a sign-in attempt in the store).
+    var isBusy: Bool { get }
 }
 
 /// The outcome of ``PasswordHashing/verify(_:against:)``.
