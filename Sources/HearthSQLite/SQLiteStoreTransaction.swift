@@ -134,6 +134,14 @@ class SQLiteStoreReader: StoreReader {
         }
     }
 
+    final func refreshSessions(after sessionID: String?, limit: Int) throws -> [RefreshSession] {
+        precondition(limit >= 1, "a page needs a limit of at least 1")
+        return try run("refreshSessions(after:limit:)") {
+            try connection.queryAll(
+                SQL.refreshSessionPage, [.text(sessionID ?? ""), .integer(Int64(limit))], Self.decodeRefreshSession)
+        }
+    }
+
     final func refreshSession(legacyTokenHash: String) throws -> RefreshSession? {
         try run("refreshSession(legacyTokenHash:)") {
             try connection.queryFirst(SQL.refreshSessionByLegacyToken, [.text(legacyTokenHash)], Self.decodeRefreshSession)
@@ -805,6 +813,10 @@ enum SQL {
         FROM legacy_refresh_tokens AS t JOIN refresh_sessions AS s ON s.session_id = t.session_id
         WHERE t.token_hash = ?
         """
+    static let refreshSessionPage = """
+        SELECT \(refreshSessionColumns.joined(separator: ", ")) FROM refresh_sessions WHERE session_id > ?
+        ORDER BY session_id LIMIT ?
+        """
     static let refreshSessionExists = "SELECT 1 FROM refresh_sessions WHERE session_id = ?"
     /// Inserts only if the account ?2 exists (no foreign key: sessions outlive their account).
     static let insertRefreshSession = """
@@ -1007,7 +1019,7 @@ enum SQL {
         ("liveSessionIDs", liveSessionIDs), ("rotateRefreshSession", rotateRefreshSession),
         ("revokeSession", revokeSession), ("legacyRefreshTokenPage", legacyRefreshTokenPage),
         ("purgeLegacyRefreshTokens", purgeLegacyRefreshTokens),
-        ("sessionPage", sessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
+        ("sessionPage", sessionPage), ("refreshSessionPage", refreshSessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
         ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
         ("revokeServiceAccount", revokeServiceAccount), ("staleAnonymousAccountPage", staleAnonymousAccountPage),
     ] + providerTokenRevocationLookups + oobCodeLookups + cascadeLookups

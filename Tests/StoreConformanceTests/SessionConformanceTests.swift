@@ -125,6 +125,30 @@ struct SessionConformanceTests {
         }
     }
 
+    @Test("refreshSessions pages through every session, revoked and rotated ones included, in byte order", arguments: StoreKind.allCases)
+    func sessionPages(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            try store.write { writer throws in
+                try writer.insertAccount(bareAccount("uid-1"))
+                try writer.insertRefreshSession(session("s-b", startedAt: 100))
+                try writer.insertRefreshSession(session("s-a", startedAt: 200, revokedAt: 201))
+                // "s-Z" sorts before "s-a" in byte order; "s-é" after "s-z".
+                try writer.insertRefreshSession(session("s-Z", startedAt: 300, currentHash: "z0"))
+                try writer.insertRefreshSession(session("s-é", startedAt: 400))
+                try writer.rotateRefreshSession(id: "s-Z", replacing: "z0", with: "z1", atMillis: 301, sealedSuccessor: [7])
+            }
+            try store.read { reader throws in
+                let first = try reader.refreshSessions(after: nil, limit: 3)
+                #expect(first.map(\.sessionID) == ["s-Z", "s-a", "s-b"])
+                #expect(first.first?.replaced?.sealedSuccessor == [7])
+                #expect(first.first?.currentTokenHash == "z1")
+                #expect(first[1].revokedAtMillis == 201)
+                #expect(try reader.refreshSessions(after: "s-b", limit: 3).map(\.sessionID) == ["s-é"])
+                #expect(try reader.refreshSessions(after: "s-é", limit: 3).isEmpty)
+            }
+        }
+    }
+
     // MARK: Purge
 
     @Test("purgeSessions revokes sessions of deleted or revoked accounts and deletes old revoked ones", arguments: StoreKind.allCases)

@@ -419,6 +419,14 @@ public final class InMemoryStore: HearthStore {
 
         func refreshSession(id: String) throws -> RefreshSession? { state.refreshSessions[id] }
 
+        func refreshSessions(after sessionID: String?, limit: Int) throws -> [RefreshSession] {
+            precondition(limit >= 1, "a page needs a limit of at least 1")
+            let following = state.refreshSessions.values.filter { session in
+                sessionID.map { Self.sortsBefore($0, session.sessionID) } ?? true
+            }
+            return Array(following.sorted { Self.sortsBefore($0.sessionID, $1.sessionID) }.prefix(limit))
+        }
+
         func refreshSession(legacyTokenHash: String) throws -> RefreshSession? { nil }
 
         func insertRefreshSession(_ session: RefreshSession) throws {

@@ -73,6 +73,9 @@ public protocol StoreReader {
     /// The ids of `localID`'s sessions that are not revoked, newest first (by `startedAtMillis`,
     /// then by id, both descending), without the first `count`: the sessions beyond a cap of `count`.
     func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String]
+    /// At most `limit` sessions (at least 1), revoked ones included, whose id sorts after `sessionID` (byte order of
+    /// UTF-8; `nil` starts at the beginning), in that order: a page of every session, for copying a store.
+    func refreshSessions(after sessionID: String?, limit: Int) throws -> [RefreshSession]
 
     // MARK: Service accounts
 
