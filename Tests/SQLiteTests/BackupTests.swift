@@ -17,6 +17,16 @@ struct BackupTests {
         return connection
     }
 
+    /// A 20-row source, and the destination `path` opened with busy timeout 0, so a lock on it fails a step at once.
+    static func twentyRowsAndAnImpatientCopy(_ directory: TemporaryDirectory) throws
+        -> (source: SQLiteConnection, destination: SQLiteConnection, path: String)
+    {
+        let path = directory.file("copy.sqlite")
+        let destination = try SQLiteConnection(path: path)
+        try destination.setBusyTimeout(milliseconds: 0)
+        return (try source(directory, rows: 20), destination, path)
+    }
+
     static func count(_ connection: SQLiteConnection) throws -> Int? {
         try connection.queryFirst("SELECT count(*) FROM t") { try $0.requiredInt64(0) }.map(Int.init)
     }
@@ -60,10 +70,7 @@ struct BackupTests {
     @Test("a step that finds the destination locked is tried again until the lock goes")
     func retriesWhileLocked() throws {
         let directory = try TemporaryDirectory()
-        let source = try Self.source(directory, rows: 20)
-        let path = directory.file("copy.sqlite")
-        let destination = try SQLiteConnection(path: path)
-        try destination.setBusyTimeout(milliseconds: 0)
+        let (source, destination, path) = try Self.twentyRowsAndAnImpatientCopy(directory)
         let locked = DispatchSemaphore(value: 0)
         let lockTaken = Collected<Bool>()
         Thread {
@@ -85,10 +92,7 @@ struct BackupTests {
     @Test("a lock that outlasts the retries fails the copy with SQLITE_BUSY, and the source is left as it was")
     func givesUpOnALockThatStays() throws {
         let directory = try TemporaryDirectory()
-        let source = try Self.source(directory, rows: 20)
-        let path = directory.file("copy.sqlite")
-        let destination = try SQLiteConnection(path: path)
-        try destination.setBusyTimeout(milliseconds: 0)
+        let (source, destination, path) = try Self.twentyRowsAndAnImpatientCopy(directory)
         let locker = try SQLiteConnection(path: path)
         try locker.execute("BEGIN EXCLUSIVE")
         defer { try? locker.execute("COMMIT") }
