@@ -64,7 +64,9 @@ let package = Package(
 
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
-        .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthCommandLine"]),
+        .executableTarget(
+            name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthCommandLine"],
+            linkerSettings: staticSwiftRuntime()),
 
         // The documents' app (a terminal program) and its backend.
         .executableTarget(
@@ -92,14 +94,31 @@ let package = Package(
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
         .testTarget(name: "HearthAdminTests", dependencies: ["HearthAdmin", "HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
         .testTarget(name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
+        // Not `hearth`: a test target that depends on an executable links its module, and with it `staticSwiftRuntime()`,
+        // which the test runner cannot take. `swift build --build-tests` and `swift test` build it anyway.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
+                "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
                 "HearthServer", "SMTP",
             ]),
     ]
 )
+
+/// `hearth` links the Swift runtime and Foundation statically in every configuration, so it needs only Debian's
+/// libraries (docs/DEPLOYMENT.md, "Runtime libraries") and the end-to-end tests run the binary as it is deployed.
+/// `-static-stdlib` alone brings the runtime; Foundation's static archives are named because the modules were compiled
+/// against the shared Foundation (`swift build --static-swift-stdlib` recompiles all of them instead). The list is
+/// what `swiftc -static-stdlib` autolinks for `import FoundationNetworking` (Swift 6.3).
+func staticSwiftRuntime() -> [LinkerSetting] {
+    let foundation = [
+        "FoundationNetworking", "_CFURLSessionInterface", "curl", "Foundation", "CoreFoundation",
+        "FoundationInternationalization", "_FoundationICU", "FoundationEssentials", "_FoundationCShims",
+        "_FoundationCollections", "swiftSynchronization",
+    ]
+    let flags = ["-static-stdlib", "-Xlinker", "--start-group"] + foundation.map { "-l\($0)" } + ["-Xlinker", "--end-group"]
+    return [.unsafeFlags(flags, .when(platforms: [.linux]))]
+}
 
 let sharedSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),

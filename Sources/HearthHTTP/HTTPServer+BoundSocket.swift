@@ -20,11 +20,15 @@ extension HTTPServer {
         public let port: UInt16
         /// `host:port` as asked for, for messages.
         let address: String
+        /// The numeric address and port it is bound to, as `host:port` (`127.0.0.1:41234`, `[::1]:41234`): where
+        /// clients reach it, whatever name or port 0 was asked for.
+        public let boundAddress: String
         private let socket: Mutex<ListenSocket?>
 
         init(_ socket: ListenSocket) {
             self.port = socket.port
             self.address = socket.shownAddress
+            self.boundAddress = socket.boundAddress
             self.socket = Mutex(socket)
         }
 

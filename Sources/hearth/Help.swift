@@ -1,7 +1,7 @@
 /// Help texts for `hearth --help` and each command's `--help`.
 enum Help {
     static let main = """
-        hearth — a self-hosted identity server that speaks Firebase Authentication's wire protocol.
+        \(HearthVersion.line) — a self-hosted identity server that speaks Firebase Authentication's wire protocol.
 
         Usage: hearth <command> [options]
 
@@ -16,6 +16,8 @@ enum Help {
                         sessions of, set the claims of, or delete one user
           service-accounts create|list|revoke
                         Manage the service accounts that may call the admin API (key files for google-auth)
+          db backup     Copy the SQLite database to a new file while servers keep running
+          version       Print the version (also --version)
           help [cmd]    Show help for a command
 
         Run 'hearth <command> --help' for a command's options.
@@ -137,6 +139,18 @@ enum Help {
                     are listed on stderr by index, uid and reason; exit 1 if any did.
           export    Write every user as 'firebase auth:export' JSON to stdout or to FILE (created mode 0600:
                     it holds personal data). TOTP factors are left out: their secrets stay on the server.
+        """
+
+    static let db = """
+        Usage: hearth db backup --out FILE [--data-dir DIR] [--config FILE.json]
+
+          backup   Copy the SQLite database (DIR/hearth.sqlite) into FILE, a new file (never overwritten, mode
+                   0600), with SQLite's online backup API: one consistent snapshot, taken while servers keep
+                   running on the database. The copy is checked (integrity, Hearth's schema version) before
+                   it appears at FILE. It holds the signing keys and TOTP secrets as the database does
+                   (encrypted only under an encryption key): keep it like a secret. To restore, copy it to
+                   hearth.sqlite in an empty data directory (docs/DEPLOYMENT.md, "Backups").
+                   A PostgreSQL database is backed up with pg_dump instead.
         """
 
     static let serviceAccounts = """

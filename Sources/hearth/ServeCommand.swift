@@ -156,6 +156,9 @@ enum ServeCommand {
         printBanner(
             settings: settings, publicURL: publicURL, project: project, sealer: store.sealer,
             providers: platform.identityProviders.providerIDs)
+        // Last, once the server answers: supervisors and tests wait for this line, and it names the real address
+        // (the port chosen for --port 0) whatever --public-url says.
+        logLine("event=listening address=\(socket.boundAddress)")
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)

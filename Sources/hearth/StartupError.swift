@@ -6,6 +6,13 @@ import HearthSQLite
 struct StartupError: Error {
     let message: String
     init(_ message: String) { self.message = message }
+
+    /// A command other than `hearth serve` was pointed at a data directory without a database.
+    static func noDatabase(at path: String) -> StartupError {
+        StartupError(
+            "no Hearth database at \(path): give the data directory `hearth serve` uses "
+                + "(--data-dir or HEARTH_DATA_DIR; the default is ./.hearth in the current folder)")
+    }
 }
 
 /// Opens the SQLite store in the data directory, never truncating or rewriting a file it cannot use. The
@@ -24,9 +31,7 @@ func openStore(_ settings: Settings, creating: Bool = false, log: (String) -> Vo
     let directory = settings.dataDirectory
     let sealer = try settings.secretSealer()
     guard creating || FileManager.default.fileExists(atPath: settings.databasePath) else {
-        throw StartupError(
-            "no Hearth database at \(settings.databasePath): give the data directory `hearth serve` uses "
-                + "(--data-dir or HEARTH_DATA_DIR; the default is ./.hearth in the current folder)")
+        throw StartupError.noDatabase(at: settings.databasePath)
     }
     try DataDirectory.prepare(directory, databasePath: settings.databasePath, log: log)
     guard FileManager.default.isWritableFile(atPath: directory) else {

@@ -23,6 +23,9 @@ do {
     switch arguments.first {
     case nil, "--help", "-h":
         print(Help.main)
+    case "--version", "version":
+        if let extra = arguments.dropFirst().first { throw UsageError("unexpected argument '\(extra)'") }
+        print(HearthVersion.line)
     case "help":
         switch arguments.dropFirst().first {
         case nil: print(Help.main)
@@ -30,6 +33,7 @@ do {
         case "keys": print(Help.keys)
         case "users": print(Help.users)
         case "service-accounts": print(Help.serviceAccounts)
+        case "db": print(Help.db)
         case let other?: throw UsageError("unknown command '\(other)'")
         }
     case "serve":
@@ -40,6 +44,8 @@ do {
         try UsersCommand.run(Array(arguments.dropFirst()))
     case "service-accounts":
         try ServiceAccountsCommand.run(Array(arguments.dropFirst()))
+    case "db":
+        try DatabaseCommand.run(Array(arguments.dropFirst()))
     case let command?:
         throw UsageError("unknown command '\(command)' (try 'hearth --help')")
     }

@@ -13,6 +13,8 @@ struct ListenSocket {
     let isIPv6: Bool
     /// `host:port` as configured, for error messages.
     let shownAddress: String
+    /// The numeric address and port the socket is bound to (`127.0.0.1:41234`, `[::1]:41234`).
+    let boundAddress: String
 
     /// Creates the socket and binds it, without listening.
     static func bind(host: String, port: UInt16) throws(HTTPServerError) -> ListenSocket {
@@ -64,7 +66,16 @@ struct ListenSocket {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
             }
         }
-        return ListenSocket(descriptor: fd, port: boundPort, isIPv6: info.ai_family == AF_INET6, shownAddress: shownAddress)
+        var numericHost = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let formatted = withUnsafePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &numericHost, socklen_t(numericHost.count), nil, 0, NI_NUMERICHOST)
+            }
+        }
+        let boundHost = formatted == 0 ? String(cString: numericHost) : host
+        return ListenSocket(
+            descriptor: fd, port: boundPort, isIPv6: info.ai_family == AF_INET6, shownAddress: shownAddress,
+            boundAddress: Self.format(host: boundHost, port: boundPort))
     }
 
     /// Starts listening. Fails with `addressInUse` if another socket began listening on the same

@@ -160,7 +160,7 @@ final class HearthProcess: ServiceProcess, @unchecked Sendable {
     init(arguments: [String] = ["--dev"], environment: [String: String] = [:], dataDirectory: URL? = nil) {
         super.init(
             executable: Self.executable, environment: environment, dataDirectory: dataDirectory,
-            readyPrefix: "Hearth is listening on http://127.0.0.1:"
+            readyPrefix: "event=listening address=127.0.0.1:"
         ) { port, directory in
             ["serve", "--port", String(port), "--data-dir", directory.path] + arguments
         }
