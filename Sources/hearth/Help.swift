@@ -16,6 +16,7 @@ enum Help {
                         sessions of, set the claims of, or delete one user
           service-accounts create|list|revoke
                         Manage the service accounts that may call the admin API (key files for google-auth)
+          db copy       Copy a database into a new, empty one (SQLite to PostgreSQL and back)
           help [cmd]    Show help for a command
 
         Run 'hearth <command> --help' for a command's options.
@@ -28,6 +29,8 @@ enum Help {
           --host ADDR          Address to listen on (HEARTH_HOST, default 127.0.0.1)
           --port N             Port to listen on, 0 for any free port (HEARTH_PORT, default 9099)
           --data-dir DIR       Where the SQLite database lives (HEARTH_DATA_DIR, default ./.hearth)
+          --database DB        The database instead: sqlite:PATH (or a path), or postgres://user:pass@host/db?sslmode=…
+                               for several instances sharing one PostgreSQL database (HEARTH_DATABASE_URL)
           --public-url URL     URL clients use to reach this server (HEARTH_PUBLIC_URL, default http://HOST:PORT)
           --project-id ID      Firebase project id (HEARTH_PROJECT_ID; --dev default demo-hearth)
           --dev                Development mode: any non-empty API key, the dev Google IdP at /dev/google,
@@ -88,8 +91,8 @@ enum Help {
         """
 
     static let keys = """
-        Usage: hearth keys list|rotate|reencrypt [--data-dir DIR] [--config FILE.json] [--encryption-key-file FILE]
-                                          [--encryption-key-previous-file FILE]
+        Usage: hearth keys list|rotate|reencrypt [--data-dir DIR | --database DB] [--config FILE.json]
+                                          [--encryption-key-file FILE] [--encryption-key-previous-file FILE]
 
           list     Print each signing key: id, algorithm, created, state (current, published, expired)
           rotate   Create a new signing key that signs from now on. The previous key stays in the JWKS until
@@ -113,7 +116,7 @@ enum Help {
                                              --mem-cost N --parallelization N --block-size N --dk-len N
                                              --hash-input-order SALT_FIRST|PASSWORD_FIRST]
                hearth users export [--out FILE]
-        (each also takes --data-dir DIR, --config FILE.json, --encryption-key-file FILE)
+        (each also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE)
 
           show      Print the user's record as accounts:lookup returns it
           disable   Block sign-in and token refresh (USER_DISABLED); 'enable' undoes it
@@ -143,7 +146,7 @@ enum Help {
         Usage: hearth service-accounts create NAME [--out FILE] [--public-url URL] [--project-id ID | --dev]
                hearth service-accounts list
                hearth service-accounts revoke NAME|EMAIL|KEY-ID
-        (each also takes --data-dir DIR, --config FILE.json, --encryption-key-file FILE)
+        (each also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE)
 
           create   Make service account NAME@<project>.iam.hearth with a new RSA-2048 key and write its
                    Google-format key file (default ./NAME.json, never overwritten, mode 0600): the only copy of
@@ -153,5 +156,19 @@ enum Help {
           list     Print each service account: email, key id, created, state (live or revoked)
           revoke   Revoke the live account: its access tokens and custom tokens are refused from its next
                    request on. The name can then be created again, with a new key.
+        """
+
+    static let databaseCopy = """
+        Usage: hearth db copy --from DB --to DB [--config FILE.json] [--encryption-key-file FILE]
+                              [--encryption-key-previous-file FILE]
+
+          Copies every account (with its identities and second factors), signing key, dev IdP account, service
+          account, live refresh session and queued provider-token revocation into a new, empty database, a page
+          per transaction, then checks the counts and prints them. DB is sqlite:PATH (created if missing) or
+          postgres://user:password@host:5432/db?sslmode=… (the database must exist; Hearth makes its tables).
+          A target that holds any of these already is refused: a copy never merges. Stop the servers that use
+          the source first. Both databases use the configured encryption key (HEARTH_ENCRYPTION_KEY): secrets
+          are opened from the source and sealed again in the target. Users keep their sessions: refresh tokens
+          issued before the copy work against the copy.
         """
 }

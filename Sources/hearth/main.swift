@@ -30,6 +30,7 @@ do {
         case "keys": print(Help.keys)
         case "users": print(Help.users)
         case "service-accounts": print(Help.serviceAccounts)
+        case "db": print(Help.databaseCopy)
         case let other?: throw UsageError("unknown command '\(other)'")
         }
     case "serve":
@@ -40,6 +41,9 @@ do {
         try UsersCommand.run(Array(arguments.dropFirst()))
     case "service-accounts":
         try ServiceAccountsCommand.run(Array(arguments.dropFirst()))
+    case "db":
+        guard arguments.dropFirst().first == "copy" else { throw UsageError("unknown db command (copy)") }
+        try DatabaseCopyCommand.run(Array(arguments.dropFirst(2)))
     case let command?:
         throw UsageError("unknown command '\(command)' (try 'hearth --help')")
     }
