@@ -50,6 +50,7 @@ let package = Package(
 
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
+        .target(name: "HearthPostgres", dependencies: ["HearthCore", "Postgres"]),
         .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
@@ -86,7 +87,8 @@ let package = Package(
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
         .testTarget(
-            name: "StoreConformanceTests", dependencies: ["HearthCore", "HearthSQLite", "HearthProtocol", "HearthCrypto"]),
+            name: "StoreConformanceTests",
+            dependencies: ["HearthCore", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
