@@ -10,6 +10,8 @@
 static const int hearth_pq_diag_sqlstate = PG_DIAG_SQLSTATE;
 // Why: PG_DIAG_MESSAGE_PRIMARY is a character-literal macro Swift cannot import.
 static const int hearth_pq_diag_message_primary = PG_DIAG_MESSAGE_PRIMARY;
+// Why: PG_DIAG_SEVERITY_NONLOCALIZED is a character-literal macro Swift cannot import.
+static const int hearth_pq_diag_severity_nonlocalized = PG_DIAG_SEVERITY_NONLOCALIZED;
 // Why: PG_DIAG_CONSTRAINT_NAME is a character-literal macro Swift cannot import.
 static const int hearth_pq_diag_constraint_name = PG_DIAG_CONSTRAINT_NAME;
 

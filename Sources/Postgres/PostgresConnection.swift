@@ -33,6 +33,9 @@ public final class PostgresConnection {
 
     /// Server notices (warnings) go here instead of stderr; default: dropped.
     public var onNotice: ((String) -> Void)?
+    /// The server sent a FATAL or PANIC error between commands (it ended the session, for example on
+    /// `pg_terminate_backend` or a shutdown) and will close the connection, if it has not already.
+    private var sessionEndedByServer = false
 
     /// Connects with a libpq connection URI or keyword string (`postgres://user:pw@host:port/db?sslmode=require`);
     /// TLS settings (sslmode, sslrootcert, …) come from it. Sets client_encoding UTF8, and a 10-second
@@ -58,10 +61,10 @@ public final class PostgresConnection {
             throw PostgresError(message: message, isConnectionFailure: true)
         }
         handle = connection
-        PQsetNoticeProcessor(connection, { context, message in
-            guard let context, let message else { return }
+        PQsetNoticeReceiver(connection, { context, notice in
+            guard let context, let notice else { return }
             let connection = Unmanaged<PostgresConnection>.fromOpaque(context).takeUnretainedValue()
-            connection.onNotice?(libpqMessage(message))
+            connection.receive(notice)
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -79,7 +82,7 @@ public final class PostgresConnection {
 
     /// Whether the connection is still usable (PQstatus == CONNECTION_OK and no transaction left open by an error).
     public var isHealthy: Bool {
-        guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
+        guard let handle, PQstatus(handle) == CONNECTION_OK, !sessionEndedByServer else { return false }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_IDLE || status == PQTRANS_INTRANS
     }
@@ -89,6 +92,29 @@ public final class PostgresConnection {
         guard let handle else { return false }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Reads, without waiting, what the server sent while the connection sat idle, so a session the server has
+    /// ended (terminated, shut down for a restart) shows as not healthy before a statement is sent on it. An error
+    /// the server sent while idle goes to ``onNotice`` and, when it is FATAL, makes the connection unhealthy.
+    /// Cannot notice a network that broke silently.
+    func readInputSentWhileIdle() {
+        guard let handle else { return }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        // Each round reads what has arrived; the round after the server's last message sees the end of the stream.
+        var rounds = 0
+        while rounds < 8, PQstatus(handle) == CONNECTION_OK, poll(&descriptor, 1, 0) > 0 {
+            guard PQconsumeInput(handle) == 1 else { return }
+            _ = PQisBusy(handle)  // parses what was read: notices, parameter changes, an error sent while idle
+            rounds += 1
+        }
+    }
+
+    /// A notice, or an error the server sent while no command ran (libpq passes those on as notices).
+    private func receive(_ notice: OpaquePointer) {
+        let severity = PQresultErrorField(notice, hearth_pq_diag_severity_nonlocalized).map { String(cString: $0) }
+        if severity == "FATAL" || severity == "PANIC" { sessionEndedByServer = true }
+        onNotice?(libpqMessage(PQresultErrorMessage(notice)))
     }
 
     /// Runs SQL without parameters (may hold several statements; for migrations, BEGIN/COMMIT, SET…).

@@ -7,7 +7,8 @@ import Synchronization
 /// fails there; the others are opened when a caller finds no idle one. A connection that comes back from
 /// ``withConnection(_:)`` with a transaction still open is rolled back; one that is then not healthy (the server
 /// restarted, the network broke, the session was terminated) is closed, and a new one is opened the next time one
-/// is needed, so the pool recovers from a server restart by itself.
+/// is needed, so the pool recovers from a server restart by itself. An idle connection whose session the server
+/// ended meanwhile is noticed when it is taken out (without a round trip) and replaced before `body` sees it.
 ///
 /// ```swift
 /// let pool = try PostgresConnectionPool(url: url, size: 10)
@@ -42,7 +43,7 @@ public final class PostgresConnectionPool: Sendable {
         permits.wait()
         defer { permits.signal() }
         guard !closedFlag.load(ordering: .acquiring) else { throw PostgresPoolClosedError() }
-        let box = try idle.withLock { $0.popLast() } ?? ConnectionBox(PostgresConnection(url: url))
+        let box = try checkOut()
         defer { giveBack(box) }
         return try body(box.connection)
     }
@@ -60,6 +61,16 @@ public final class PostgresConnectionPool: Sendable {
         for box in boxes { box.connection.close() }
         // Wake anyone still waiting; they see the pool closed and give the permit back.
         for _ in 0..<size { permits.signal() }
+    }
+
+    /// An idle connection the server has not closed, or a new one.
+    private func checkOut() throws -> ConnectionBox {
+        while let box = idle.withLock({ $0.popLast() }) {
+            box.connection.readInputSentWhileIdle()
+            if box.connection.isHealthy { return box }
+            box.connection.close()
+        }
+        return ConnectionBox(try PostgresConnection(url: url))
     }
 
     /// Puts a healthy connection back; closes one that is not.
