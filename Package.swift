@@ -67,7 +67,7 @@ let package = Package(
 
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
-        .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthCommandLine"]),
+        .executableTarget(name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthPostgres", "HearthCommandLine"]),
 
         // The documents' app (a terminal program) and its backend.
         .executableTarget(
@@ -101,7 +101,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "hearth", "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
-                "HearthServer", "SMTP",
+                "HearthServer", "SMTP", "Postgres",
             ]),
     ]
 )

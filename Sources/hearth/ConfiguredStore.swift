@@ -2,18 +2,9 @@ import Foundation
 import HearthCore
 import HearthSQLite
 
-/// A store the commands open: the store contract, plus what `hearth keys reencrypt` and the startup check of sealed
-/// secrets need.
-protocol ConfiguredStore: HearthStore {
-    /// Seals private signing keys, TOTP secrets and provider tokens on every write and opens them on every read.
-    var sealer: any SecretSealer { get }
-    /// Counts the stored secrets by how they are sealed; throws `.unavailable` for one no configured key opens.
-    func secretInventory() throws -> SecretInventory
-    /// Rewrites every secret under the current key in one transaction; returns the inventory from before.
-    func resealSecrets() throws -> SecretInventory
-}
-
-extension SQLiteStore: ConfiguredStore {}
+/// A store the commands open: the store contract, plus the sealed-secret inventory that `hearth keys reencrypt` and
+/// the startup check need (`SQLiteStore`, `PostgresStore`).
+typealias ConfiguredStore = HearthStore & SecretResealing
 
 /// Opens the store the settings name (`database`, else the SQLite file in the data directory), with the configured
 /// encryption keys, and checks that every sealed secret opens.

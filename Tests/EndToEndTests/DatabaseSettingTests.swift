@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `--database` / `HEARTH_DATABASE_URL` / `database`: which store `hearth serve` and the other commands open.
+@Suite("Database setting (e2e)")
+struct DatabaseSettingTests {
+    @Test("--database sqlite:PATH puts the database there, and the commands find it through HEARTH_DATABASE_URL")
+    func sqlitePath() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("elsewhere/users.sqlite").path
+        let server = HearthProcess(arguments: ["--dev", "--database", "sqlite:" + path])
+        try server.start()
+        #expect(server.lines.contains { $0.contains("Database           SQLite \(path)") }, "\(server.lines)")
+        let session = try SignedIn(
+            FirebaseIOSClient(server: server).verifyAssertion(
+                idToken: try DevGoogle(server: server).signIn(email: "path@example.com").idToken, accessToken: nil))
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: server.dataDirectory.appendingPathComponent("hearth.sqlite").path))
+        let shown = try HearthProcess.run(["users", "show", session.localID], environment: ["HEARTH_DATABASE_URL": path])
+        #expect(shown.status == 0, "\(shown.output)")
+        #expect(shown.output.contains("path@example.com"))
+        let config = directory.appendingPathComponent("hearth.json")
+        try JSONSerialization.data(withJSONObject: ["database": "sqlite:" + path]).write(to: config)
+        let listed = try HearthProcess.run(["keys", "list", "--config", config.path])
+        #expect(listed.status == 0 && listed.output.contains("current"), "\(listed.output)")
+        let elsewhere = try HearthProcess.run(["users", "list", "--database", directory.appendingPathComponent("none.sqlite").path])
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.output.contains("no Hearth database at"), "\(elsewhere.output)")
+    }
+
+    @Test("PostgreSQL: the banner names the store with its password hidden, which no output ever shows")
+    func postgresBannerHidesPassword() throws {
+        let database = try TestPostgresDatabase()
+        var components = try #require(URLComponents(string: database.url))
+        components.password = "pw-not-to-print"  // the test cluster trusts local connections: any password works
+        let url = try #require(components.string)
+        let server = HearthProcess(arguments: ["--dev", "--database", url])
+        try server.start()
+        components.password = "***"
+        let redacted = try #require(components.string)
+        #expect(server.lines.contains { $0.contains("Database           PostgreSQL \(redacted)") }, "\(server.lines)")
+        _ = try DevGoogle(server: server).signIn(email: "pg@example.com")
+        let listed = try HearthProcess.run(["keys", "list", "--database", url])
+        #expect(listed.status == 0, "\(listed.output)")
+        server.stop()
+        #expect(!(server.lines + [listed.output]).joined().contains("pw-not-to-print"))
+    }
+
+    @Test("an unreachable PostgreSQL server or a bad URL is a clear error, without the password")
+    func unreachable() throws {
+        let url = "postgres://hearth:pw-not-to-print@127.0.0.1:\(try unusedPort())/hearth"
+        let served = try HearthProcess.run(["serve", "--dev", "--port", "0", "--database", url])
+        #expect(served.status == 1)
+        #expect(served.output.contains("cannot open database postgres://hearth:***@127.0.0.1"), "\(served.output)")
+        #expect(!served.output.contains("pw-not-to-print"))
+        let listed = try HearthProcess.run(["users", "list"], environment: ["HEARTH_DATABASE_URL": "mysql://h/db"])
+        #expect(listed.status == 64)
+        #expect(listed.output.contains("HEARTH_DATABASE_URL: unknown kind of database"), "\(listed.output)")
+    }
+}
