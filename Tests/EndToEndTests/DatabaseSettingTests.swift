@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 import Testing
 
 /// `--database` / `HEARTH_DATABASE_URL` / `database`: which store `hearth serve` and the other commands open.
@@ -57,5 +58,33 @@ struct DatabaseSettingTests {
         let listed = try HearthProcess.run(["users", "list"], environment: ["HEARTH_DATABASE_URL": "mysql://h/db"])
         #expect(listed.status == 64)
         #expect(listed.output.contains("HEARTH_DATABASE_URL: unknown kind of database"), "\(listed.output)")
+    }
+
+    @Test("PostgreSQL: keys reencrypt seals the secrets a server wrote in the clear; without the key the server is refused")
+    func reencryptOnPostgres() throws {
+        let database = try TestPostgresDatabase()
+        let plainServer = HearthProcess(arguments: ["--dev", "--database", database.url])
+        try plainServer.start()
+        plainServer.stop()
+        func storedKeys() throws -> [String] {
+            let connection = try PostgresConnection(url: database.url)
+            defer { connection.close() }
+            return try connection.query("SELECT private_key_pem FROM signing_keys").map { try $0.requiredText(0) }
+        }
+        #expect(try storedKeys().allSatisfy { $0.contains("PRIVATE KEY") }, "the reproduction: keys in the clear")
+
+        let environment = ["HEARTH_ENCRYPTION_KEY": "q2kN8I7mZl8m0wYq8x2L7WnK1dZb6bJ1l3O9m1Qm0pE="]
+        let reencrypt = try HearthProcess.run(["keys", "reencrypt", "--database", database.url], environment: environment)
+        #expect(reencrypt.status == 0, "\(reencrypt.output)")
+        #expect(reencrypt.output.contains("(0 under a previous key, "), "\(reencrypt.output)")
+        let sealed = try storedKeys()
+        #expect(!sealed.isEmpty && sealed.allSatisfy { $0.hasPrefix("hearth-sealed:v1:") })
+
+        let withoutKey = try HearthProcess.run(["serve", "--dev", "--port", "0", "--database", database.url])
+        #expect(withoutKey.status == 1)
+        #expect(withoutKey.output.contains("cannot read the secrets in postgres://"), "\(withoutKey.output)")
+        let withKey = HearthProcess(arguments: ["--dev", "--database", database.url], environment: environment)
+        try withKey.start()
+        _ = try DevGoogle(server: withKey).signIn(email: "sealed@example.com")
     }
 }
