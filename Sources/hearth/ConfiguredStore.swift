@@ -20,8 +20,8 @@ func openStore(
     _ settings: Settings, creating: Bool = false, connections: Int = 2, log: (String) -> Void = { note in printNote(note) }
 ) throws -> any ConfiguredStore {
     let location = settings.databaseLocation
-    if case .postgres = location, creating {
-        // `hearth serve` keeps files there even so (the dev Apple's client key).
+    if case .postgres = location, creating, settings.development {
+        // `hearth serve --dev` keeps a file there even so (the dev Apple's client key).
         try DataDirectory.prepare(settings.dataDirectory, databasePath: settings.databasePath, log: log)
     }
     let missingAdvice = settings.database == nil
