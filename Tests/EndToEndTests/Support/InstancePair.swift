@@ -16,8 +16,19 @@ final class InstancePair {
         let shared = ["--dev", "--database", database.url, "--public-url", publicURL] + arguments
         a = HearthProcess(arguments: shared, environment: environment)
         b = HearthProcess(arguments: shared, environment: environment)
-        try a.start(port: try unusedPort())
-        try b.start(port: try unusedPort())
+        // Both at once, on an empty database: one makes the schema and the first signing keys, the other waits or
+        // retries and uses them.
+        let ports = [try unusedPort(), try unusedPort()]
+        let failures = Locked<[String]>([])
+        let (a, b) = (a, b)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            do {
+                try [a, b][index].start(port: ports[index])
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        if let failure = failures.value.first { throw RawHTTP.Failure(description: failure) }
     }
 
     /// Runs `hearth <arguments> --database <url>` (keys, users) against the shared database.
