@@ -23,7 +23,7 @@ struct TwoInstanceTests {
         #expect(try FirebaseIOSClient(server: pair.a).refresh(rotated).status == 200)
     }
 
-    @Test("disabling and deleting through B's admin API is refused on A at the next refresh")
+    @Test("disabling, revoking and deleting through B's admin API are refused on A at the next refresh")
     func revocationAcross() throws {
         let pair = try InstancePair()
         let session = try Self.signIn(pair.a, email: "revoked@example.com")
@@ -38,9 +38,16 @@ struct TwoInstanceTests {
         #expect(refreshed.status == 200, "\(refreshed.text)")
         let current = try #require(refreshed.json["refresh_token"] as? String)
 
+        // firebase-admin's revoke_refresh_tokens: validSince now, in seconds.
+        let now = Int64(Date().timeIntervalSince1970)
+        let revoke = try adminB.post("/accounts:update", #"{"localId": "\#(session.localID)", "validSince": \#(now)}"#)
+        #expect(revoke.status == 200, "\(revoke.text)")
+        #expect(try a.refresh(current).errorMessage?.hasPrefix("TOKEN_EXPIRED") == true)
+
+        let again = try Self.signIn(pair.a, email: "revoked@example.com")
         let delete = try adminB.post("/accounts:delete", #"{"localId": "\#(session.localID)"}"#)
         #expect(delete.status == 200, "\(delete.text)")
-        #expect(try a.refresh(current).errorMessage == "USER_NOT_FOUND")
+        #expect(try a.refresh(again.refreshToken).errorMessage == "USER_NOT_FOUND")
     }
 
     @Test("50 concurrent first sign-ins of one Google account, spread over A and B, make exactly one account")
