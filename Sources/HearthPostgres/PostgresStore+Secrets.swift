@@ -1,18 +1,9 @@
 public import HearthCore
 import Postgres
 
-/// The secret columns go through the store's `SecretSealer`: sealed on every write, opened on every read.
+/// The secret columns go through the store's `SecretSealer`: sealed on every write, opened on every read (by the
+/// decoders of `StoredRow`).
 extension PostgresStoreReader {
-    /// The secret kept in a BYTEA column (a TOTP secret, a provider token), opened.
-    func openSecret(_ stored: [UInt8]?, _ field: SecretField) throws -> [UInt8]? {
-        try stored.map { try sealer.open($0, for: field) }
-    }
-
-    /// The secret kept in a TEXT column (a private key PEM), opened.
-    func openSecret(_ stored: String, _ field: SecretField) throws -> String {
-        String(decoding: try sealer.open(Array(stored.utf8), for: field), as: UTF8.self)
-    }
-
     /// The value to bind for a secret kept in a BYTEA column.
     func sealedValue(_ secret: [UInt8]?, _ field: SecretField) throws -> PostgresValue {
         .nullable(try secret.map { try sealer.seal($0, for: field) })
