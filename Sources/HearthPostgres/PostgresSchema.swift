@@ -32,7 +32,7 @@ enum PostgresSchema {
     static func migrate(_ connection: PostgresConnection) throws {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
-            try connection.query("SELECT pg_advisory_xact_lock($1)", [.int64(migrationLockKey)])
+            _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [.int64(migrationLockKey)])
             let current = try validatedVersion(connection)
             if current == 0 { try connection.execute(versionTable) }
             for migration in migrations where migration.version > current {
