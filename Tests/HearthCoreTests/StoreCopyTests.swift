@@ -77,6 +77,33 @@ struct StoreCopyTests {
         #expect(try target.read { try $0.mfaPendingSignIn(hash: "pending") } == nil)
     }
 
+    @Test("a target that does not hold what was written to it fails the count check")
+    func countsAreChecked() throws {
+        let target = LosingFirstWrite()
+        #expect {
+            try StoreCopy(from: try Self.source(), to: target, pageSize: 2).run()
+        } throws: { error in
+            guard case StoreCopy.Failure.countsDiffer(let copied, let found) = error else { return false }
+            return copied.accounts == 5 && found.accounts == 3
+        }
+    }
+
+    /// A faulty store: the writes of its first write transaction go to a scratch store and are lost.
+    private final class LosingFirstWrite: HearthStore, @unchecked Sendable {
+        // @unchecked: used by one test thread.
+        private let kept = InMemoryStore()
+        private let scratch = InMemoryStore()
+        private var lostOne = false
+
+        func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try kept.read(body) }
+        func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+            if lostOne { return try kept.write(body) }
+            lostOne = true
+            return try scratch.write(body)
+        }
+        func close() {}
+    }
+
     /// What a copy carries, read back from a store.
     private struct Snapshot: Equatable {
         var accounts: [Account]
