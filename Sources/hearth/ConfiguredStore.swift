@@ -30,19 +30,21 @@ func openStore(
         : "check --database (HEARTH_DATABASE_URL)"
     return try openStore(
         at: location, sealer: settings.secretSealer(), creating: creating, connections: connections,
-        missingAdvice: missingAdvice, log: log)
+        missingAdvice: missingAdvice, inDataDirectory: settings.database == nil, log: log)
 }
 
-/// Opens the store at `location` with `sealer` and checks that every sealed secret opens (see above); a SQLite
-/// file's directory is kept to its owner (`DataDirectory`).
+/// Opens the store at `location` with `sealer` and checks that every sealed secret opens (see above). A SQLite file
+/// is kept to its owner, and so is its directory when it is the data directory (`DataDirectory`).
 func openStore(
     at location: DatabaseLocation, sealer: any SecretSealer, creating: Bool, connections: Int, missingAdvice: String,
-    log: (String) -> Void
+    inDataDirectory: Bool = false, log: (String) -> Void
 ) throws -> any ConfiguredStore {
     let store: any ConfiguredStore
     switch location {
     case .sqlite(let path):
-        store = try openSQLite(path: path, sealer: sealer, creating: creating, missingAdvice: missingAdvice, log: log)
+        store = try openSQLite(
+            path: path, sealer: sealer, creating: creating, missingAdvice: missingAdvice,
+            restrictsDirectory: inDataDirectory, log: log)
     case .postgres(let url):
         store = try openPostgres(url: url, sealer: sealer, connections: connections)
     }
@@ -51,13 +53,14 @@ func openStore(
 }
 
 private func openSQLite(
-    path: String, sealer: any SecretSealer, creating: Bool, missingAdvice: String, log: (String) -> Void
+    path: String, sealer: any SecretSealer, creating: Bool, missingAdvice: String, restrictsDirectory: Bool,
+    log: (String) -> Void
 ) throws -> SQLiteStore {
     guard creating || FileManager.default.fileExists(atPath: path) else {
         throw StartupError("no Hearth database at \(path): \(missingAdvice)")
     }
     let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-    try DataDirectory.prepare(directory, databasePath: path, log: log)
+    try DataDirectory.prepare(directory, databasePath: path, restrictsDirectory: restrictsDirectory, log: log)
     guard FileManager.default.isWritableFile(atPath: directory) else {
         throw StartupError("data directory \(directory) is not writable")
     }

@@ -25,6 +25,16 @@ struct DatabaseSettingTests {
         try JSONSerialization.data(withJSONObject: ["database": "sqlite:" + path]).write(to: config)
         let listed = try HearthProcess.run(["keys", "list", "--config", config.path])
         #expect(listed.status == 0 && listed.output.contains("current"), "\(listed.output)")
+        // A directory named by --database may hold other things: its mode stays, the database is the owner's alone.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        let copyPath = directory.appendingPathComponent("copy.sqlite").path
+        let copied = try HearthProcess.run(["db", "copy", "--from", path, "--to", "sqlite:" + copyPath])
+        #expect(copied.status == 0, "\(copied.output)")
+        func mode(_ path: String) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        #expect(try mode(directory.path) == 0o755)
+        #expect(try mode(copyPath) == 0o600)
         let elsewhere = try HearthProcess.run(["users", "list", "--database", directory.appendingPathComponent("none.sqlite").path])
         #expect(elsewhere.status == 1)
         #expect(elsewhere.output.contains("no Hearth database at"), "\(elsewhere.output)")
