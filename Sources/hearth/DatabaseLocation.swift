@@ -78,8 +78,9 @@ enum DatabaseLocation: Equatable {
         return String(url[..<schemeEnd.upperBound]) + authority + tail
     }
 
-    /// The URL up to its query: the same server and database, whatever the connection options.
+    /// The URL up to its query, after its scheme: the same server and database, whatever the connection options.
     private static func withoutParameters(_ url: String) -> String {
-        String(url.prefix(while: { $0 != "?" })).lowercased().replacingOccurrences(of: "postgresql://", with: "postgres://")
+        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        return String(afterScheme.prefix(while: { $0 != "?" }))
     }
 }

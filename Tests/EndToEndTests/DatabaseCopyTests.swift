@@ -84,6 +84,12 @@ struct DatabaseCopyTests {
         let same = try HearthProcess.run(["db", "copy", "--from", "sqlite:/tmp/a.sqlite", "--to", "/tmp/../tmp/a.sqlite"])
         #expect(same.status == 64)
         #expect(same.output.contains("the same database"), "\(same.output)")
+        let samePostgres = try HearthProcess.run([
+            "db", "copy", "--from", "postgres://hearth:one@db.internal/hearth",
+            "--to", "postgresql://hearth:two@db.internal/hearth?sslmode=require",
+        ])
+        #expect(samePostgres.status == 64)
+        #expect(samePostgres.output.contains("the same database"), "\(samePostgres.output)")
         let unknown = try HearthProcess.run(["db", "copy", "--from", "mysql://x/y", "--to", "sqlite:/tmp/b.sqlite"])
         #expect(unknown.status == 64)
         #expect(unknown.output.contains("unknown kind of database"), "\(unknown.output)")
