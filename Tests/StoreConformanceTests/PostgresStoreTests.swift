@@ -77,8 +77,11 @@ struct PostgresStoreTests {
         try PostgresTestDatabase.withServer {
             try $0.execute("CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'SQL_ASCII' LOCALE 'C'")
         }
-        try Data(name.utf8).write(to: URL(fileURLWithPath: directory.path).appendingPathComponent(PostgresTestDatabase.markerFile))
-        let error = #expect(throws: StoreError.self) { try PostgresStore(url: try PostgresTestDatabase.url(database: name)) }
+        // Dropped with the directory.
+        let marker = URL(fileURLWithPath: directory.path).appendingPathComponent(PostgresTestDatabase.markerFile)
+        try Data(name.utf8).write(to: marker)
+        let url = try PostgresTestDatabase.url(database: name)
+        let error = #expect(throws: StoreError.self) { try PostgresStore(url: url) }
         #expect(error?.code == .unavailable)
         #expect(error?.detail.contains("UTF8") == true)
     }
@@ -191,7 +194,8 @@ struct PostgresStoreTests {
             try store.write { writer in
                 for id in ["b", "B", "a", "A", "é", "z"] { try writer.insertAccount(bareAccount(id)) }
             }
-            #expect(try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID) == ["A", "B", "a", "b", "z", "é"])
+            let ids = try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID)
+            #expect(ids == ["A", "B", "a", "b", "z", "é"])
         }
     }
 }
