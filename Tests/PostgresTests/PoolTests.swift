@@ -9,22 +9,15 @@ struct PoolTests {
     func moreThreadsThanConnections() throws {
         let pool = try PostgresConnectionPool(url: try testDatabaseURL(), size: 3)
         defer { pool.close() }
-        let pids = Collected<Int64>()
-        let failures = Collected<String>()
-        onThreads(12) { index in
-            do {
-                let pid = try pool.withConnection { connection in
-                    _ = try connection.query("SELECT pg_sleep(0.02)")
-                    return try backendPID(connection)
-                }
-                pids.add(pid)
-            } catch {
-                failures.add("\(error)")
+        let results = resultsOnThreads(12) {
+            try pool.withConnection { connection in
+                _ = try connection.query("SELECT pg_sleep(0.02)")
+                return try backendPID(connection)
             }
         }
-        #expect(failures.all.isEmpty)
-        #expect(pids.all.count == 12)
-        #expect(Set(pids.all).count <= 3)
+        let pids = try results.map { try $0.get() }
+        #expect(pids.count == 12)
+        #expect(Set(pids).count <= 3)
     }
 
     @Test("a session the server ended while idle is replaced before the next caller sees it")
@@ -54,22 +47,16 @@ struct PoolTests {
     func allSessionsEnded() throws {
         let pool = try PostgresConnectionPool(url: try testDatabaseURL(), size: 4)
         defer { pool.close() }
-        let before = Collected<Int64>()
-        onThreads(4) { _ in
-            if let pid = try? pool.withConnection({ connection in
+        let before = try resultsOnThreads(4) {
+            try pool.withConnection { connection in
                 _ = try connection.query("SELECT pg_sleep(0.05)")
                 return try backendPID(connection)
-            }) {
-                before.add(pid)
             }
-        }
-        for pid in Set(before.all) { try terminateBackend(pid) }
-        let after = Collected<Int64>()
-        onThreads(8) { _ in
-            if let pid = try? pool.withConnection(backendPID) { after.add(pid) }
-        }
-        #expect(after.all.count == 8)
-        #expect(Set(after.all).isDisjoint(with: before.all))
+        }.map { try $0.get() }
+        for pid in Set(before) { try terminateBackend(pid) }
+        let after = try resultsOnThreads(8) { try pool.withConnection(backendPID) }.map { try $0.get() }
+        #expect(after.count == 8)
+        #expect(Set(after).isDisjoint(with: before))
     }
 
     @Test("a transaction left open by the body is rolled back before the connection is reused")
@@ -80,6 +67,7 @@ struct PoolTests {
         try pool.withConnection { try $0.execute("CREATE TABLE \(table) (n BIGINT)") }
         defer { try? pool.withConnection { try $0.execute("DROP TABLE \(table)") } }
         struct Abandoned: Error {}
+        let pid = try pool.withConnection(backendPID)
         #expect(throws: Abandoned.self) {
             try pool.withConnection { connection in
                 try connection.execute("BEGIN")
@@ -87,11 +75,11 @@ struct PoolTests {
                 throw Abandoned()
             }
         }
-        try pool.withConnection { connection in
-            #expect(try connection.query("SELECT count(*) FROM \(table)")[0].requiredInt64(0) == 0)
-            try connection.execute("BEGIN")  // would warn "already a transaction in progress" if one were open
-            try connection.execute("COMMIT")
+        let (pidAfter, count) = try pool.withConnection { connection in
+            (try backendPID(connection), try connection.query("SELECT count(*) FROM \(table)")[0].requiredInt64(0))
         }
+        #expect(pidAfter == pid)  // rolled back, not thrown away
+        #expect(count == 0)
     }
 
     @Test("after close, withConnection throws PostgresPoolClosedError, and the sessions are gone")
