@@ -62,14 +62,9 @@ struct RestartTests {
         let cluster = try OwnCluster()
         let pool = try PostgresConnectionPool(url: cluster.url, size: 3)
         defer { pool.close() }
-        let before = try resultsOnThreads(3) {
-            try pool.withConnection { connection in
-                _ = try connection.query("SELECT pg_sleep(0.05)")
-                return try backendPID(connection)
-            }
-        }.map { try $0.get() }
+        let before = try backendPIDsOnThreads(pool, threads: 3)
         try cluster.restart()
-        let after = try resultsOnThreads(6) { try pool.withConnection(backendPID) }.map { try $0.get() }
+        let after = try backendPIDsOnThreads(pool, threads: 6)
         #expect(after.count == 6)
         #expect(Set(after).isDisjoint(with: before))
     }

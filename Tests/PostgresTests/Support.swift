@@ -64,6 +64,17 @@ func terminateBackend(_ pid: Int64) throws {
     }
 }
 
+/// Runs `threads` calls on `pool` at once, each holding its connection a moment, and returns the server process
+/// each was served by.
+func backendPIDsOnThreads(_ pool: PostgresConnectionPool, threads: Int) throws -> [Int64] {
+    try resultsOnThreads(threads) {
+        try pool.withConnection { connection in
+            _ = try connection.query("SELECT pg_sleep(0.02)")
+            return try backendPID(connection)
+        }
+    }.map { try $0.get() }
+}
+
 /// The server process serving `connection`.
 func backendPID(_ connection: PostgresConnection) throws -> Int64 {
     try connection.query("SELECT pg_backend_pid()")[0].requiredInt64(0)
