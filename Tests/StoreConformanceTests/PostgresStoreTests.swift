@@ -188,6 +188,27 @@ struct PostgresStoreTests {
         #expect(try store.read { try $0.account(localID: "after") } == bareAccount("after"))
     }
 
+    @Test("with one connection, a write whose body threw, or that caught a failed insert, leaves it usable")
+    func connectionRolledBackBeforeReuse() throws {
+        struct Abort: Error {}
+        let database = try Database()
+        let store = try PostgresStore(url: database.url, poolSize: 1)
+        defer { store.close() }
+        #expect(throws: Abort.self) {
+            try store.write { writer in
+                try writer.insertAccount(bareAccount("dropped"))
+                throw Abort()
+            }
+        }
+        // A failed insert (PostgreSQL text cannot hold NUL) changes nothing; the body goes on and commits.
+        try store.write { writer in
+            #expect(throws: StoreError(.unavailable)) { try writer.insertAccount(bareAccount("nul-\u{0}")) }
+            try writer.insertAccount(bareAccount("after-failure"))
+        }
+        try store.write { try $0.insertAccount(bareAccount("kept")) }
+        #expect(try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID) == ["after-failure", "kept"])
+    }
+
     @Test("ids sort in byte order although the database's collation does not")
     func byteOrderUnderICU() throws {
         try withStore(StoreKind.postgres) { store throws in
