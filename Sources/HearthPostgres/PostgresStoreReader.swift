@@ -153,7 +153,8 @@ class PostgresStoreReader: StoreReader {
         precondition(limit >= 1, "a page needs a limit of at least 1")
         return try run("refreshSessions(after:limit:)") {
             try rows(
-                PostgresSQL.refreshSessionPage, [.text(sessionID ?? ""), .int64(Int64(limit))]) { try $0.refreshSession() }
+                PostgresSQL.refreshSessionPage, [.text(sessionID ?? ""), .int64(Int64(limit))]
+            ) { try $0.refreshSession() }
         }
     }
 
@@ -212,13 +213,17 @@ class PostgresStoreReader: StoreReader {
 
     final func verificationSession(hash: String) throws -> VerificationSession? {
         try run("verificationSession(hash:)") {
-            try firstRow(PostgresSQL.verificationSessionByHash, [.text(hash)]) { try $0.verificationSession(sealer: sealer) }
+            try firstRow(PostgresSQL.verificationSessionByHash, [.text(hash)]) {
+                try $0.verificationSession(sealer: sealer)
+            }
         }
     }
 
     final func verificationSessions(phoneNumber: String, createdSince millis: Int64) throws -> [VerificationSession] {
         try run("verificationSessions(phoneNumber:createdSince:)") {
-            try rows(PostgresSQL.verificationSessionsOfNumber, [.text(phoneNumber), .int64(millis)]) { try $0.verificationSession(sealer: sealer) }
+            try rows(PostgresSQL.verificationSessionsOfNumber, [.text(phoneNumber), .int64(millis)]) {
+                try $0.verificationSession(sealer: sealer)
+            }
         }
     }
 
@@ -269,7 +274,9 @@ class PostgresStoreReader: StoreReader {
 
     final func providerTokenRevocation(id: String) throws -> ProviderTokenRevocation? {
         try run("providerTokenRevocation(id:)") {
-            try firstRow(PostgresSQL.providerTokenRevocationByID, [.text(id)]) { try $0.providerTokenRevocation(sealer: sealer) }
+            try firstRow(PostgresSQL.providerTokenRevocationByID, [.text(id)]) {
+                try $0.providerTokenRevocation(sealer: sealer)
+            }
         }
     }
 }

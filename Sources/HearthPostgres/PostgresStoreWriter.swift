@@ -340,7 +340,8 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
             ]
             guard try guarded(PostgresSQL.insertRefreshSession, values) > 0 else {
                 // A taken id wins over a missing account.
-                throw StoreError(try exists(PostgresSQL.refreshSessionExists, session.sessionID) ? .duplicateToken : .notFound)
+                let taken = try exists(PostgresSQL.refreshSessionExists, session.sessionID)
+                throw StoreError(taken ? .duplicateToken : .notFound)
             }
         }
     }

@@ -15,7 +15,9 @@ extension SQLiteStoreReader {
 
     final func providerTokenRevocation(id: String) throws -> ProviderTokenRevocation? {
         try run("providerTokenRevocation(id:)") {
-            try connection.queryFirst(SQL.providerTokenRevocationByID, [.text(id)]) { try $0.providerTokenRevocation(sealer: sealer) }
+            try connection.queryFirst(SQL.providerTokenRevocationByID, [.text(id)]) {
+                try $0.providerTokenRevocation(sealer: sealer)
+            }
         }
     }
 }

@@ -113,7 +113,7 @@ class SQLiteStoreReader: StoreReader {
 
     final func refreshSession(legacyTokenHash: String) throws -> RefreshSession? {
         try run("refreshSession(legacyTokenHash:)") {
-            try connection.queryFirst(SQL.refreshSessionByLegacyToken, [.text(legacyTokenHash)], ) { try $0.refreshSession() }
+            try connection.queryFirst(SQL.refreshSessionByLegacyToken, [.text(legacyTokenHash)]) { try $0.refreshSession() }
         }
     }
 

@@ -189,8 +189,12 @@ public final class PostgresConnection {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return read(result)
-        default:
+        case PGRES_FATAL_ERROR, PGRES_NONFATAL_ERROR, PGRES_BAD_RESPONSE:
             throw resultError(result, handle)
+        case let status:
+            // COPY and other sub-protocols: the session is left in them, so it is no longer healthy.
+            throw PostgresError(
+                message: "the statement started \(String(cString: PQresStatus(status))), which this wrapper does not support")
         }
     }
 

@@ -49,7 +49,9 @@ struct RerunWriteBodiesTests {
         #expect(try test.platform.customTokens.signIn(.init(token: try token()), client: Self.client).isNewUser)
         #expect(try !test.platform.customTokens.signIn(.init(token: try token()), client: Self.client).isNewUser)
         // The account's single token is now spent.
-        #expect(throws: WireError.self) { try test.platform.customTokens.signIn(.init(token: try token()), client: Self.client) }
+        #expect(throws: WireError.self) {
+            try test.platform.customTokens.signIn(.init(token: try token()), client: Self.client)
+        }
     }
 
     @Test("a Google sign-in takes one token of the account-creation bucket, then one of the account's")
@@ -59,5 +61,25 @@ struct RerunWriteBodiesTests {
         #expect(try test.accounts.signInWithIdp(try request(), client: Self.client).isNewUser == true)
         #expect(try test.accounts.signInWithIdp(try request(), client: Self.client).isNewUser != true)
         #expect(throws: WireError.self) { try test.accounts.signInWithIdp(try request(), client: Self.client) }
+    }
+
+    @Test("an email-link sign-in takes one token of the account-creation bucket, then one of the account's")
+    func emailLink() throws {
+        let test = try TestPlatform(rateLimits: Self.oneTokenEach, rerunsWriteBodies: true)
+        let actions = test.platform.emailActions
+        let signIn = {
+            let code = try #require(
+                try actions.sendOobCode(
+                    SendOobCodeRequest(
+                        requestType: "EMAIL_SIGNIN", email: "link@example.com", continueUrl: "https://app.example.com/",
+                        returnOobLink: true),
+                    caller: .admin
+                ).oobCode)
+            return try actions.signInWithEmailLink(
+                SignInWithEmailLinkRequest(email: "link@example.com", oobCode: code), client: Self.client)
+        }
+        #expect(try signIn().isNewUser == true)
+        #expect(try signIn().isNewUser != true)
+        #expect(throws: WireError.self) { try signIn() }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Postgres
-import Synchronization
 import Testing
 
 @Suite("Connecting")
@@ -57,13 +56,13 @@ struct ConnectionTests {
     @Test("server notices reach onNotice, not stderr")
     func notices() throws {
         let connection = try connect()
-        let notices = Collected<String>()
-        connection.onNotice = { notices.add($0) }
+        var notices: [String] = []
+        connection.onNotice = { notices.append($0) }
         try connection.execute("DO $$ BEGIN RAISE WARNING 'careful: %', 42; END $$")
         _ = try connection.query("SELECT 1")
-        #expect(notices.all == ["WARNING:  careful: 42"])
+        #expect(notices == ["WARNING:  careful: 42"])
         connection.onNotice = nil
         try connection.execute("DO $$ BEGIN RAISE WARNING 'dropped'; END $$")
-        #expect(notices.all.count == 1)
+        #expect(notices.count == 1)
     }
 }

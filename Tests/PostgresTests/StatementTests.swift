@@ -54,6 +54,14 @@ struct StatementTests {
         #expect(try connection.query("SELECT name FROM names").map { try $0.requiredText(0) } == [hostile])
     }
 
+    @Test("COPY, which needs a protocol of its own, is refused with a clear error and leaves the connection unhealthy")
+    func copyRefused() throws {
+        let connection = try connect()
+        let error = #expect(throws: PostgresError.self) { try connection.execute("COPY (SELECT 1) TO STDOUT") }
+        #expect(error?.message.contains("PGRES_COPY_OUT") == true)
+        #expect(!connection.isHealthy)
+    }
+
     @Test("a closed connection throws a connection failure")
     func closed() throws {
         let connection = try connect()

@@ -31,24 +31,24 @@ func uniqueTableName(_ prefix: String) -> String {
     "\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
 }
 
-/// Values collected from several threads.
-final class Collected<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
-    func add(_ item: Element) { items.withLock { $0.append(item) } }
-    var all: [Element] { items.withLock { $0 } }
-}
-
-/// Runs `body(index)` on `count` new threads and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+/// Runs `body` on `count` threads at once and returns what each of them returned or threw.
+func resultsOnThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable () throws -> T) -> [Result<T, any Error>] {
+    let results = ThreadResults<T>()
     let group = DispatchGroup()
-    for index in 0..<count {
+    for _ in 0..<count {
         group.enter()
         Thread {
-            body(index)
+            let result = Result { try body() }
+            results.list.withLock { $0.append(result) }
             group.leave()
         }.start()
     }
     group.wait()
+    return results.list.withLock { $0 }
+}
+
+final class ThreadResults<T: Sendable>: Sendable {
+    let list = Mutex<[Result<T, any Error>]>([])
 }
 
 /// Ends the session of the server process `pid` from a connection of its own, and waits until the server has
@@ -62,6 +62,17 @@ func terminateBackend(_ pid: Int64) throws {
     {
         Thread.sleep(forTimeInterval: 0.01)
     }
+}
+
+/// Runs `threads` calls on `pool` at once, each holding its connection a moment, and returns the server process
+/// each was served by.
+func backendPIDsOnThreads(_ pool: PostgresConnectionPool, threads: Int) throws -> [Int64] {
+    try resultsOnThreads(threads) {
+        try pool.withConnection { connection in
+            _ = try connection.query("SELECT pg_sleep(0.02)")
+            return try backendPID(connection)
+        }
+    }.map { try $0.get() }
 }
 
 /// The server process serving `connection`.

@@ -77,8 +77,11 @@ struct PostgresStoreTests {
         try PostgresTestDatabase.withServer {
             try $0.execute("CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'SQL_ASCII' LOCALE 'C'")
         }
-        try Data(name.utf8).write(to: URL(fileURLWithPath: directory.path).appendingPathComponent(PostgresTestDatabase.markerFile))
-        let error = #expect(throws: StoreError.self) { try PostgresStore(url: try PostgresTestDatabase.url(database: name)) }
+        // Dropped with the directory.
+        let marker = URL(fileURLWithPath: directory.path).appendingPathComponent(PostgresTestDatabase.markerFile)
+        try Data(name.utf8).write(to: marker)
+        let url = try PostgresTestDatabase.url(database: name)
+        let error = #expect(throws: StoreError.self) { try PostgresStore(url: url) }
         #expect(error?.code == .unavailable)
         #expect(error?.detail.contains("UTF8") == true)
     }
@@ -185,13 +188,35 @@ struct PostgresStoreTests {
         #expect(try store.read { try $0.account(localID: "after") } == bareAccount("after"))
     }
 
+    @Test("with one connection, a write whose body threw, or that caught a failed insert, leaves it usable")
+    func connectionRolledBackBeforeReuse() throws {
+        struct Abort: Error {}
+        let database = try Database()
+        let store = try PostgresStore(url: database.url, poolSize: 1)
+        defer { store.close() }
+        #expect(throws: Abort.self) {
+            try store.write { writer in
+                try writer.insertAccount(bareAccount("dropped"))
+                throw Abort()
+            }
+        }
+        // A failed insert (PostgreSQL text cannot hold NUL) changes nothing; the body goes on and commits.
+        try store.write { writer in
+            #expect(throws: StoreError(.unavailable)) { try writer.insertAccount(bareAccount("nul-\u{0}")) }
+            try writer.insertAccount(bareAccount("after-failure"))
+        }
+        try store.write { try $0.insertAccount(bareAccount("kept")) }
+        #expect(try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID) == ["after-failure", "kept"])
+    }
+
     @Test("ids sort in byte order although the database's collation does not")
     func byteOrderUnderICU() throws {
         try withStore(StoreKind.postgres) { store throws in
             try store.write { writer in
                 for id in ["b", "B", "a", "A", "é", "z"] { try writer.insertAccount(bareAccount(id)) }
             }
-            #expect(try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID) == ["A", "B", "a", "b", "z", "é"])
+            let ids = try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID)
+            #expect(ids == ["A", "B", "a", "b", "z", "é"])
         }
     }
 }

@@ -49,10 +49,10 @@ extension StoredRow {
             throw StoreError(.corrupt, "account: unknown MFA enrolment kind")
         }
         let enrollmentID = try requiredText(0)
+        let field = SecretField(.mfaEnrollmentTOTPSecret, recordID: enrollmentID)
         return MFAEnrollment(
             enrollmentID: enrollmentID, kind: kind, displayName: text(2), enrolledAtMillis: try requiredInt64(3),
-            phoneNumber: text(4),
-            totpSecret: try bytes(5).map { try sealer.open($0, for: SecretField(.mfaEnrollmentTOTPSecret, recordID: enrollmentID)) },
+            phoneNumber: text(4), totpSecret: try bytes(5).map { try sealer.open($0, for: field) },
             lastUsedTOTPStep: int64(6))
     }
 
