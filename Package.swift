@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CXCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Safe Swift wrappers, one per C library.
         .target(name: "HearthCrypto", dependencies: ["COpenSSL"]),
@@ -38,6 +39,7 @@ let package = Package(
         .target(name: "TerminalQRCode", dependencies: ["CQREncode"]),
         .target(name: "SMTP", dependencies: ["CCurl"]),
         .target(name: "Argon2", dependencies: ["CArgon2"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
         // Verifies imported bcrypt hashes (HearthCrypto gives it the constant-time compare).
         .target(name: "BCrypt", dependencies: ["CXCrypt", "HearthCrypto"]),
 
@@ -50,6 +52,7 @@ let package = Package(
 
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
+        .target(name: "HearthPostgres", dependencies: ["HearthCore", "Postgres"]),
         .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
@@ -65,7 +68,7 @@ let package = Package(
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
         .executableTarget(
-            name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthCommandLine"],
+            name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthPostgres", "HearthCommandLine"],
             linkerSettings: staticSwiftRuntime()),
 
         // The documents' app (a terminal program) and its backend.
@@ -84,11 +87,13 @@ let package = Package(
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"]),
         .testTarget(name: "BCryptTests", dependencies: ["BCrypt"]),
         .testTarget(name: "Argon2Tests", dependencies: ["Argon2"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
         .testTarget(
-            name: "StoreConformanceTests", dependencies: ["HearthCore", "HearthSQLite", "HearthProtocol", "HearthCrypto"]),
+            name: "StoreConformanceTests",
+            dependencies: ["HearthCore", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
@@ -100,7 +105,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
-                "HearthServer", "SMTP",
+                "HearthServer", "SMTP", "Postgres",
             ]),
     ]
 )

@@ -5,15 +5,7 @@ import SQLite
 extension SQLiteStoreReader {
     final func oobCode(hash: String) throws -> OOBCodeRecord? {
         try run("oobCode(hash:)") {
-            try connection.queryFirst(SQL.oobCodeByHash, [.text(hash)]) { row in
-                guard let kind = OOBCodeRecord.Kind(rawValue: try row.requiredText(1)) else {
-                    throw StoreError(.corrupt, "oobCode(hash:): unknown code kind")
-                }
-                return OOBCodeRecord(
-                    codeHash: try row.requiredText(0), kind: kind, localID: row.text(2), email: try row.requiredText(3),
-                    newEmail: row.text(4), continueURL: row.text(5), createdAtMillis: try row.requiredInt64(6),
-                    expiresAtMillis: try row.requiredInt64(7))
-            }
+            try connection.queryFirst(SQL.oobCodeByHash, [.text(hash)]) { try $0.oobCode() }
         }
     }
 }

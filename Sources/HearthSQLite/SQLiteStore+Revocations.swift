@@ -8,27 +8,17 @@ extension SQLiteStoreReader {
         precondition(limit >= 1, "a page needs a limit of at least 1")
         return try run("dueProviderTokenRevocations") {
             try connection.queryAll(SQL.dueProviderTokenRevocations, [.integer(millis), .integer(Int64(limit))]) {
-                try decodeRevocation($0)
+                try $0.providerTokenRevocation(sealer: sealer)
             }
         }
     }
 
     final func providerTokenRevocation(id: String) throws -> ProviderTokenRevocation? {
         try run("providerTokenRevocation(id:)") {
-            try connection.queryFirst(SQL.providerTokenRevocationByID, [.text(id)]) { try decodeRevocation($0) }
+            try connection.queryFirst(SQL.providerTokenRevocationByID, [.text(id)]) {
+                try $0.providerTokenRevocation(sealer: sealer)
+            }
         }
-    }
-
-    /// A row in `SQL.providerTokenRevocationColumns`' order.
-    private func decodeRevocation(_ row: SQLiteRow) throws -> ProviderTokenRevocation {
-        let id = try row.requiredText(0)
-        guard let sealed = row.blob(3) else { throw StoreError(.corrupt, "provider-token revocation without a token") }
-        let token = try sealer.open(sealed, for: SecretField(.providerTokenRevocation, recordID: id))
-        return ProviderTokenRevocation(
-            id: id, providerID: try row.requiredText(1), clientID: try row.requiredText(2),
-            token: String(decoding: token, as: UTF8.self), tokenTypeHint: try row.requiredText(4),
-            localID: try row.requiredText(5), createdAtMillis: try row.requiredInt64(6),
-            attempts: Int(try row.requiredInt64(7)), nextAttemptAtMillis: try row.requiredInt64(8), lastError: row.text(9))
     }
 }
 

@@ -1,18 +1,9 @@
 public import HearthCore
 import SQLite
 
-/// The secret columns go through the store's `SecretSealer`: sealed on every write, opened on every read.
+/// The secret columns go through the store's `SecretSealer`: sealed on every write, opened on every read (by the
+/// decoders of `StoredRow`).
 extension SQLiteStoreReader {
-    /// The secret kept in a BLOB column (a TOTP secret, a provider token), opened.
-    func openSecret(_ stored: [UInt8]?, _ field: SecretField) throws -> [UInt8]? {
-        try stored.map { try sealer.open($0, for: field) }
-    }
-
-    /// The secret kept in a TEXT column (a private key PEM), opened.
-    func openSecret(_ stored: String, _ field: SecretField) throws -> String {
-        String(decoding: try sealer.open(Array(stored.utf8), for: field), as: UTF8.self)
-    }
-
     /// The value to bind for a secret kept in a BLOB column.
     func sealedValue(_ secret: [UInt8]?, _ field: SecretField) throws -> SQLiteValue {
         SQLiteValue(try secret.map { try sealer.seal($0, for: field) })
@@ -29,9 +20,8 @@ extension SQLiteStore: SecretResealing {
         do {
             return try pool.read { connection in
                 var inventory = SecretInventory()
-                try SecretColumn.forEachSecret(on: connection) { column, recordID, _, stored in
-                    _ = try sealer.open(stored, for: SecretField(column.kind, recordID: recordID))
-                    inventory.count(sealer.state(of: stored))
+                try Self.forEachSecret(on: connection) { column, recordID, entry in
+                    _ = try sealer.check(entry.stored, for: SecretField(column.kind, recordID: recordID), counting: &inventory)
                 }
                 return inventory
             }
@@ -47,15 +37,11 @@ extension SQLiteStore: SecretResealing {
             let (before, rewritten) = try pool.write { connection in
                 var inventory = SecretInventory()
                 var rewritten = 0
-                try SecretColumn.forEachSecret(on: connection) { column, recordID, key, stored in
-                    let state = sealer.state(of: stored)
-                    inventory.count(state)
+                try Self.forEachSecret(on: connection) { column, recordID, entry in
                     let field = SecretField(column.kind, recordID: recordID)
-                    let secret = try sealer.open(stored, for: field)
-                    guard sealer.needsResealing(state) else { return }
-                    let sealed = try sealer.seal(secret, for: field)
+                    guard let sealed = try sealer.check(entry.stored, for: field, counting: &inventory) else { return }
                     let value: SQLiteValue = column.isText ? .text(String(decoding: sealed, as: UTF8.self)) : .blob(sealed)
-                    try connection.execute(column.update, [value] + key)
+                    try connection.execute(column.update { _ in "?" }, [value] + entry.key.map { .text($0) })
                     rewritten += 1
                 }
                 return (inventory, rewritten)
@@ -66,65 +52,15 @@ extension SQLiteStore: SecretResealing {
             throw translateStoreError(error, operation: "resealSecrets")
         }
     }
-}
 
-/// A column that holds secrets, with the key columns that name each row's record. Read in pages in key order, so
-/// that going through every secret takes bounded memory.
-private struct SecretColumn {
-    let kind: SecretField.Kind
-    let table: String
-    /// The columns of a unique key; the record id is their values joined by `/`.
-    let keys: [String]
-    let column: String
-    /// TEXT (a PEM) rather than BLOB.
-    let isText: Bool
-
-    static let all = [
-        SecretColumn(kind: .signingKey, table: "signing_keys", keys: ["key_id"], column: "private_key_pem", isText: true),
-        SecretColumn(
-            kind: .mfaEnrollmentTOTPSecret, table: "mfa_enrollments", keys: ["enrollment_id"], column: "totp_secret",
-            isText: false),
-        SecretColumn(
-            kind: .verificationSessionTOTPSecret, table: "verification_sessions", keys: ["session_hash"],
-            column: "totp_secret", isText: false),
-        SecretColumn(
-            kind: .identityProviderRefreshToken, table: "identities", keys: ["provider_id", "raw_id"],
-            column: "provider_refresh_token", isText: false),
-        SecretColumn(
-            kind: .providerTokenRevocation, table: "provider_token_revocations", keys: ["revocation_id"],
-            column: "token", isText: false),
-    ]
-
-    static let pageSize = 500
-
-    private var keyList: String { keys.joined(separator: ", ") }
-    private var keyParameters: String { keys.map { _ in "?" }.joined(separator: ", ") }
-    private var select: String { "SELECT \(keyList), \(column) FROM \(table) WHERE \(column) IS NOT NULL" }
-    var firstPage: String { "\(select) ORDER BY \(keyList) LIMIT \(Self.pageSize)" }
-    var nextPage: String { "\(select) AND (\(keyList)) > (\(keyParameters)) ORDER BY \(keyList) LIMIT \(Self.pageSize)" }
-    var update: String {
-        "UPDATE \(table) SET \(column) = ? WHERE \(keys.map { "\($0) = ?" }.joined(separator: " AND "))"
-    }
-
-    /// Calls `body` with every stored secret: its column, its record's id, its key values (for `update`) and its
-    /// stored bytes. `body` may update the secret column of the row it is given.
-    static func forEachSecret(
-        on connection: SQLiteConnection, _ body: (SecretColumn, String, [SQLiteValue], [UInt8]) throws -> Void
+    private static func forEachSecret(
+        on connection: SQLiteConnection, _ body: (SecretColumn, String, SecretColumn.Entry) throws -> Void
     ) throws {
-        for column in all {
-            var after: [SQLiteValue]?
-            repeat {
-                let page = try connection.queryAll(after == nil ? column.firstPage : column.nextPage, after ?? []) { row in
-                    let key = try (0..<column.keys.count).map { try row.requiredText($0) }
-                    let stored = column.isText
-                        ? Array(try row.requiredText(column.keys.count).utf8) : row.blob(column.keys.count) ?? []
-                    return (key, stored)
+        try SecretColumn.forEachSecret(
+            page: { column, after in
+                try connection.queryAll(column.page(after: after) { _ in "?" }, after.map { .text($0) }) {
+                    try column.entry($0)
                 }
-                for (key, stored) in page {
-                    try body(column, key.joined(separator: "/"), key.map { .text($0) }, stored)
-                }
-                after = page.count == pageSize ? page.last.map { $0.0.map { .text($0) } } : nil
-            } while after != nil
-        }
+            }, body)
     }
 }

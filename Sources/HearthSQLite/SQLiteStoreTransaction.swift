@@ -81,56 +81,25 @@ class SQLiteStoreReader: StoreReader {
     /// account query's last column tells, sparing most loads a statement) its MFA enrolments.
     private func loadAccount(_ sql: String, _ values: [SQLiteValue]) throws -> Account? {
         let found = try connection.queryFirst(sql, values) { row in
-            (try Self.decodeAccount(row), try row.requiredBool(SQL.accountColumns.count))
+            (try row.account(), try row.requiredBool(SQL.accountColumns.count))
         }
         guard let (loaded, hasEnrollments) = found else { return nil }
         var account = loaded
-        account.providers = try connection.queryAll(SQL.identitiesOfAccount, [.text(account.localID)]) { row in
-            var identity = LinkedIdentity(
-                providerID: try row.requiredText(0), rawID: try row.requiredText(1), email: row.text(2),
-                displayName: row.text(3), photoURL: row.text(4), screenName: row.text(5))
-            if let sealed = row.blob(6) {
-                guard let clientID = row.text(7) else {
-                    throw StoreError(.corrupt, "account: a provider refresh token without its client")
-                }
-                let field = SecretField.providerRefreshToken(providerID: identity.providerID, rawID: identity.rawID)
-                let token = String(decoding: try sealer.open(sealed, for: field), as: UTF8.self)
-                identity.providerRefreshToken = ProviderRefreshToken(token: token, clientID: clientID)
-            }
-            return identity
+        account.providers = try connection.queryAll(SQL.identitiesOfAccount, [.text(account.localID)]) {
+            try $0.linkedIdentity(sealer: sealer)
         }
         guard hasEnrollments else { return account }
-        account.mfaEnrollments = try connection.queryAll(SQL.enrollmentsOfAccount, [.text(account.localID)]) { row in
-            let kindText = try row.requiredText(1)
-            guard let kind = MFAEnrollment.Kind(rawValue: kindText) else {
-                throw StoreError(.corrupt, "account: unknown MFA enrolment kind")
-            }
-            let enrollmentID = try row.requiredText(0)
-            return MFAEnrollment(
-                enrollmentID: enrollmentID, kind: kind, displayName: row.text(2),
-                enrolledAtMillis: try row.requiredInt64(3), phoneNumber: row.text(4),
-                totpSecret: try openSecret(row.blob(5), SecretField(.mfaEnrollmentTOTPSecret, recordID: enrollmentID)),
-                lastUsedTOTPStep: row.int64(6))
+        account.mfaEnrollments = try connection.queryAll(SQL.enrollmentsOfAccount, [.text(account.localID)]) {
+            try $0.mfaEnrollment(sealer: sealer)
         }
         return account
-    }
-
-    private static func decodeAccount(_ row: SQLiteRow) throws -> Account {
-        Account(
-            localID: try row.requiredText(0), email: row.text(1), emailVerified: try row.requiredBool(2),
-            displayName: row.text(3), photoURL: row.text(4), phoneNumber: row.text(5), passwordHash: row.text(6),
-            disabled: try row.requiredBool(7), customAttributes: row.text(8),
-            createdAtMillis: try row.requiredInt64(9), lastLoginAtMillis: row.int64(10),
-            lastRefreshAtMillis: row.int64(11), validSinceMillis: try row.requiredInt64(12),
-            isAnonymous: try row.requiredBool(13), passwordUpdatedAtMillis: row.int64(14), initialEmail: row.text(15),
-            emailLinkSignIn: try row.requiredBool(16))
     }
 
     // MARK: Sessions (refresh-token rotation)
 
     final func refreshSession(id: String) throws -> RefreshSession? {
         try run("refreshSession(id:)") {
-            try connection.queryFirst(SQL.refreshSessionByID, [.text(id)], Self.decodeRefreshSession)
+            try connection.queryFirst(SQL.refreshSessionByID, [.text(id)], ) { try $0.refreshSession() }
         }
     }
 
@@ -138,30 +107,14 @@ class SQLiteStoreReader: StoreReader {
         precondition(limit >= 1, "a page needs a limit of at least 1")
         return try run("refreshSessions(after:limit:)") {
             try connection.queryAll(
-                SQL.refreshSessionPage, [.text(sessionID ?? ""), .integer(Int64(limit))], Self.decodeRefreshSession)
+                SQL.refreshSessionPage, [.text(sessionID ?? ""), .integer(Int64(limit))], ) { try $0.refreshSession() }
         }
     }
 
     final func refreshSession(legacyTokenHash: String) throws -> RefreshSession? {
         try run("refreshSession(legacyTokenHash:)") {
-            try connection.queryFirst(SQL.refreshSessionByLegacyToken, [.text(legacyTokenHash)], Self.decodeRefreshSession)
+            try connection.queryFirst(SQL.refreshSessionByLegacyToken, [.text(legacyTokenHash)]) { try $0.refreshSession() }
         }
-    }
-
-    /// A row in `SQL.refreshSessionColumns`' order.
-    private static func decodeRefreshSession(_ row: SQLiteRow) throws -> RefreshSession {
-        var replaced: ReplacedRefreshToken?
-        if let replacedHash = row.text(10) {
-            guard let replacedAt = row.int64(11), let sealed = row.blob(12) else {
-                throw StoreError(.corrupt, "refresh session: a replaced token without its time or successor")
-            }
-            replaced = ReplacedRefreshToken(tokenHash: replacedHash, replacedAtMillis: replacedAt, sealedSuccessor: sealed)
-        }
-        return RefreshSession(
-            sessionID: try row.requiredText(0), localID: try row.requiredText(1),
-            signInProvider: try row.requiredText(2), authTime: try row.requiredInt64(3), secondFactor: row.text(4),
-            secondFactorIdentifier: row.text(5), sessionClaims: row.text(6), startedAtMillis: try row.requiredInt64(7),
-            revokedAtMillis: row.int64(8), currentTokenHash: try row.requiredText(9), replaced: replaced)
     }
 
     final func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String] {
@@ -176,54 +129,31 @@ class SQLiteStoreReader: StoreReader {
 
     final func signingKeys() throws -> [SigningKeyRecord] {
         try run("signingKeys") {
-            try connection.queryAll(SQL.signingKeys) { row in
-                let keyID = try row.requiredText(0)
-                return SigningKeyRecord(
-                    keyID: keyID, algorithm: try row.requiredText(1),
-                    privateKeyPEM: try openSecret(try row.requiredText(2), SecretField(.signingKey, recordID: keyID)),
-                    createdAt: try row.requiredInt64(3), retiredAt: row.int64(4))
-            }
+            try connection.queryAll(SQL.signingKeys) { try $0.signingKey(sealer: sealer) }
         }
     }
 
     // MARK: Dev IdP
 
     final func devAccounts() throws -> [DevIdPAccount] {
-        try run("devAccounts") { try connection.queryAll(SQL.devAccounts, [], Self.decodeDevAccount) }
+        try run("devAccounts") { try connection.queryAll(SQL.devAccounts, []) { try $0.devAccount() } }
     }
 
     final func devAccount(subject: String) throws -> DevIdPAccount? {
         try run("devAccount(subject:)") {
-            try connection.queryFirst(SQL.devAccountBySubject, [.text(subject)], Self.decodeDevAccount)
+            try connection.queryFirst(SQL.devAccountBySubject, [.text(subject)]) { try $0.devAccount() }
         }
     }
 
     final func devAccount(email: String) throws -> DevIdPAccount? {
         try run("devAccount(email:)") {
-            try connection.queryFirst(SQL.devAccountByEmail, [.text(email.lowercased())], Self.decodeDevAccount)
+            try connection.queryFirst(SQL.devAccountByEmail, [.text(email.lowercased())]) { try $0.devAccount() }
         }
-    }
-
-    private static func decodeDevAccount(_ row: SQLiteRow) throws -> DevIdPAccount {
-        DevIdPAccount(
-            subject: try row.requiredText(0), email: try row.requiredText(1), emailVerified: try row.requiredBool(2),
-            name: row.text(3), givenName: row.text(4), familyName: row.text(5), pictureURL: row.text(6),
-            hostedDomain: row.text(7), locale: row.text(8), createdAtMillis: try row.requiredInt64(9))
     }
 
     final func devGrant(hash: String) throws -> DevIdPGrant? {
         try run("devGrant(hash:)") {
-            try connection.queryFirst(SQL.devGrantByHash, [.text(hash)]) { row in
-                let kindText = try row.requiredText(1)
-                guard let kind = DevIdPGrant.Kind(rawValue: kindText) else {
-                    throw StoreError(.corrupt, "devGrant(hash:): unknown grant kind")
-                }
-                return DevIdPGrant(
-                    tokenHash: try row.requiredText(0), kind: kind, subject: try row.requiredText(2),
-                    clientID: try row.requiredText(3), scope: try row.requiredText(4), redirectURI: row.text(5),
-                    codeChallenge: row.text(6), nonce: row.text(7), audience: row.text(8),
-                    expiresAt: try row.requiredInt64(9), createdAt: try row.requiredInt64(10))
-            }
+            try connection.queryFirst(SQL.devGrantByHash, [.text(hash)]) { try $0.devGrant() }
         }
     }
 
@@ -231,78 +161,50 @@ class SQLiteStoreReader: StoreReader {
 
     final func mfaPendingSignIn(hash: String) throws -> MFAPendingSignIn? {
         try run("mfaPendingSignIn(hash:)") {
-            try connection.queryFirst(SQL.mfaPendingSignInByHash, [.text(hash)]) { row in
-                MFAPendingSignIn(
-                    credentialHash: try row.requiredText(0), localID: try row.requiredText(1),
-                    signInProvider: try row.requiredText(2), expiresAt: try row.requiredInt64(3),
-                    failedAttempts: Int(try row.requiredInt64(4)), createdAtMillis: try row.requiredInt64(5))
-            }
+            try connection.queryFirst(SQL.mfaPendingSignInByHash, [.text(hash)]) { try $0.mfaPendingSignIn() }
         }
     }
 
     final func verificationSession(hash: String) throws -> VerificationSession? {
         try run("verificationSession(hash:)") {
-            try connection.queryFirst(SQL.verificationSessionByHash, [.text(hash)], decodeVerificationSession)
+            try connection.queryFirst(SQL.verificationSessionByHash, [.text(hash)]) {
+                try $0.verificationSession(sealer: sealer)
+            }
         }
     }
 
     final func verificationSessions(phoneNumber: String, createdSince millis: Int64) throws -> [VerificationSession] {
         try run("verificationSessions(phoneNumber:createdSince:)") {
             try connection.queryAll(
-                SQL.verificationSessionsOfNumber, [.text(phoneNumber), .integer(millis)], decodeVerificationSession)
+                SQL.verificationSessionsOfNumber, [.text(phoneNumber), .integer(millis)]) {
+                try $0.verificationSession(sealer: sealer)
+            }
         }
-    }
-
-    private func decodeVerificationSession(_ row: SQLiteRow) throws -> VerificationSession {
-        let purposeText = try row.requiredText(1)
-        guard let purpose = VerificationSession.Purpose(rawValue: purposeText) else {
-            throw StoreError(.corrupt, "verification session: unknown purpose")
-        }
-        let sessionHash = try row.requiredText(0)
-        return VerificationSession(
-            sessionHash: sessionHash, purpose: purpose, localID: try row.requiredText(2),
-            phoneNumber: row.text(3), codeHash: row.text(4),
-            totpSecret: try openSecret(row.blob(5), SecretField(.verificationSessionTOTPSecret, recordID: sessionHash)),
-            pendingCredentialHash: row.text(6), enrollmentID: row.text(7),
-            failedAttempts: Int(try row.requiredInt64(8)), expiresAt: try row.requiredInt64(9),
-            createdAtMillis: try row.requiredInt64(10), verifiedAtMillis: row.int64(11))
     }
 
     // MARK: Service accounts
 
     final func serviceAccounts() throws -> [ServiceAccountRecord] {
-        try run("serviceAccounts") { try connection.queryAll(SQL.serviceAccounts, [], Self.decodeServiceAccount) }
+        try run("serviceAccounts") { try connection.queryAll(SQL.serviceAccounts, []) { try $0.serviceAccount() } }
     }
 
     final func serviceAccount(keyID: String) throws -> ServiceAccountRecord? {
         try run("serviceAccount(keyID:)") {
-            try connection.queryFirst(SQL.serviceAccountByKeyID, [.text(keyID)], Self.decodeServiceAccount)
+            try connection.queryFirst(SQL.serviceAccountByKeyID, [.text(keyID)]) { try $0.serviceAccount() }
         }
     }
 
     final func serviceAccount(email: String) throws -> ServiceAccountRecord? {
         try run("serviceAccount(email:)") {
-            try connection.queryFirst(SQL.liveServiceAccountByEmail, [.text(email.lowercased())], Self.decodeServiceAccount)
+            try connection.queryFirst(SQL.liveServiceAccountByEmail, [.text(email.lowercased())]) { try $0.serviceAccount() }
         }
-    }
-
-    private static func decodeServiceAccount(_ row: SQLiteRow) throws -> ServiceAccountRecord {
-        ServiceAccountRecord(
-            keyID: try row.requiredText(0), email: try row.requiredText(1), clientID: try row.requiredText(2),
-            publicKeyPEM: try row.requiredText(3), createdAt: try row.requiredInt64(4), revokedAt: row.int64(5))
     }
 
     // MARK: Limits
 
     final func limitCounter(key: String) throws -> LimitCounter? {
         try run("limitCounter(key:)") {
-            try connection.queryFirst(SQL.limitCounterByKey, [.text(key)]) { row in
-                LimitCounter(
-                    key: try row.requiredText(0), windowStartMillis: try row.requiredInt64(1),
-                    count: Int(try row.requiredInt64(2)), streak: Int(try row.requiredInt64(3)),
-                    lockouts: Int(try row.requiredInt64(4)), lockedUntilMillis: try row.requiredInt64(5),
-                    expiresAtMillis: try row.requiredInt64(6))
-            }
+            try connection.queryFirst(SQL.limitCounterByKey, [.text(key)]) { try $0.limitCounter() }
         }
     }
 }

@@ -10,8 +10,12 @@ import Foundation
 ///   logged), and is refused when another user owns it.
 enum DataDirectory {
     /// Applies the rules above to `directory` and the database at `databasePath`.
-    /// - Parameter log: told of every mode it changed, as an `event=` line.
-    static func prepare(_ directory: String, databasePath: String, log: (String) -> Void) throws {
+    /// - Parameters:
+    ///   - restrictsDirectory: whether an existing directory that others may read or enter is made owner-only; false
+    ///     for the directory of a database named by `--database` (`/var/lib`, the current folder), which may hold
+    ///     other things: only the rules on creating it and on others writing to it apply there.
+    ///   - log: told of every mode it changed, as an `event=` line.
+    static func prepare(_ directory: String, databasePath: String, restrictsDirectory: Bool = true, log: (String) -> Void) throws {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             do {
@@ -28,7 +32,7 @@ enum DataDirectory {
                 "data directory \(directory) is writable by other users (mode \(FileMode(info.st_mode))), so files in "
                     + "it may not be Hearth's: check its contents, then make it owner-only (chmod 700 \(directory))")
         }
-        try restrictToOwner(directory, info, what: "data directory", command: "chmod 700", log: log)
+        if restrictsDirectory { try restrictToOwner(directory, info, what: "data directory", command: "chmod 700", log: log) }
         for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = databasePath + suffix
             guard stat(path, &info) == 0 else { continue }

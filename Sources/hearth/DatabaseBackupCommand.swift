@@ -6,38 +6,31 @@ import HearthSQLite
 /// keep running on it (`SQLiteStoreBackup`). A PostgreSQL database is backed up with PostgreSQL's own tools.
 enum DatabaseBackupCommand {
     static func run(_ arguments: [String]) throws {
-        let options = try ParsedOptions(arguments, valued: Settings.storeOptions.union(["out", "database"]), switches: ["help"])
+        let options = try ParsedOptions(arguments, valued: Settings.storeOptions.union(["out"]), switches: ["help"])
         if options.flags.contains("help") {
             print(Help.db)
             return
         }
         if let extra = options.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        let environment = ProcessInfo.processInfo.environment
-        try refusePostgreSQL(options.values["database"] ?? environment["HEARTH_DATABASE_URL"])
         guard let out = options.values["out"], !out.isEmpty else {
             throw UsageError("db backup needs --out FILE, the new backup file")
         }
-        let settings = try Settings(options: options, environment: environment)
-        guard FileManager.default.fileExists(atPath: settings.databasePath) else {
-            throw StartupError.noDatabase(at: settings.databasePath)
+        let settings = try Settings(options: options, environment: ProcessInfo.processInfo.environment)
+        guard case .sqlite(let databasePath) = settings.databaseLocation else {
+            // A PostgreSQL database is not copied by Hearth: `pg_dump` makes a consistent copy of a running one.
+            throw UsageError(
+                "db backup copies a SQLite database; back up PostgreSQL with pg_dump (pg_dump --format=custom), "
+                    + "see docs/DEPLOYMENT.md, \"Backups\"")
+        }
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw StartupError.noDatabase(at: databasePath, settings)
         }
         let summary: SQLiteStoreBackup.Summary
         do {
-            summary = try SQLiteStoreBackup.write(databasePath: settings.databasePath, to: out)
+            summary = try SQLiteStoreBackup.write(databasePath: databasePath, to: out)
         } catch let error as SQLiteBackupError {
             throw StartupError("no backup made: \(error)")
         }
-        print("Backed up \(settings.databasePath) to \(out) (schema version \(summary.schemaVersion), \(summary.bytes) bytes, mode 0600).")
-    }
-
-    /// A PostgreSQL database is not copied by Hearth: `pg_dump` makes a consistent copy of a running one.
-    private static func refusePostgreSQL(_ database: String?) throws {
-        guard let database, !database.isEmpty else { return }
-        guard database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") else {
-            throw UsageError("db backup copies the SQLite database in --data-dir; --database takes only a PostgreSQL URL")
-        }
-        throw UsageError(
-            "db backup copies a SQLite database; back up PostgreSQL with pg_dump (pg_dump --format=custom), "
-                + "see docs/DEPLOYMENT.md, \"Backups\"")
+        print("Backed up \(databasePath) to \(out) (schema version \(summary.schemaVersion), \(summary.bytes) bytes, mode 0600).")
     }
 }

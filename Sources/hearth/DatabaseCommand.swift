@@ -1,6 +1,6 @@
 import HearthCommandLine
 
-/// `hearth db <command>`: commands that act on the whole database (`backup`).
+/// `hearth db <command>`: commands that act on the whole database (`backup`, `copy`).
 enum DatabaseCommand {
     static func run(_ arguments: [String]) throws {
         switch arguments.first {
@@ -8,8 +8,10 @@ enum DatabaseCommand {
             print(Help.db)
         case "backup":
             try DatabaseBackupCommand.run(Array(arguments.dropFirst()))
+        case "copy":
+            try DatabaseCopyCommand.run(Array(arguments.dropFirst()))
         case let other?:
-            throw UsageError("unknown db command '\(other)' (backup)")
+            throw UsageError("unknown db command '\(other)' (backup or copy)")
         }
     }
 }

@@ -17,6 +17,7 @@ enum Help {
           service-accounts create|list|revoke
                         Manage the service accounts that may call the admin API (key files for google-auth)
           db backup     Copy the SQLite database to a new file while servers keep running
+          db copy       Copy a database into a new, empty one (SQLite to PostgreSQL and back)
           version       Print the version (also --version)
           help [cmd]    Show help for a command
 
@@ -30,6 +31,8 @@ enum Help {
           --host ADDR          Address to listen on (HEARTH_HOST, default 127.0.0.1)
           --port N             Port to listen on, 0 for any free port (HEARTH_PORT, default 9099)
           --data-dir DIR       Where the SQLite database lives (HEARTH_DATA_DIR, default ./.hearth)
+          --database DB        The database instead: sqlite:PATH (or a path), or postgres://user:pass@host/db?sslmode=…
+                               for several instances sharing one PostgreSQL database (HEARTH_DATABASE_URL)
           --public-url URL     URL clients use to reach this server (HEARTH_PUBLIC_URL, default http://HOST:PORT)
           --project-id ID      Firebase project id (HEARTH_PROJECT_ID; --dev default demo-hearth)
           --dev                Development mode: any non-empty API key, the dev Google IdP at /dev/google,
@@ -90,8 +93,8 @@ enum Help {
         """
 
     static let keys = """
-        Usage: hearth keys list|rotate|reencrypt [--data-dir DIR] [--config FILE.json] [--encryption-key-file FILE]
-                                          [--encryption-key-previous-file FILE]
+        Usage: hearth keys list|rotate|reencrypt [--data-dir DIR | --database DB] [--config FILE.json]
+                                          [--encryption-key-file FILE] [--encryption-key-previous-file FILE]
 
           list     Print each signing key: id, algorithm, created, state (current, published, expired)
           rotate   Create a new signing key that signs from now on. The previous key stays in the JWKS until
@@ -115,7 +118,7 @@ enum Help {
                                              --mem-cost N --parallelization N --block-size N --dk-len N
                                              --hash-input-order SALT_FIRST|PASSWORD_FIRST]
                hearth users export [--out FILE]
-        (each also takes --data-dir DIR, --config FILE.json, --encryption-key-file FILE)
+        (each also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE)
 
           show      Print the user's record as accounts:lookup returns it
           disable   Block sign-in and token refresh (USER_DISABLED); 'enable' undoes it
@@ -142,7 +145,9 @@ enum Help {
         """
 
     static let db = """
-        Usage: hearth db backup --out FILE [--data-dir DIR] [--config FILE.json]
+        Usage: hearth db backup --out FILE [--data-dir DIR | --database sqlite:PATH] [--config FILE.json]
+               hearth db copy --from DB --to DB [--config FILE.json] [--encryption-key-file FILE]
+                              [--encryption-key-previous-file FILE]
 
           backup   Copy the SQLite database (DIR/hearth.sqlite) into FILE, a new file (never overwritten, mode
                    0600), with SQLite's online backup API: one consistent snapshot, taken while servers keep
@@ -151,13 +156,23 @@ enum Help {
                    (encrypted only under an encryption key): keep it like a secret. To restore, copy it to
                    hearth.sqlite in an empty data directory (docs/DEPLOYMENT.md, "Backups").
                    A PostgreSQL database is backed up with pg_dump instead.
+
+          copy     Copy every account (with its identities and second factors), signing key, dev IdP account,
+                   service account, live refresh session and queued provider-token revocation into a new, empty
+                   database, a page per transaction, then checks the counts and prints them. DB is sqlite:PATH
+                   (created if missing) or postgres://user:password@host:5432/db?sslmode=… (the database must
+                   exist; Hearth makes its tables). A target that holds any of these already is refused: a copy
+                   never merges. Stop the servers that use the source first. Both databases use the configured
+                   encryption key (HEARTH_ENCRYPTION_KEY): secrets are opened from the source and sealed again in
+                   the target. Users keep their sessions: refresh tokens issued before the copy work against the
+                   copy.
         """
 
     static let serviceAccounts = """
         Usage: hearth service-accounts create NAME [--out FILE] [--public-url URL] [--project-id ID | --dev]
                hearth service-accounts list
                hearth service-accounts revoke NAME|EMAIL|KEY-ID
-        (each also takes --data-dir DIR, --config FILE.json, --encryption-key-file FILE)
+        (each also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE)
 
           create   Make service account NAME@<project>.iam.hearth with a new RSA-2048 key and write its
                    Google-format key file (default ./NAME.json, never overwritten, mode 0600): the only copy of

@@ -1,7 +1,6 @@
 import Foundation
 import HearthCommandLine
 import HearthCore
-import HearthSQLite
 import JOSE
 
 /// `hearth keys list|rotate|reencrypt`: manages the token signing keys in the data directory's store, and the
@@ -50,7 +49,7 @@ enum KeysCommand {
             + "(and the key it replaces in HEARTH_ENCRYPTION_KEY_PREVIOUS)")
 
     /// Rewrites every secret in the store under the current encryption key, in one transaction.
-    private static func reencrypt(_ store: SQLiteStore) throws {
+    private static func reencrypt(_ store: any ConfiguredStore) throws {
         guard let sealer = store.sealer as? KeyringSecretSealer else { throw Self.reencryptNeedsKey }
         let before = try store.resealSecrets()
         let rewritten = before.plain + before.sealedWithOtherKey

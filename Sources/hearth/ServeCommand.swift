@@ -3,7 +3,6 @@ import HearthCommandLine
 import HearthCore
 import HearthCrypto
 import HearthHTTP
-import HearthSQLite
 import HearthServer
 
 /// `hearth serve`: opens the store, listens, prints where to go, and stops cleanly on SIGINT/SIGTERM
@@ -51,7 +50,8 @@ enum ServeCommand {
         let mfaPolicy = settings.mfaPolicy
         let logLine: @Sendable (String) -> Void = { line in printLine(line) }
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
-        let store = try openStore(settings, creating: true, log: logLine)
+        // One connection per HTTP thread, and a few for the maintenance task and key reloads.
+        let store = try openStore(settings, creating: true, connections: threads + 3, log: logLine)
 
         // Bind first, to know the port the public URL needs; the socket listens only once the
         // server can answer, so no client is ever told "not ready".
@@ -128,7 +128,7 @@ enum ServeCommand {
                 securityEvents: { logLine($0.logLine) })
         } catch {
             store.close()
-            throw StartupError("cannot load signing keys from \(settings.databasePath): \(error)")
+            throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")
         }
         devApplePoster?.attach(platform.devApple)
         // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`): service accounts through the access tokens
@@ -184,7 +184,7 @@ enum ServeCommand {
     }
 
     /// Runs a startup step after the store is open: if it fails, closes the store first.
-    private static func closingStore<T>(_ store: SQLiteStore, _ step: () throws -> T) throws -> T {
+    private static func closingStore<T>(_ store: any ConfiguredStore, _ step: () throws -> T) throws -> T {
         do {
             return try step()
         } catch {
@@ -195,7 +195,7 @@ enum ServeCommand {
 
     /// Runs a step of taking the listening address (bind, then listen); if it fails, closes the store
     /// and says which address could not be used.
-    private static func taking<T>(_ settings: Settings, _ store: SQLiteStore, _ step: () throws -> T) throws -> T {
+    private static func taking<T>(_ settings: Settings, _ store: any ConfiguredStore, _ step: () throws -> T) throws -> T {
         do {
             return try step()
         } catch {
@@ -258,7 +258,7 @@ enum ServeCommand {
             "  Token refresh      \(publicURL)/securetoken.googleapis.com/v1/token?key=…",
             "  JWKS               \(publicURL)/.well-known/jwks.json",
             "  OpenID discovery   \(publicURL)/\(project.projectID)/.well-known/openid-configuration  (iss \(project.issuer))",
-            "  Database           \(settings.databasePath)",
+            "  Database           \(settings.databaseLocation.bannerDescription)",
             "  Secrets at rest    \(secretsAtRest)",
             "  Sign-in providers  \(providers.joined(separator: ", "))",
         ]

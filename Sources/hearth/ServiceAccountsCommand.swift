@@ -1,7 +1,6 @@
 import Foundation
 import HearthCommandLine
 import HearthCore
-import HearthSQLite
 
 /// `hearth service-accounts create|list|revoke`: the service accounts whose signed assertions Hearth's token
 /// endpoint exchanges for admin access tokens. `create` writes the only copy of the private key to an

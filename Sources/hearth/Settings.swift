@@ -9,6 +9,8 @@ struct Settings {
     var host = "127.0.0.1"
     var port: UInt16 = 9099
     var dataDirectory = "./.hearth"
+    /// Where the store lives (`--database`, `HEARTH_DATABASE_URL`, `database`); nil: `hearth.sqlite` in the data directory.
+    var database: DatabaseLocation?
     var publicURL: String?
     var projectID: String?
     var projectNumber: String?
@@ -143,6 +145,7 @@ struct Settings {
         var host: String?
         var port: UInt16?
         var dataDir: String?
+        var database: String?
         var publicUrl: String?
         var projectId: String?
         var projectNumber: String?
@@ -173,14 +176,14 @@ struct Settings {
     }
 
     private static let fileKeys: Set<String> = [
-        "host", "port", "dataDir", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
+        "host", "port", "dataDir", "database", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
         "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
     ]
 
     /// The options of every command that opens the store.
-    static let storeOptions: Set<String> = ["data-dir", "config", "encryption-key-file", "encryption-key-previous-file"]
+    static let storeOptions: Set<String> = ["data-dir", "database", "config", "encryption-key-file", "encryption-key-previous-file"]
     static let valuedOptions: Set<String> = storeOptions.union([
         "host", "port", "public-url", "project-id", "threads", "trusted-proxies",
     ])
@@ -216,6 +219,7 @@ struct Settings {
         host = file.host ?? host
         port = file.port ?? port
         dataDirectory = file.dataDir ?? dataDirectory
+        if let value = file.database { database = try DatabaseLocation(parsing: value, source: "config database") }
         publicURL = file.publicUrl ?? publicURL
         projectID = file.projectId ?? projectID
         projectNumber = file.projectNumber ?? projectNumber
@@ -362,6 +366,9 @@ struct Settings {
         host = nonEmpty("HEARTH_HOST") ?? host
         if let value = nonEmpty("HEARTH_PORT") { port = try Self.port(value, source: "HEARTH_PORT") }
         dataDirectory = nonEmpty("HEARTH_DATA_DIR") ?? dataDirectory
+        if let value = nonEmpty("HEARTH_DATABASE_URL") {
+            database = try DatabaseLocation(parsing: value, source: "HEARTH_DATABASE_URL")
+        }
         publicURL = nonEmpty("HEARTH_PUBLIC_URL") ?? publicURL
         projectID = nonEmpty("HEARTH_PROJECT_ID") ?? projectID
         if let value = nonEmpty("HEARTH_DEV") { development = try Self.flag(value, source: "HEARTH_DEV") }
@@ -420,6 +427,7 @@ struct Settings {
         host = options.values["host"] ?? host
         if let value = options.values["port"] { port = try Self.port(value, source: "--port") }
         dataDirectory = options.values["data-dir"] ?? dataDirectory
+        if let value = options.values["database"] { database = try DatabaseLocation(parsing: value, source: "--database") }
         publicURL = options.values["public-url"] ?? publicURL
         projectID = options.values["project-id"] ?? projectID
         if let value = options.values["threads"] { threads = try Self.threads(value, source: "--threads") }
@@ -523,4 +531,7 @@ struct Settings {
     }
 
     var databasePath: String { (dataDirectory as NSString).appendingPathComponent("hearth.sqlite") }
+
+    /// The store in effect: as configured, else `hearth.sqlite` in the data directory.
+    var databaseLocation: DatabaseLocation { database ?? .sqlite(path: databasePath) }
 }

@@ -2,7 +2,6 @@ import Foundation
 import HearthCommandLine
 import HearthCore
 import HearthProtocol
-import HearthSQLite
 
 /// `hearth users …`: operator actions on the accounts of the data directory's store, through the admin
 /// service's rules (a running server sees the changes on its next request).

@@ -105,7 +105,8 @@ struct TestPlatform {
         rateLimits: RateLimiter.Rules = RateLimiter.Rules(), acceptsUnsignedCustomTokens: Bool = false,
         passwords: TestPasswordHasher = TestPasswordHasher(), passwordLockouts: PasswordLockouts = PasswordLockouts(),
         emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
-        emailEnumerationProtection: Bool = true, securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
+        emailEnumerationProtection: Bool = true, securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
+        rerunsWriteBodies: Bool = false
     ) throws {
         self.passwords = passwords
         google = try FakeGoogle(time: time)
@@ -120,7 +121,8 @@ struct TestPlatform {
                 clients: [.development(clientID: "hearth-dev.apps.googleusercontent.com")])
             : nil
         platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [google], devIdentityProvider: devConfiguration,
+            project: project, store: rerunsWriteBodies ? RerunningStore(store) : store, time: time,
+            googleIssuers: [google], devIdentityProvider: devConfiguration,
             otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], passwords: passwords,
             passwordLockouts: passwordLockouts, smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
             acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens, emailSender: emailSender, emailActions: emailActions,

@@ -1,6 +1,8 @@
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthSQLite
+import Postgres
 import SQLite
 import Testing
 
@@ -32,21 +34,63 @@ struct SealingStoreKind: Sendable, CustomTestStringConvertible {
             },
             storedSecret: { directory, field in
                 let connection = try SQLiteConnection(path: "\(directory)/hearth.sqlite", mode: .readOnly)
-                let (table, key, column) = sqliteColumn(field.kind)
+                let (table, key, column) = secretColumn(field.kind)
                 return try connection.queryFirst("SELECT \(column) FROM \(table) WHERE \(key) = ?", [.text(field.recordID)]) { row in
                     field.kind == .signingKey ? row.text(0).map { Array($0.utf8) } : row.blob(0)
                 } ?? nil
             },
             replaceStoredSecret: { directory, field, stored in
                 let connection = try SQLiteConnection(path: "\(directory)/hearth.sqlite", mode: .readWrite)
-                let (table, key, column) = sqliteColumn(field.kind)
+                let (table, key, column) = secretColumn(field.kind)
                 let value: SQLiteValue = field.kind == .signingKey ? .text(String(decoding: stored, as: UTF8.self)) : .blob(stored)
                 let changed = try connection.execute("UPDATE \(table) SET \(column) = ? WHERE \(key) = ?", [value, .text(field.recordID)])
                 precondition(changed == 1, "no such record")
             }),
+        SealingStoreKind(
+            name: "PostgresStore",
+            open: { try PostgresStore(url: try PostgresTestDatabase.url(forDirectory: $0), sealer: $1) },
+            storedBytes: { directory in
+                // Every value of every table, as stored (text as UTF-8, bytea as its bytes).
+                try withPostgres(directory) { connection in
+                    let columns = try connection.query(
+                        "SELECT table_name, column_name, data_type = 'bytea' FROM information_schema.columns "
+                            + "WHERE table_schema = current_schema()")
+                    return try columns.flatMap { column -> [UInt8] in
+                        let (table, name, isBytes) = (try column.requiredText(0), try column.requiredText(1), try column.requiredBool(2))
+                        let select = isBytes ? name : "\(name)::text"
+                        return try connection.query("SELECT \(select) FROM \(table) WHERE \(name) IS NOT NULL").flatMap { row in
+                            isBytes ? try row.requiredBytes(0) : Array(try row.requiredText(0).utf8)
+                        }
+                    }
+                }
+            },
+            storedSecret: { directory, field in
+                try withPostgres(directory) { connection in
+                    let (table, key, column) = secretColumn(field.kind)
+                    let select = field.kind == .signingKey ? "convert_to(\(column), 'UTF8')" : column
+                    return try connection.query("SELECT \(select) FROM \(table) WHERE \(key) = $1", [.text(field.recordID)])
+                        .first?.bytes(0)
+                }
+            },
+            replaceStoredSecret: { directory, field, stored in
+                try withPostgres(directory) { connection in
+                    let (table, key, column) = secretColumn(field.kind)
+                    let value: PostgresValue = field.kind == .signingKey ? .text(String(decoding: stored, as: UTF8.self)) : .bytes(stored)
+                    let changed = try connection.update("UPDATE \(table) SET \(column) = $1 WHERE \(key) = $2", [value, .text(field.recordID)])
+                    precondition(changed == 1, "no such record")
+                }
+            }),
     ]
 
-    private static func sqliteColumn(_ kind: SecretField.Kind) -> (table: String, key: String, column: String) {
+    /// Runs `body` with a connection to the PostgreSQL database of `directory`.
+    private static func withPostgres<T>(_ directory: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.url(forDirectory: directory))
+        defer { connection.close() }
+        return try body(connection)
+    }
+
+    /// The table, key expression and column of a secret (the same in both stores' schemas).
+    private static func secretColumn(_ kind: SecretField.Kind) -> (table: String, key: String, column: String) {
         switch kind {
         case .signingKey: ("signing_keys", "key_id", "private_key_pem")
         case .mfaEnrollmentTOTPSecret: ("mfa_enrollments", "enrollment_id", "totp_secret")

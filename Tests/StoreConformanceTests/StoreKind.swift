@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthSQLite
 import Testing
 
@@ -17,12 +18,16 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     static let allCases: [StoreKind] = [
         StoreKind(name: "InMemoryStore", isPersistent: false) { _ in InMemoryStore() },
         StoreKind(name: "SQLiteStore", isPersistent: true) { try SQLiteStore(path: "\($0)/hearth.sqlite") },
+        StoreKind(name: "PostgresStore", isPersistent: true) {
+            try PostgresStore(url: try PostgresTestDatabase.url(forDirectory: $0))
+        },
     ]
 
     static var persistentCases: [StoreKind] { allCases.filter(\.isPersistent) }
 }
 
-/// A directory under the system's temporary directory, removed with everything in it on `deinit`.
+/// A directory under the system's temporary directory, removed with everything in it (and the PostgreSQL database
+/// of its stores, if any) on `deinit`.
 final class TemporaryDirectory {
     let path: String
 
@@ -33,6 +38,7 @@ final class TemporaryDirectory {
     }
 
     deinit {
+        PostgresTestDatabase.dropDatabase(ofDirectory: path)
         try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -123,13 +123,14 @@ public final class AccountService: Sendable {
         let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let nowSeconds = nowMillis / 1000
         let session = Session(signInProvider: profile.providerID, authTime: nowSeconds)
+        let takes = RateLimitTakes(limiter)
         return try store.write { writer -> SignInOutcome in
             /// Saves the account and either starts the session or, when the user has second factors the
             /// project asks for, records a pending sign-in instead (PROTOCOL.md §6.1).
             func finish(_ account: Account, isNewUser: Bool, emailRecycled: Bool) throws -> SignInOutcome {
                 var account = account
                 let bucket: RateLimiter.Bucket = isNewUser ? .accountCreationPerClient : .signInPerAccount
-                guard limiter.take(bucket, key: isNewUser ? client : account.localID) else {
+                guard takes.take(bucket, key: isNewUser ? client : account.localID) else {
                     throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
                 }
                 /// A takeover (§4.3 step 3c) drops identities: their provider tokens are queued for revocation.

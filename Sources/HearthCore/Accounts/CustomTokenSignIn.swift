@@ -59,6 +59,7 @@ public final class CustomTokenSignIn: Sendable {
 
         let now = time.nowMillis
         let session = Session(signInProvider: "custom", authTime: now / 1000, sessionClaims: sessionClaims)
+        let takes = RateLimitTakes(limiter)
         let (account, refreshToken, isNewUser) = try store.write { writer -> (Account, String, Bool) in
             var account: Account
             let isNewUser: Bool
@@ -71,7 +72,7 @@ public final class CustomTokenSignIn: Sendable {
                 isNewUser = true
             }
             let bucket: RateLimiter.Bucket = isNewUser ? .accountCreationPerClient : .signInPerAccount
-            guard limiter.take(bucket, key: isNewUser ? client : uid) else {
+            guard takes.take(bucket, key: isNewUser ? client : uid) else {
                 throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
             }
             account.recordSignIn(atMillis: now)

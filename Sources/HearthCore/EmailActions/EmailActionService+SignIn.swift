@@ -17,6 +17,7 @@ extension EmailActionService {
         let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
         let now = time.nowMillis
         let session = Session(signInProvider: "password", authTime: now / 1000)
+        let takes = RateLimitTakes(limiter)
         let outcome = try store.write { writer -> Outcome in
             let record = try liveCode(oobCode, kinds: [.emailSignIn], reader: writer)
             guard record.email == email else {
@@ -33,7 +34,7 @@ extension EmailActionService {
 
             let isNewUser = existing == nil
             let bucket: RateLimiter.Bucket = isNewUser ? .accountCreationPerClient : .signInPerAccount
-            guard limiter.take(bucket, key: isNewUser ? client : existing?.localID) else {
+            guard takes.take(bucket, key: isNewUser ? client : existing?.localID) else {
                 throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
             }
             var account = existing ?? Account(

@@ -279,6 +279,7 @@ public final class MFAService: Sendable {
         let attempt = try SignInAttempt(request, policy: project.mfa)
         let pendingHash = Identifiers.hash(credential)
         let now = time.nowSeconds
+        let takes = RateLimitTakes(limiter)
         let (localID, provider, enrollment) = try transaction { writer, ledger
             -> WriteOutcome<(String, String, MFAEnrollment)> in
             guard var pending = try writer.mfaPendingSignIn(hash: pendingHash) else {
@@ -294,7 +295,7 @@ public final class MFAService: Sendable {
                 return .commitThenFail(WireError(.userNotFound))
             }
             guard !account.disabled else { throw WireError(.userDisabled) }
-            guard limiter.take(.mfaPerAccount, key: account.localID) else { throw Self.tooManyRequests }
+            guard takes.take(.mfaPerAccount, key: account.localID) else { throw Self.tooManyRequests }
 
             // Which factor is being used, and whether it (or this client) is locked.
             let enrollmentID: String

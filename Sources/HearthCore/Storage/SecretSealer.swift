@@ -106,8 +106,11 @@ public struct SecretInventory: Sendable, Equatable {
     }
 }
 
-/// A store that can check and rewrite every secret it holds, for the startup check and `hearth keys reencrypt`.
+/// A store that can check and rewrite every secret it holds, for the startup check and `hearth keys reencrypt`
+/// (`SQLiteStore` and `PostgresStore`; `hearth` holds its store as `any HearthStore & SecretResealing`).
 public protocol SecretResealing {
+    /// Seals the secrets the store writes and opens those it reads.
+    var sealer: any SecretSealer { get }
     /// Opens every stored secret with the store's sealer and counts them by form.
     /// - Throws: the `StoreError` of the first secret that does not open (see ``SecretSealer/open(_:for:)``).
     func secretInventory() throws -> SecretInventory

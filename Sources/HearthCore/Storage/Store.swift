@@ -7,6 +7,13 @@
 /// must keep its changes and still answer an error returns a ``WriteOutcome`` through
 /// ``HearthStore/transaction(_:)``; throwing always rolls back. Calls block the calling thread
 /// (request handlers run on the HTTP server's worker threads), so implementations may do I/O.
+///
+/// A body may run more than once: a store on a database that refuses a transaction which raced with
+/// another one (PostgreSQL's serialization failures) or lost its connection before committing rolls it
+/// back and runs the body again. Only the last run's changes are kept and only its value is returned, so a
+/// body must have no effect outside the store: no SMS or email sent, no in-memory counter or rate-limiter
+/// token taken (see `RateLimitTakes`), nothing logged or reported. Do those after `write` returns, with
+/// what it returned.
 /// Every implementation must pass the storage conformance suite (`Tests/StoreConformanceTests`).
 public protocol HearthStore: Sendable {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T

@@ -93,7 +93,8 @@ class ServiceProcess: @unchecked Sendable {
             process.terminate()
             throw RawHTTP.Failure(description: "\(executable.lastPathComponent) did not start:\n" + lines.joined(separator: "\n"))
         }
-        self.port = port
+        // The ready line names the public URL's port; a server asked for a port listens on that one.
+        self.port = requestedPort == 0 ? port : requestedPort
     }
 
     /// Everything the process printed so far.

@@ -1,0 +1,279 @@
+import HearthCore
+import Postgres
+
+/// The numbered migrations of Hearth's PostgreSQL schema, recorded in `hearth_schema`. Never edit a released
+/// migration; add one.
+///
+/// Conventions (as in the SQLite schema): times are BIGINT (`…_millis` in milliseconds, the rest in seconds since
+/// 1970); emails are stored lower-cased (by Swift's `lowercased()`, as the SQLite store does), so a unique index on
+/// the column serves case-insensitive lookups; tokens, grants, pending sign-ins and verification sessions are stored
+/// by hash only; secrets are BYTEA, except the sealed private key PEM (ASCII text). Every text key and id is
+/// `COLLATE "C"`, so it sorts in the byte order of UTF-8 whatever the database's locale, as the store contract's
+/// pages and cursors require. A `seq` identity column keeps insertion order where the contract breaks ties by it.
+enum PostgresSchema {
+    struct Migration {
+        let version: Int
+        let name: String
+        let sql: String
+    }
+
+    static let migrations = [
+        Migration(version: 1, name: "the schema of SQLite migration 9, without legacy refresh tokens", sql: version1),
+    ]
+
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Key of the transaction-level advisory lock that serialises migrations across processes.
+    static let migrationLockKey: Int64 = 0x4865_6172_7468_0001  // "Hearth", 1
+
+    /// Brings the database to the latest version in one transaction that holds the migration lock, so that several
+    /// processes opening a fresh database at once migrate it once. A database whose version is newer than this
+    /// Hearth's, or that holds tables but no `hearth_schema`, is refused (`StoreError.corrupt`) and left unchanged.
+    static func migrate(_ connection: PostgresConnection) throws {
+        try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        do {
+            _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [.int64(migrationLockKey)])
+            let current = try validatedVersion(connection)
+            if current == 0 { try connection.execute(versionTable) }
+            for migration in migrations where migration.version > current {
+                try connection.execute(migration.sql)
+                try connection.update(
+                    "INSERT INTO hearth_schema (version, name) VALUES ($1, $2)",
+                    [.int64(Int64(migration.version)), .text(migration.name)])
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The version recorded in the database (0 for a database without tables in the current schema). Only reads.
+    static func validatedVersion(_ connection: PostgresConnection) throws -> Int {
+        let hasVersionTable = try connection.query("SELECT to_regclass('hearth_schema') IS NOT NULL")
+            .first?.requiredBool(0) ?? false
+        guard hasVersionTable else {
+            let tables = try connection.query(
+                "SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace = current_schema()::regnamespace "
+                    + "AND relkind IN ('r', 'p', 'v', 'm', 'f')")
+            guard (try tables.first?.requiredInt64(0) ?? 0) == 0 else {
+                throw StoreError(
+                    .corrupt, "the database schema holds tables but no hearth_schema table: it is not Hearth's")
+            }
+            return 0
+        }
+        let found = Int(try connection.query("SELECT coalesce(max(version), 0) FROM hearth_schema")
+            .first?.requiredInt64(0) ?? 0)
+        guard found <= latestVersion else {
+            throw StoreError(
+                .corrupt,
+                "the database has schema version \(found), newer than this Hearth's (\(latestVersion)): "
+                    + "run a Hearth at least as new as the one that wrote it")
+        }
+        return found
+    }
+
+    static let versionTable = """
+        CREATE TABLE hearth_schema (
+            version INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        """
+
+    /// Everything SQLite's migrations 1 to 9 built, except `legacy_refresh_tokens` (this store never issued tokens
+    /// without a session id). Constraint and index names are what `PostgresStoreWriter` maps unique violations by.
+    static let version1 = """
+        CREATE TABLE accounts (
+            local_id TEXT COLLATE "C" NOT NULL CONSTRAINT accounts_pkey PRIMARY KEY,
+            email TEXT COLLATE "C" CONSTRAINT accounts_email_key UNIQUE,
+            email_verified BOOLEAN NOT NULL,
+            display_name TEXT,
+            photo_url TEXT,
+            phone_number TEXT COLLATE "C",
+            password_hash TEXT,
+            disabled BOOLEAN NOT NULL,
+            custom_attributes TEXT,
+            created_at_millis BIGINT NOT NULL,
+            last_login_at_millis BIGINT,
+            last_refresh_at_millis BIGINT,
+            valid_since_millis BIGINT NOT NULL,
+            is_anonymous BOOLEAN NOT NULL,
+            password_updated_at_millis BIGINT,
+            initial_email TEXT,
+            email_link_sign_in BOOLEAN NOT NULL
+        );
+        CREATE INDEX accounts_phone_number ON accounts (phone_number, local_id) WHERE phone_number IS NOT NULL;
+        CREATE INDEX accounts_anonymous ON accounts (local_id, created_at_millis) WHERE is_anonymous;
+
+        -- Linked federated identities, in link order (position) per account.
+        CREATE TABLE identities (
+            local_id TEXT COLLATE "C" NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            provider_id TEXT COLLATE "C" NOT NULL,
+            raw_id TEXT COLLATE "C" NOT NULL,
+            email TEXT,
+            display_name TEXT,
+            photo_url TEXT,
+            screen_name TEXT,
+            provider_refresh_token BYTEA,
+            provider_client_id TEXT,
+            PRIMARY KEY (local_id, position),
+            CONSTRAINT identities_provider_raw_id_key UNIQUE (provider_id, raw_id)
+        );
+
+        -- Enrolled second factors, in enrolment order (position) per account; ids unique across accounts.
+        CREATE TABLE mfa_enrollments (
+            local_id TEXT COLLATE "C" NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            enrollment_id TEXT COLLATE "C" NOT NULL CONSTRAINT mfa_enrollments_enrollment_id_key UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('phone', 'totp')),
+            display_name TEXT,
+            enrolled_at_millis BIGINT NOT NULL,
+            phone_number TEXT,
+            totp_secret BYTEA,
+            last_used_totp_step BIGINT,
+            PRIMARY KEY (local_id, position)
+        );
+
+        -- Sign-ins waiting for their second factor, by hash of the pending credential.
+        CREATE TABLE mfa_pending_sign_ins (
+            credential_hash TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            local_id TEXT COLLATE "C" NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
+            sign_in_provider TEXT NOT NULL,
+            expires_at BIGINT NOT NULL,
+            failed_attempts INTEGER NOT NULL,
+            created_at_millis BIGINT NOT NULL
+        );
+        CREATE INDEX mfa_pending_sign_ins_local_id ON mfa_pending_sign_ins (local_id);
+        CREATE INDEX mfa_pending_sign_ins_expires_at ON mfa_pending_sign_ins (expires_at);
+
+        -- Verifications in progress (sessionInfo), by hash. No foreign key: a deleted account's sessions stay until
+        -- purged, so that deleting accounts cannot reset the SMS throttle. Inserts check the account.
+        CREATE TABLE verification_sessions (
+            session_hash TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            purpose TEXT NOT NULL CHECK (purpose IN ('phone-enrollment', 'phone-sign-in', 'totp-enrollment')),
+            local_id TEXT COLLATE "C" NOT NULL,
+            phone_number TEXT COLLATE "C",
+            code_hash TEXT,
+            totp_secret BYTEA,
+            pending_credential_hash TEXT,
+            enrollment_id TEXT,
+            failed_attempts INTEGER NOT NULL,
+            expires_at BIGINT NOT NULL,
+            created_at_millis BIGINT NOT NULL,
+            verified_at_millis BIGINT
+        );
+        CREATE INDEX verification_sessions_phone_created ON verification_sessions (phone_number, created_at_millis);
+        CREATE INDEX verification_sessions_expires_at ON verification_sessions (expires_at);
+
+        -- Signed-in sessions and the state of their refresh token. No foreign key: they outlive their account, so
+        -- that a refresh is answered USER_NOT_FOUND until the purge. Inserts check the account.
+        CREATE TABLE refresh_sessions (
+            session_id TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            local_id TEXT COLLATE "C" NOT NULL,
+            sign_in_provider TEXT NOT NULL,
+            auth_time BIGINT NOT NULL,
+            second_factor TEXT,
+            second_factor_identifier TEXT,
+            session_claims TEXT,
+            started_at_millis BIGINT NOT NULL,
+            revoked_at_millis BIGINT,
+            current_token_hash TEXT NOT NULL,
+            replaced_token_hash TEXT,
+            replaced_at_millis BIGINT,
+            sealed_successor BYTEA
+        );
+        -- An account's live sessions by start: the per-account session cap.
+        CREATE INDEX refresh_sessions_account ON refresh_sessions (local_id, started_at_millis, session_id)
+            WHERE revoked_at_millis IS NULL;
+
+        CREATE TABLE signing_keys (
+            key_id TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            algorithm TEXT NOT NULL,
+            private_key_pem TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            retired_at BIGINT,
+            seq BIGINT GENERATED ALWAYS AS IDENTITY
+        );
+
+        CREATE TABLE dev_accounts (
+            subject TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            email TEXT COLLATE "C" NOT NULL CONSTRAINT dev_accounts_email_key UNIQUE,
+            email_verified BOOLEAN NOT NULL,
+            name TEXT,
+            given_name TEXT,
+            family_name TEXT,
+            picture_url TEXT,
+            hosted_domain TEXT,
+            locale TEXT,
+            created_at_millis BIGINT NOT NULL,
+            seq BIGINT GENERATED ALWAYS AS IDENTITY
+        );
+
+        CREATE TABLE dev_grants (
+            token_hash TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('code', 'access', 'refresh')),
+            subject TEXT COLLATE "C" NOT NULL,
+            client_id TEXT COLLATE "C" NOT NULL,
+            scope TEXT NOT NULL,
+            redirect_uri TEXT,
+            code_challenge TEXT,
+            nonce TEXT,
+            audience TEXT,
+            expires_at BIGINT NOT NULL,
+            created_at BIGINT NOT NULL
+        );
+        CREATE INDEX dev_grants_subject_client ON dev_grants (subject, client_id);
+        CREATE INDEX dev_grants_expires_at ON dev_grants (expires_at);
+
+        CREATE TABLE limit_counters (
+            key TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            window_start_millis BIGINT NOT NULL,
+            count BIGINT NOT NULL,
+            streak BIGINT NOT NULL,
+            lockouts BIGINT NOT NULL,
+            locked_until_millis BIGINT NOT NULL,
+            expires_at_millis BIGINT NOT NULL
+        );
+        CREATE INDEX limit_counters_expires_at ON limit_counters (expires_at_millis);
+
+        -- A revoked service account keeps its row, so its key id is never reused; its email is unique among live ones.
+        CREATE TABLE service_accounts (
+            key_id TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            email TEXT COLLATE "C" NOT NULL,
+            client_id TEXT NOT NULL,
+            public_key_pem TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            revoked_at BIGINT,
+            seq BIGINT GENERATED ALWAYS AS IDENTITY
+        );
+        CREATE UNIQUE INDEX service_accounts_live_email ON service_accounts (email) WHERE revoked_at IS NULL;
+
+        CREATE TABLE provider_token_revocations (
+            revocation_id TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            provider_id TEXT NOT NULL,
+            client_id TEXT NOT NULL,
+            token BYTEA NOT NULL,
+            token_type_hint TEXT NOT NULL,
+            local_id TEXT NOT NULL,
+            created_at_millis BIGINT NOT NULL,
+            attempts INTEGER NOT NULL,
+            next_attempt_at_millis BIGINT NOT NULL,
+            last_error TEXT
+        );
+        CREATE INDEX provider_token_revocations_due ON provider_token_revocations (next_attempt_at_millis, revocation_id);
+
+        CREATE TABLE oob_codes (
+            code_hash TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            kind TEXT NOT NULL,
+            local_id TEXT,
+            email TEXT NOT NULL,
+            new_email TEXT,
+            continue_url TEXT,
+            created_at_millis BIGINT NOT NULL,
+            expires_at_millis BIGINT NOT NULL
+        );
+        CREATE INDEX oob_codes_expires_at ON oob_codes (expires_at_millis);
+        """
+}

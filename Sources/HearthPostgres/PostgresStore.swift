@@ -1,0 +1,190 @@
+import Foundation
+public import HearthCore
+import Postgres
+import Synchronization
+
+/// A store in a PostgreSQL database, shared by any number of Hearth processes.
+///
+/// `read` runs its body in a `REPEATABLE READ READ ONLY` transaction (one snapshot); `write` runs it in a
+/// `SERIALIZABLE` transaction, so every rule a body checks (one account per email, an attempt counter, the SMS
+/// throttle) holds across processes. When PostgreSQL cannot serialize a write (another one got there first, or a
+/// deadlock) or its connection was lost before the commit, the transaction is rolled back and the body runs again,
+/// a bounded number of times with a short random backoff; the store contract says bodies may run more than once.
+///
+/// Secrets pass through `sealer` on every write and read, as in `SQLiteStore`. PostgreSQL errors do not leave this
+/// type: unique violations become the matching `StoreError` code, a lost or refused connection `.unavailable` (with
+/// libpq's message, never the connection URL), stored data that cannot be understood `.corrupt`.
+///
+/// ```swift
+/// let store = try PostgresStore(url: "postgres://hearth@db.internal/hearth?sslmode=verify-full")
+/// defer { store.close() }
+/// try store.write { try $0.insertAccount(account) }
+/// ```
+public final class PostgresStore: HearthStore, SecretResealing {
+    /// Seals the secret columns on write and opens them on read (see `SecretSealer`).
+    public let sealer: any SecretSealer
+    let pool: PostgresConnectionPool
+    /// How many connections `pool` holds.
+    let poolSize: Int
+    let retry: WriteRetryPolicy
+
+    /// Connects to the database at `url` (a libpq connection URI or keyword string; TLS settings come from it) and
+    /// brings its schema to the latest version, creating it in an empty database.
+    ///
+    /// A database with a newer Hearth schema, or whose schema holds tables but no `hearth_schema`, is refused with
+    /// `.corrupt` and left unchanged. Several processes may open a fresh database at once: one migrates it.
+    ///
+    /// - Parameters:
+    ///   - url: Where the database is; it must use the UTF8 encoding.
+    ///   - poolSize: How many connections the store keeps (at most that many reads and writes run at once).
+    ///   - sealer: Seals private signing keys, TOTP secrets and provider tokens; by default they are stored as is.
+    /// - Throws: `StoreError` `.unavailable` (no connection) or `.corrupt`.
+    public convenience init(url: String, poolSize: Int = 8, sealer: any SecretSealer = PlaintextSecretSealer()) throws {
+        try self.init(url: url, poolSize: poolSize, sealer: sealer, retry: WriteRetryPolicy())
+    }
+
+    init(url: String, poolSize: Int, sealer: any SecretSealer, retry: WriteRetryPolicy) throws {
+        precondition(poolSize >= 1, "poolSize must be at least 1")
+        self.sealer = sealer
+        self.poolSize = poolSize
+        self.retry = retry
+        do {
+            pool = try PostgresConnectionPool(url: url, size: poolSize)
+        } catch {
+            throw translatePostgresError(error, operation: "connect")
+        }
+        do {
+            try pool.withConnection { connection in
+                let encoding = try connection.query("SHOW server_encoding").first?.requiredText(0)
+                guard encoding == "UTF8" else {
+                    throw StoreError(
+                        .unavailable, "the database uses the \(encoding ?? "?") encoding; Hearth needs UTF8")
+                }
+                try PostgresSchema.migrate(connection)
+            }
+        } catch {
+            pool.close()
+            throw translatePostgresError(error, operation: "open")
+        }
+    }
+
+    public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        try withFreshConnection(operation: "read") { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            let reader = PostgresStoreReader(connection: connection, sealer: sealer)
+            defer { reader.isOpen = false }
+            do {
+                let value = try body(reader)
+                if let lost = reader.failure { throw lost }
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                try? connection.execute("ROLLBACK")
+                if let lost = reader.failure, lost.isConnectionFailure { throw lost }
+                throw error
+            }
+        }
+    }
+
+    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            switch try withFreshConnection(operation: "write", { try attemptWrite($0, body) }) {
+            case .committed(let value):
+                return value
+            case .retry(let failure):
+                guard attempt < retry.maxAttempts else {
+                    throw StoreError(
+                        .unavailable,
+                        "write: gave up after \(attempt) attempts that lost races with other writes: \(failure.message)")
+                }
+                retry.wait(afterAttempt: attempt)
+                attempt += 1
+            }
+        }
+    }
+
+    /// How one run of a write body ended.
+    private enum WriteAttempt<T> {
+        case committed(T)
+        /// Rolled back; running the body again may succeed.
+        case retry(PostgresError)
+    }
+
+    /// Runs `body` once in a serializable transaction on `connection` and commits it; a body that throws is rolled
+    /// back and its error rethrown. A serialization failure (in the body, even one it caught, or at the commit) asks
+    /// for a retry; a connection lost before the commit is rethrown for `withFreshConnection` to retry.
+    private func attemptWrite<T>(_ connection: PostgresConnection, _ body: (any StoreWriter) throws -> T) throws
+        -> WriteAttempt<T>
+    {
+        try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        let writer = PostgresStoreWriter(connection: connection, sealer: sealer)
+        defer { writer.isOpen = false }
+        let value: T
+        do {
+            value = try body(writer)
+        } catch {
+            try? connection.execute("ROLLBACK")
+            if let failure = writer.failure {
+                if failure.isSerializationFailure { return .retry(failure) }
+                throw failure
+            }
+            throw error
+        }
+        if let failure = writer.failure {
+            // The body caught the error of a statement that broke the transaction and went on.
+            try? connection.execute("ROLLBACK")
+            if failure.isSerializationFailure { return .retry(failure) }
+            throw failure
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch let error as PostgresError where error.isSerializationFailure {
+            try? connection.execute("ROLLBACK")
+            return .retry(error)
+        } catch let error as PostgresError where error.isConnectionFailure {
+            throw StoreError(
+                .unavailable, "write: the connection was lost during COMMIT; the write may or may not have been saved")
+        }
+        return .committed(value)
+    }
+
+    /// Runs `body` with a pooled connection. When the connection turns out to be lost (the server restarted, an
+    /// administrator ended the session) before anything was committed, `body` runs again on another one, so stale
+    /// pooled connections cost no failed calls; after as many tries as the pool has connections plus one, the
+    /// failure is `.unavailable`. Other PostgreSQL errors are translated to `StoreError`s.
+    func withFreshConnection<T>(operation: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        var tries = 0
+        while true {
+            tries += 1
+            do {
+                return try pool.withConnection(body)
+            } catch let error as PostgresError where error.isConnectionFailure && tries <= poolSize {
+                continue
+            } catch {
+                throw translatePostgresError(error, operation: operation)
+            }
+        }
+    }
+
+    /// Closes every connection. Later calls throw `StoreError` `.closed`. Must not be called inside `read`/`write`.
+    public func close() {
+        pool.close()
+    }
+}
+
+/// How often and how patiently `PostgresStore.write` runs a body again after a serialization failure.
+struct WriteRetryPolicy: Sendable {
+    /// Runs of the body at most, the first included. Generous: under heavy contention on one row, every commit
+    /// fails all the others that were waiting for it, so a body may lose many rounds before it wins one.
+    var maxAttempts = 64
+    /// The longest wait between two runs, in microseconds.
+    var maxBackoffMicroseconds: UInt32 = 50_000
+
+    /// Sleeps a random time up to a bound that doubles with each failed attempt (from 1 ms), so that the losers of
+    /// one round do not all collide again in the next.
+    func wait(afterAttempt attempt: Int) {
+        let bound = min(UInt32(1_000) << UInt32(min(attempt - 1, 16)), maxBackoffMicroseconds)
+        usleep(UInt32.random(in: bound / 2...bound))
+    }
+}

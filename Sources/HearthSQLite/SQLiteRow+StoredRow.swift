@@ -1,0 +1,7 @@
+public import HearthCore
+import SQLite
+
+/// Both SQL stores decode rows into records alike (see `StoredRow`).
+extension SQLiteRow: StoredRow {
+    func bytes(_ column: Int) -> [UInt8]? { blob(column) }
+}

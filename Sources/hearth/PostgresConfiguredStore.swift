@@ -1,0 +1,13 @@
+import HearthCore
+import HearthPostgres
+
+/// Opens the PostgreSQL store at `url` with `connections` connections, migrating its schema; errors name the URL
+/// without its password.
+func openPostgres(url: String, sealer: any SecretSealer, connections: Int) throws -> PostgresStore {
+    do {
+        return try PostgresStore(url: url, poolSize: connections, sealer: sealer)
+    } catch let error as StoreError {
+        let reason = error.detail.isEmpty ? "\(error.code)" : error.detail
+        throw StartupError("cannot open database \(DatabaseLocation.redactingPassword(url)): \(reason)")
+    }
+}
