@@ -277,20 +277,21 @@ private final class HeldWebhook: @unchecked Sendable {
     private let released = DispatchSemaphore(value: 0)
 
     init() throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let listening = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
-        } && listen(listener, 4) == 0
+        } && listen(fd, 4) == 0
         guard listening else {
-            close(listener)
+            close(fd)
             throw RawHTTP.Failure(description: "webhook cannot listen")
         }
+        listener = fd
         port = UInt16(bigEndian: address.sin_port)
         Thread.detachNewThread { [self] in serveOne() }
     }
