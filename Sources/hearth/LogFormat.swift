@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `hearth serve` writes request and event lines: today's `key=value` text, or one JSON object a line
 /// with the same fields (`--log-format json`), for log collectors.
 enum LogFormat: String {
@@ -77,20 +79,18 @@ enum LogFormat: String {
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
+            if let escape = escapes[scalar] {
+                result += escape
+            } else if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                result += String(format: "\\u%04x", scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
     }
+
+    private static let escapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
 }
 
 extension Character {

@@ -24,12 +24,12 @@ struct ServeOperations {
 
     /// The SMS sender, counted when metrics are on.
     func counted(_ sender: any SMSSender) -> any SMSSender {
-        metrics.map { CountedSMSSender(sender, metrics: $0) } ?? sender
+        metrics.map { CountedSender(sender, metrics: $0) } ?? sender
     }
 
     /// The email sender, counted when metrics are on.
     func counted(_ sender: any EmailSender) -> any EmailSender {
-        metrics.map { CountedEmailSender(sender, metrics: $0) } ?? sender
+        metrics.map { CountedSender(sender, metrics: $0) } ?? sender
     }
 
     /// The endpoints of the main listener: `/metrics` there unless a management port is set, for loopback

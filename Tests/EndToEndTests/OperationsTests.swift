@@ -79,6 +79,8 @@ struct OperationsTests {
         let ready = try server.request("GET", "/readyz")
         #expect(ready.status == 200 && ready.json["status"] as? String == "ready", "\(ready.text)")
         #expect(try server.request("GET", "/metrics", headers: [("X-Forwarded-For", "203.0.113.9")]).status == 403)
+        #expect(try server.request("GET", "/metrics", headers: [("Origin", "https://evil.example")]).status == 403,
+                "a page on another site cannot read a developer's metrics")
 
         let guarded = HearthProcess(arguments: ["--dev"], environment: ["HEARTH_METRICS_TOKEN": "scrape-secret"])
         try guarded.start()
@@ -226,8 +228,14 @@ struct OperationsTests {
 
     /// A TCP port nothing listens on right now.
     static func unusedPort() throws -> UInt16 {
+        let (fd, port) = try boundLoopbackSocket()
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to a free port of 127.0.0.1, and that port.
+    static func boundLoopbackSocket() throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -237,8 +245,11 @@ struct OperationsTests {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound else { throw RawHTTP.Failure(description: "no free port") }
-        return UInt16(bigEndian: address.sin_port)
+        guard bound else {
+            close(fd)
+            throw RawHTTP.Failure(description: "no free port")
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 }
 
@@ -270,29 +281,18 @@ private final class LockHolder {
 }
 
 /// An SMS webhook that takes one request and answers 200 only when released.
-private final class HeldWebhook: @unchecked Sendable {
+private final class HeldWebhook: Sendable {
     private let listener: Int32
     let port: UInt16
     private let received = DispatchSemaphore(value: 0)
     private let released = DispatchSemaphore(value: 0)
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        } && listen(fd, 4) == 0
-        guard listening else {
-            close(fd)
+        (listener, port) = try OperationsTests.boundLoopbackSocket()
+        guard listen(listener, 4) == 0 else {
+            close(listener)
             throw RawHTTP.Failure(description: "webhook cannot listen")
         }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
         Thread.detachNewThread { [self] in serveOne() }
     }
 
