@@ -1,6 +1,8 @@
 # Sourced by Benchmarks/run after scripts/http.sh: what metrics cost on the hot paths. Two servers alike but
 # for HEARTH_METRICS=off on one; refresh and signInWithIdp on both, alternating, three rounds each; the median
-# of each side. Sets pid_metrics_on and pid_metrics_off (stopped at the end).
+# of each side. Then, from $metrics_bin (metrics-bench), the CPU time metrics add to one refresh, next to the CPU
+# time a refresh takes at the rate measured (cores / rate): a figure the machine's other load hardly moves.
+# Sets pid_metrics_on and pid_metrics_off (stopped at the end).
 compare_metrics() {
     start_server metrics_on
     start_server metrics_off HEARTH_METRICS=off
@@ -30,5 +32,17 @@ print("| endpoint | metrics on | metrics off (`HEARTH_METRICS=off`) | on / off |
 print("|---|---|---|---|---|")
 print(f"| token refresh | {refresh_on:,.0f}/s | {refresh_off:,.0f}/s | {refresh_on / refresh_off:.0%} | ≥ 95% |")
 print(f"| signInWithIdp | {signin_on:,.0f}/s | {signin_off:,.0f}/s | {signin_on / signin_off:.0%} | ≥ 95% |")
+PY
+    "$metrics_bin" > "$work/metrics-bench.txt"
+python3 - "$work/metrics-bench.txt" "${metric_rates[refresh_metrics_off]}" "$(nproc)" <<'PY'
+import statistics, sys
+values = dict(line.strip().split("=") for line in open(sys.argv[1]) if "=" in line)
+refresh_off, cores = statistics.median(map(float, sys.argv[2].split())), int(sys.argv[3])
+per_refresh_ns = cores / refresh_off * 1e9
+added = float(values["refresh_metrics_ns"])
+print()
+print(f"Metrics' own CPU time (metrics-bench, in process): {float(values['request_metrics_ns']):,.0f} ns per request, "
+      f"{added:,.0f} ns per refresh (request, outcome and two store transactions) = {added / per_refresh_ns:.2%} of "
+      f"the {per_refresh_ns / 1000:,.0f} µs of CPU a refresh takes at {refresh_off:,.0f}/s on {cores} cores.")
 PY
 }

@@ -52,23 +52,15 @@ public final class AccountService: Sendable {
     /// exchanged for one (``IdentityProviderRegistry/redeemingCode(_:providerID:clientAddress:)``).
     /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
     public func signInWithIdp(_ request: SignInWithIdpRequest, client: String? = nil) throws -> SignInWithIdpResponse {
+        var provider = MetricsOutcome.unknownProvider
         do {
-            let response = try federatedSignIn(request, client: client)
-            metrics.signIn(provider: enabledProviderID(of: request), outcome: Self.outcome(of: response))
+            let response = try federatedSignIn(request, client: client, enabledProvider: &provider)
+            metrics.signIn(provider: provider, outcome: Self.outcome(of: response))
             return response
         } catch {
-            metrics.signIn(provider: enabledProviderID(of: request), outcome: MetricsOutcome.failure(error))
+            metrics.signIn(provider: provider, outcome: MetricsOutcome.failure(error))
             throw error
         }
-    }
-
-    /// The provider a sign-in names when it is enabled, else ``MetricsOutcome/unknownProvider`` (so the metric's
-    /// labels stay the configured providers).
-    private func enabledProviderID(of request: SignInWithIdpRequest) -> String {
-        guard let providerID = (try? IdpParameters(request))?["providerId"], providers.provider(providerID) != nil else {
-            return MetricsOutcome.unknownProvider
-        }
-        return providerID
     }
 
     /// How a sign-in that answered ended: signed in, stopped at the second factor, waiting for a confirmation,
@@ -79,7 +71,11 @@ public final class AccountService: Sendable {
         return response.errorMessage ?? MetricsOutcome.success
     }
 
-    private func federatedSignIn(_ request: SignInWithIdpRequest, client: String?) throws -> SignInWithIdpResponse {
+    /// `signInWithIdp` itself; `enabledProvider` is set to the provider once it is known to be enabled (so the
+    /// metric's labels stay the configured providers).
+    private func federatedSignIn(
+        _ request: SignInWithIdpRequest, client: String?, enabledProvider: inout String
+    ) throws -> SignInWithIdpResponse {
         let parameters = try IdpParameters(request)
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
@@ -87,6 +83,7 @@ public final class AccountService: Sendable {
         guard providers.provider(providerID) != nil else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
+        enabledProvider = providerID
         if request.pendingToken != nil {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
