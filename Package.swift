@@ -46,6 +46,8 @@ let package = Package(
         // Contracts.
         .target(name: "JOSE", dependencies: ["HearthCrypto", "HearthProtocol"]),
         .target(name: "HearthProtocol"),
+        // Counters, gauges and histograms in Prometheus' text format (no HTTP: HearthServer serves it).
+        .target(name: "HearthMetrics"),
 
         // Domain logic: no HTTP, no SQL.
         .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2", "BCrypt"]),
@@ -53,7 +55,7 @@ let package = Package(
         // Adapters.
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
         .target(name: "HearthPostgres", dependencies: ["HearthCore", "Postgres"]),
-        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP"]),
+        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
         // Security there, with JOSE on Linux); HearthVerify is for backends.
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
+        .testTarget(name: "HearthMetricsTests", dependencies: ["HearthMetrics"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
         .testTarget(
             name: "StoreConformanceTests",

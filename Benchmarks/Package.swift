@@ -24,5 +24,11 @@ let package = Package(
                 .product(name: "HearthCrypto", package: hearth),
             ]),
         .executableTarget(name: "argon2-bench", dependencies: [.product(name: "HearthCore", package: hearth)]),
+        .executableTarget(
+            name: "metrics-bench",
+            dependencies: [
+                "BenchSupport", .product(name: "HearthServer", package: hearth), .product(name: "HearthCore", package: hearth),
+                .product(name: "HearthHTTP", package: hearth),
+            ]),
     ]
 )

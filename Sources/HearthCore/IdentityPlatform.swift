@@ -50,6 +50,7 @@ public final class IdentityPlatform: Sendable {
     ///   - emailSender: delivers the emails of email actions.
     ///   - emailActions: links, code lifetimes, send limits and enumeration protection of email actions.
     ///   - issuedOOBCodes: development only: records every email action code in plain text (log and listing).
+    ///   - metrics: counts sign-ins by provider and outcome (``MetricsRecording``).
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
@@ -63,7 +64,8 @@ public final class IdentityPlatform: Sendable {
         sessionPolicy: SessionPolicy = SessionPolicy(), acceptsUnsignedCustomTokens: Bool = false,
         emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
         issuedOOBCodes: IssuedOOBCodes? = nil,
-        securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
+        securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
+        metrics: any MetricsRecording = NoMetrics()
     ) throws {
         self.project = project
         self.store = store
@@ -121,6 +123,6 @@ public final class IdentityPlatform: Sendable {
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
             limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions,
-            passwords: passwordAccounts)
+            passwords: passwordAccounts, metrics: metrics)
     }
 }

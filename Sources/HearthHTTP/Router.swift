@@ -4,8 +4,9 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
 /// The outcome of ``Router/route(_:)``.
 public enum RouteMatch: Sendable {
-    /// A route matched; `parameters` holds the captured `{name}` segments.
-    case found(HTTPHandler, parameters: [String: String])
+    /// A route matched; `parameters` holds the captured `{name}` segments, `pattern` the pattern it was
+    /// registered with (`/v1/projects/{project}/accounts`: a label for metrics that never holds request values).
+    case found(HTTPHandler, parameters: [String: String], pattern: String)
     /// The path matched at least one route, but none for this method.
     case methodNotAllowed(allowed: [HTTPMethod])
     /// No route matches the path.
@@ -63,8 +64,8 @@ public struct Router: Sendable {
         let segments = Self.split(request.path)
         var parameters: [String: String] = [:]
         var allowed: Set<HTTPMethod> = []
-        if let handler = root.match(segments[...], method: request.method, parameters: &parameters, allowed: &allowed) {
-            return .found(handler, parameters: parameters)
+        if let route = root.match(segments[...], method: request.method, parameters: &parameters, allowed: &allowed) {
+            return .found(route.handler, parameters: parameters, pattern: route.pattern)
         }
         if allowed.isEmpty {
             return .notFound
@@ -83,7 +84,7 @@ public struct Router: Sendable {
         let router = self
         return { request in
             switch router.route(request) {
-            case .found(let handler, let parameters):
+            case .found(let handler, let parameters, _):
                 var routed = request
                 routed.pathParameters = parameters
                 return handler(routed)
@@ -139,6 +140,12 @@ public struct Router: Sendable {
 
     // MARK: - Tree
 
+    /// A registered handler and the pattern it was registered with.
+    private struct Route: Sendable {
+        var handler: HTTPHandler
+        var pattern: String
+    }
+
     private struct Capture: Sendable {
         var name: String
         /// The suffix including its colon (":createSessionCookie"), or nil for a plain capture.
@@ -150,12 +157,12 @@ public struct Router: Sendable {
         var literals: [String: Node] = [:]
         /// Verb captures first, then plain ones, each group in registration order.
         var captures: [Capture] = []
-        var handlers: [HTTPMethod: HTTPHandler] = [:]
+        var handlers: [HTTPMethod: Route] = [:]
 
         mutating func insert(_ segments: ArraySlice<Segment>, method: HTTPMethod, handler: @escaping HTTPHandler, pattern: String) {
             guard let first = segments.first else {
                 precondition(handlers[method] == nil, "Router: \(method) \(pattern) is registered twice")
-                handlers[method] = handler
+                handlers[method] = Route(handler: handler, pattern: pattern)
                 return
             }
             let rest = segments.dropFirst()
@@ -181,18 +188,18 @@ public struct Router: Sendable {
         func match(
             _ segments: ArraySlice<Substring>, method: HTTPMethod,
             parameters: inout [String: String], allowed: inout Set<HTTPMethod>
-        ) -> HTTPHandler? {
+        ) -> Route? {
             guard let segment = segments.first else {
-                if let handler = handlers[method] ?? (method == .head ? handlers[.get] : nil) {
-                    return handler
+                if let route = handlers[method] ?? (method == .head ? handlers[.get] : nil) {
+                    return route
                 }
                 allowed.formUnion(handlers.keys)
                 return nil
             }
             let rest = segments.dropFirst()
             if let child = literals[String(segment)],
-               let handler = child.match(rest, method: method, parameters: &parameters, allowed: &allowed) {
-                return handler
+               let route = child.match(rest, method: method, parameters: &parameters, allowed: &allowed) {
+                return route
             }
             guard !segment.isEmpty else { return nil }
             for capture in captures {
@@ -205,8 +212,8 @@ public struct Router: Sendable {
                 }
                 let previous = parameters[capture.name]
                 parameters[capture.name] = String(value)
-                if let handler = capture.node.match(rest, method: method, parameters: &parameters, allowed: &allowed) {
-                    return handler
+                if let route = capture.node.match(rest, method: method, parameters: &parameters, allowed: &allowed) {
+                    return route
                 }
                 parameters[capture.name] = previous
             }

@@ -39,12 +39,23 @@ public final class IdentityServer: Sendable {
                 DevAppleRoutes(provider: devApple, edge: edge, log: log).register(in: &router)
             }
         }
+        if let operations = options.operations {
+            OperatorRoutes(operations).register(in: &router)
+        }
         self.router = router
     }
 
+    /// Answers one request; with metrics, counts and times it by the route pattern that matched.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch router.route(request) {
-        case .found(let handler, let parameters):
+        let match = router.route(request)
+        guard let metrics = options.operations?.metrics else { return respond(to: request, match) }
+        let pattern: String? = if case .found(_, _, let pattern) = match { pattern } else { nil }
+        return metrics.measure(request.method, route: pattern) { respond(to: request, match) }
+    }
+
+    private func respond(to request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse {
+        switch match {
+        case .found(let handler, let parameters, _):
             var request = request
             request.pathParameters = parameters
             return handler(request)

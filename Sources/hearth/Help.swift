@@ -46,6 +46,9 @@ enum Help {
           --threads N          HTTP worker threads (HEARTH_THREADS, default: 3 × cores, at least 6)
           --trusted-proxies L  Comma-separated proxy addresses/CIDR blocks whose X-Forwarded-For names the
                                client for rate limits (HEARTH_TRUSTED_PROXIES, default none)
+          --metrics-port P     Serve /metrics, /healthz and /readyz on this port too (on --host), and /metrics only
+                               there (HEARTH_METRICS_PORT); HEARTH_METRICS_TOKEN: bearer token /metrics requires
+          --log-format F       text (default) or json: one JSON object per request and event line (HEARTH_LOG_FORMAT)
           --encryption-key-file FILE
                                Key that encrypts private signing keys, TOTP secrets and provider tokens at rest: 32 bytes in
                                base64 (openssl rand -base64 32), in an owner-only file (HEARTH_ENCRYPTION_KEY_FILE,

@@ -48,7 +48,9 @@ enum ServeCommand {
             throw UsageError("trusted origins: '\(origin)' is not an http(s) origin like https://app.example.com")
         }
         let mfaPolicy = settings.mfaPolicy
-        let logLine: @Sendable (String) -> Void = { line in printLine(line) }
+        let logFormat = settings.operations.logFormat
+        let logLine: @Sendable (String) -> Void = { line in printLine(logFormat.render(line)) }
+        let operations = ServeOperations(settings: settings, workerThreads: threads)
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
         // One connection per HTTP thread, and a few for the maintenance task and key reloads.
         let store = try openStore(settings, creating: true, connections: threads + 3, log: logLine)
@@ -110,7 +112,7 @@ enum ServeCommand {
         let platform: IdentityPlatform
         do {
             platform = try IdentityPlatform(
-                project: project, store: store, time: time, googleIssuers: extraIssuers + [google],
+                project: project, store: operations.measured(store), time: time, googleIssuers: extraIssuers + [google],
                 devIdentityProvider: devConfiguration, otherProviders: otherProviders,
                 devApple: devAppleKey.map { devKey in
                     Self.devApple(
@@ -119,18 +121,21 @@ enum ServeCommand {
                 },
                 providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
                 passwords: passwordHasher, passwordLockouts: settings.passwordSignIn.lockouts,
-                smsSender: smsSender, mfaLimits: settings.mfaLimits,
+                smsSender: operations.counted(smsSender), mfaLimits: settings.mfaLimits,
                 rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
                 sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
-                emailSender: emailSender,
+                emailSender: operations.counted(emailSender),
                 emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
                 issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
-                securityEvents: { logLine($0.logLine) })
+                securityEvents: { logLine($0.logLine) }, metrics: operations.recording)
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")
         }
         devApplePoster?.attach(platform.devApple)
+        operations.metrics?.exposeAge(of: platform.sessionKeys, time: time)
+        let readiness = Readiness(store: platform.store, signingKeys: platform.sessionKeys, time: time)
+        let management = try Self.closingStore(store) { try operations.managementServer(readiness: readiness) }
         // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`): service accounts through the access tokens
         // of `POST /oauth2/token`, and in development `Bearer owner`, as the Admin SDKs send to an emulator.
         let adminVerifiers: [any AdminTokenVerifier] =
@@ -140,7 +145,7 @@ enum ServeCommand {
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
                 trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple,
-                passwordPolicy: settings.passwords.policy),
+                passwordPolicy: settings.passwords.policy, operations: operations.mainEndpoints(readiness: readiness)),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(
@@ -152,6 +157,7 @@ enum ServeCommand {
             errorRenderer: IdentityServer.render,
             log: { entry in logLine(entry.logLine) })
         try taking(settings, store) { try http.start() }
+        try Self.closingStore(store) { try management?.start() }
         maintenance.start()
         printBanner(
             settings: settings, publicURL: publicURL, project: project, sealer: store.sealer,
@@ -162,8 +168,10 @@ enum ServeCommand {
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
+        readiness.beginShutdown()
         logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM")")
         http.shutdown(gracePeriod: .seconds(10))
+        management?.shutdown(gracePeriod: .seconds(1))
         maintenance.stop()
         store.close()
         logLine("event=stopped")

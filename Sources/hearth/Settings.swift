@@ -49,6 +49,8 @@ struct Settings {
     var passwordSignIn = PasswordSignInSettings()
     /// Argon2id cost, the hashing gate and the password policy (`passwords` in the config file, `HEARTH_ARGON2_*`).
     var passwords = Passwords()
+    /// Metrics, health endpoints and the log format (Settings+Operations.swift).
+    var operations = Operations()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -186,7 +188,7 @@ struct Settings {
     static let storeOptions: Set<String> = ["data-dir", "database", "config", "encryption-key-file", "encryption-key-previous-file"]
     static let valuedOptions: Set<String> = storeOptions.union([
         "host", "port", "public-url", "project-id", "threads", "trusted-proxies",
-    ])
+    ]).union(Operations.valuedOptions)
     static let switchOptions: Set<String> = ["dev", "firebase-issuer", "hearth-issuer", "help"]
 
     init(options: ParsedOptions, environment: [String: String]) throws {
@@ -400,6 +402,7 @@ struct Settings {
         try httpLimits.apply(environment: environment)
         try applyPasswordSignIn(environment: environment)
         try passwords.apply(environment: environment)
+        try operations.apply(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }
@@ -433,6 +436,7 @@ struct Settings {
         if let value = options.values["threads"] { threads = try Self.threads(value, source: "--threads") }
         if let value = options.values["trusted-proxies"] { trustedProxies = Self.list(value) }
         if options.flags.contains("dev") { development = true }
+        try operations.apply(options: options)
         if options.flags.contains("firebase-issuer") { firebaseIssuer = true }
         if options.flags.contains("hearth-issuer") { firebaseIssuer = false }
         encryptionKey = options.values["encryption-key-file"].map(EncryptionKeySource.file) ?? encryptionKey

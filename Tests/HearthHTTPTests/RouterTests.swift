@@ -10,7 +10,7 @@ struct RouterTests {
 
     private func call(_ router: Router, _ method: HTTPMethod, _ path: String) -> (tag: String?, parameters: [String: String])? {
         switch router.route(HTTPRequest(method: method, path: path)) {
-        case .found(let handler, let parameters):
+        case .found(let handler, let parameters, _):
             let response = handler(HTTPRequest(method: method, path: path))
             return (String(decoding: response.body, as: UTF8.self), parameters)
         default:
@@ -47,6 +47,24 @@ struct RouterTests {
         #expect(match?.parameters == ["project": "demo-1", "uid": "u:42"])
         // A capture never matches an empty segment.
         #expect(call(router, .get, "/v1/projects//accounts/u") == nil)
+    }
+
+    @Test("a match names the pattern it was registered with, never the request's values; HEAD names GET's")
+    func matchedPattern() {
+        var router = Router()
+        router.add(.get, "/v1/projects/{project}/accounts/{uid}", tag("account"))
+        router.add(.post, "/v1/projects/{project}:query", tag("query"))
+        for (method, path, pattern) in [
+            (HTTPMethod.get, "/v1/projects/p/accounts/secret-uid", "/v1/projects/{project}/accounts/{uid}"),
+            (.head, "/v1/projects/p/accounts/u", "/v1/projects/{project}/accounts/{uid}"),
+            (.post, "/v1/projects/other:query", "/v1/projects/{project}:query"),
+        ] {
+            guard case .found(_, _, let matched) = router.route(HTTPRequest(method: method, path: path)) else {
+                Issue.record("\(method) \(path) should match")
+                continue
+            }
+            #expect(matched == pattern)
+        }
     }
 
     @Test("{name}:verb captures the part before the colon verb")

@@ -16,6 +16,8 @@ public final class AccountService: Sendable {
     let emailActions: EmailActionService
     /// Email and password sign-up, linking and changes, which `signUp` and `update` hand over.
     let passwords: PasswordAccounts
+    /// Counts sign-ins by provider and outcome.
+    private let metrics: any MetricsRecording
 
     /// - Parameters:
     ///   - providers: the identity providers `signInWithIdp` accepts.
@@ -23,12 +25,14 @@ public final class AccountService: Sendable {
     ///   - providerTokens: Apple's code exchange, and the wake-up after deletions queued revocations.
     ///   - emailActions: applies the action codes `update` receives.
     ///   - passwords: email and password accounts.
+    ///   - metrics: receives each `signInWithIdp`'s provider and outcome.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
         mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter(),
         providerTokens: ProviderTokenHandling = ProviderTokenHandling(), emailActions: EmailActionService,
-        passwords: PasswordAccounts
+        passwords: PasswordAccounts, metrics: any MetricsRecording = NoMetrics()
     ) {
+        self.metrics = metrics
         self.emailActions = emailActions
         self.mfa = mfa
         self.passwords = passwords
@@ -48,6 +52,30 @@ public final class AccountService: Sendable {
     /// exchanged for one (``IdentityProviderRegistry/redeemingCode(_:providerID:clientAddress:)``).
     /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
     public func signInWithIdp(_ request: SignInWithIdpRequest, client: String? = nil) throws -> SignInWithIdpResponse {
+        var provider = MetricsOutcome.unknownProvider
+        do {
+            let response = try federatedSignIn(request, client: client, enabledProvider: &provider)
+            metrics.signIn(provider: provider, outcome: Self.outcome(of: response))
+            return response
+        } catch {
+            metrics.signIn(provider: provider, outcome: MetricsOutcome.failure(error))
+            throw error
+        }
+    }
+
+    /// How a sign-in that answered ended: signed in, stopped at the second factor, waiting for a confirmation,
+    /// or (for iOS, with the credential) the wire code in `errorMessage`.
+    private static func outcome(of response: SignInWithIdpResponse) -> String {
+        if response.mfaPendingCredential != nil { return MetricsOutcome.secondFactorRequired }
+        if response.needConfirmation == true { return MetricsOutcome.needsConfirmation }
+        return response.errorMessage ?? MetricsOutcome.success
+    }
+
+    /// `signInWithIdp` itself; `enabledProvider` is set to the provider once it is known to be enabled (so the
+    /// metric's labels stay the configured providers).
+    private func federatedSignIn(
+        _ request: SignInWithIdpRequest, client: String?, enabledProvider: inout String
+    ) throws -> SignInWithIdpResponse {
         let parameters = try IdpParameters(request)
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
@@ -55,6 +83,7 @@ public final class AccountService: Sendable {
         guard providers.provider(providerID) != nil else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
+        enabledProvider = providerID
         if request.pendingToken != nil {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }

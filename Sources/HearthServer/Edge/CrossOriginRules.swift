@@ -10,7 +10,7 @@ public import HearthHTTP
 ///   origins: loopback pages (`http://localhost:3000`, `http://127.0.0.1:…`, `http://[::1]:…`),
 ///   Hearth's own public URL and configured ones. Any other page is refused before the route runs,
 ///   so a site a developer happens to visit cannot wipe accounts or read SMS codes.
-/// - Admin paths (`…/v1/projects/…/accounts…`) never answer cross-origin.
+/// - Admin paths (`…/v1/projects/…/accounts…`) never answer cross-origin, nor does `/metrics` (operational data).
 /// - Private Network Access is granted only to trusted origins.
 public struct CrossOriginRules: Sendable {
     private let trustedOrigins: Set<String>
@@ -48,7 +48,7 @@ public struct CrossOriginRules: Sendable {
     }
 
     private static func isRestricted(_ path: String) -> Bool {
-        path.hasPrefix("/emulator/") || path.hasPrefix(DevIdPRoutes.base + "/") || path.hasPrefix(DevAppleRoutes.base + "/")
+        path == "/metrics" || path.hasPrefix("/emulator/") || path.hasPrefix(DevIdPRoutes.base + "/") || path.hasPrefix(DevAppleRoutes.base + "/")
             || (path.hasPrefix(IdentityToolkitRoutes.v1 + "/projects/") && path.contains("/accounts"))
     }
 

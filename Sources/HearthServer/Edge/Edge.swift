@@ -13,6 +13,8 @@ struct Edge: Sendable {
     let admin: MiddlewareChain
     private let apiKey: RequireAPIKey
     private let limiter: RateLimiter
+    /// Where outcomes counted with `clientCall(_:counting:)` go.
+    let metrics: any MetricsRecording
 
     init(platform: IdentityPlatform, options: ServerOptions, log: @escaping @Sendable (String) -> Void) {
         let client = ResolveClientAddress(trusted: options.trustedProxies)
@@ -21,12 +23,16 @@ struct Edge: Sendable {
         admin = firebase.appending(RequireAdmin(verifiers: options.adminVerifiers, projectID: platform.project.projectID))
         apiKey = RequireAPIKey(policy: platform.project.apiKeys)
         limiter = platform.rateLimiter
+        metrics = options.operations?.metrics ?? NoMetrics()
     }
 
-    /// A Firebase client call: the API key checked, then (when given) a token taken from the client's
-    /// `bucket`.
-    func clientCall(_ bucket: RateLimiter.Bucket? = nil) -> MiddlewareChain {
-        let chain = firebase.appending(apiKey)
+    /// A Firebase client call: the API key checked, then (when given) each outcome reported to `counting`
+    /// (``CountOutcome``), then (when given) a token taken from the client's `bucket`.
+    func clientCall(
+        _ bucket: RateLimiter.Bucket? = nil, counting: (@Sendable (_ outcome: String) -> Void)? = nil
+    ) -> MiddlewareChain {
+        var chain = firebase.appending(apiKey)
+        if let counting { chain = chain.appending(CountOutcome(record: counting)) }
         guard let bucket else { return chain }
         return chain.appending(Throttle(limiter: limiter, bucket: bucket))
     }

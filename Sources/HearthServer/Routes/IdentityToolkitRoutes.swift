@@ -71,31 +71,35 @@ struct IdentityToolkitRoutes {
             router.add(.post, "\(Self.v1)/\(v1Name)", handler)
             router.add(.get, "\(Self.v1)/\(v1Name)", handler)
         }
-        let mfaEndpoints: [(String, HTTPResponder)] = [
-            ("accounts/mfaEnrollment:start", Self.json { fields, client in
+        let mfaEndpoints: [(String, SecondFactorStep?, HTTPResponder)] = [
+            ("accounts/mfaEnrollment:start", .enrollmentStart, Self.json { fields, client in
                 try mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields), client: client)
             }),
-            ("accounts/mfaEnrollment:finalize", Self.json { fields, client in
+            ("accounts/mfaEnrollment:finalize", .enrollmentFinalize, Self.json { fields, client in
                 try mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields), client: client)
             }),
-            ("accounts/mfaEnrollment:withdraw", Self.json { fields, _ in
+            ("accounts/mfaEnrollment:withdraw", nil, Self.json { fields, _ in
                 try mfa.withdraw(WithdrawMFARequest(fields: fields))
             }),
-            ("accounts/mfaSignIn:start", Self.json { fields, client in
+            ("accounts/mfaSignIn:start", .signInStart, Self.json { fields, client in
                 try mfa.startSignIn(StartMFASignInRequest(fields: fields), client: client)
             }),
-            ("accounts/mfaSignIn:finalize", Self.json { fields, client in
+            ("accounts/mfaSignIn:finalize", .signInFinalize, Self.json { fields, client in
                 try mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields), client: client)
             }),
         ]
-        for (name, responder) in mfaEndpoints {
-            router.add(.post, "\(Self.v2)/\(name)", secondFactor.handler(responder))
+        let metrics = edge.metrics
+        for (name, step, responder) in mfaEndpoints {
+            let chain = step.map { step in
+                edge.clientCall(.mfaPerClient) { metrics.secondFactor(step, outcome: $0) }
+            } ?? secondFactor
+            router.add(.post, "\(Self.v2)/\(name)", chain.handler(responder))
         }
         // It calls Apple, so it shares the sign-in limit.
         router.add(.post, "\(Self.v2)/accounts:revokeToken", signIn.handler(Self.json { fields, _ in
             try accounts.revokeToken(RevokeTokenRequest(fields: fields))
         }))
-        let refreshes = edge.clientCall().appending(
+        let refreshes = edge.clientCall { metrics.refresh(outcome: $0) }.appending(
             ThrottleFailures(limiter: platform.rateLimiter, bucket: .refreshFailuresPerClient))
         router.add(.post, Self.secureToken, refreshes.handler(refresh))
         router.add(.get, "/", edge.firebase.handler(status))

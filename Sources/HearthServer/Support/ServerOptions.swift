@@ -19,13 +19,17 @@ public struct ServerOptions: Sendable {
     public var devApple: DevAppleProvider?
     /// The password policy `GET /v2/passwordPolicy` publishes (the one the password hasher enforces).
     public var passwordPolicy: PasswordPolicy
+    /// `/metrics`, `/healthz` and `/readyz` on this listener, and the metrics requests are counted into; nil
+    /// serves none of them and counts nothing.
+    public var operations: OperatorEndpoints?
 
     public init(
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
         sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
         adminVerifiers: [any AdminTokenVerifier] = [], devApple: DevAppleProvider? = nil,
-        passwordPolicy: PasswordPolicy = .firebaseDefault
+        passwordPolicy: PasswordPolicy = .firebaseDefault, operations: OperatorEndpoints? = nil
     ) {
+        self.operations = operations
         self.publicURL = publicURL
         self.development = development
         self.keyCacheMaxAge = keyCacheMaxAge

@@ -1,0 +1,90 @@
+public import HearthCore
+public import HearthMetrics
+
+/// Hearth's metrics, as `GET /metrics` exposes them (docs/CONFIGURATION.md, "Metrics, health and logs"):
+/// requests by route pattern, the operations' outcomes, deliveries, store transactions, the signing key's age,
+/// the worker pool and the process.
+public final class ServerMetrics: MetricsRecording {
+    /// Every metric, for the exposition.
+    public let registry = MetricsRegistry()
+    let requests: MetricFamily<Counter>
+    let requestDuration: MetricFamily<Histogram>
+    let handlersInFlight: Gauge
+    private let signIns: MetricFamily<Counter>
+    private let refreshes: MetricFamily<Counter>
+    private let secondFactors: MetricFamily<Counter>
+    private let deliveries: MetricFamily<Counter>
+    private let storeDuration: MetricFamily<Histogram>
+    private let storeFailures: MetricFamily<Counter>
+    private let storeRetries: Counter
+
+    /// - Parameter workerThreads: the HTTP server's worker threads (the saturation gauge compares handlers in
+    ///   flight to it).
+    public init(workerThreads: Int) {
+        requests = registry.counter(
+            "hearth_http_requests_total", help: "HTTP requests answered, by route pattern, method and status class.",
+            labels: ["route", "method", "status_class"])
+        requestDuration = registry.histogram(
+            "hearth_http_request_duration_seconds", help: "Time handlers took to answer, by route pattern and method.",
+            labels: ["route", "method"])
+        handlersInFlight = registry.gauge(
+            "hearth_http_handlers_in_flight", help: "Requests being handled right now (each holds a worker thread).")
+            .labels()
+        registry.gauge("hearth_http_worker_threads", help: "Worker threads of the HTTP server.") { Double(workerThreads) }
+        signIns = registry.counter(
+            "hearth_sign_ins_total", help: "signInWithIdp calls by provider and outcome (success, mfa_required, or the error code).",
+            labels: ["provider", "outcome"])
+        refreshes = registry.counter(
+            "hearth_token_refreshes_total", help: "Token refreshes by outcome (success or the error code).", labels: ["outcome"])
+        secondFactors = registry.counter(
+            "hearth_mfa_operations_total", help: "Second-factor starts and finalizes by step and outcome.",
+            labels: ["step", "outcome"])
+        deliveries = registry.counter(
+            "hearth_deliveries_total", help: "SMS and email handed to a sender, by channel, sender and outcome.",
+            labels: ["channel", "sender", "outcome"])
+        storeDuration = registry.histogram(
+            "hearth_store_transaction_duration_seconds", help: "Store transactions by kind (read, write), failed ones included.",
+            labels: ["kind"])
+        storeFailures = registry.counter(
+            "hearth_store_transaction_failures_total", help: "Store transactions that threw (rolled back), by kind.",
+            labels: ["kind"])
+        storeRetries = registry.counter(
+            "hearth_store_transaction_retries_total", help: "Write bodies a store reran after a serialization failure.")
+            .labels()
+        ProcessStatistics.register(in: registry)
+    }
+
+    /// Exposes the age of the newest key of `signingKeys` (the session keys) as `hearth_signing_key_age_seconds`,
+    /// measured with `time`; left out of a scrape when the keys cannot be read.
+    public func exposeAge(of signingKeys: SigningKeyRing, time: any TimeSource) {
+        registry.gauge("hearth_signing_key_age_seconds", help: "Seconds since the newest session signing key was created.") {
+            guard let newest = (try? signingKeys.current())?.records.map(\.createdAt).max() else { return nil }
+            return Double(time.nowSeconds - newest)
+        }
+    }
+
+    public func signIn(provider: String, outcome: String) {
+        signIns.labels(provider, outcome).increment()
+    }
+
+    public func refresh(outcome: String) {
+        refreshes.labels(outcome).increment()
+    }
+
+    public func secondFactor(_ step: SecondFactorStep, outcome: String) {
+        secondFactors.labels(step.rawValue, outcome).increment()
+    }
+
+    public func delivery(_ channel: DeliveryChannel, sender: String, succeeded: Bool) {
+        deliveries.labels(channel.rawValue, sender, succeeded ? MetricsOutcome.success : "failure").increment()
+    }
+
+    public func storeTransaction(_ kind: StoreTransactionKind, seconds: Double, succeeded: Bool) {
+        storeDuration.labels(kind.rawValue).observe(seconds)
+        if !succeeded { storeFailures.labels(kind.rawValue).increment() }
+    }
+
+    public func storeTransactionRetried() {
+        storeRetries.increment()
+    }
+}
