@@ -33,7 +33,7 @@ enum PostgresSQL {
     static let accountByPhoneNumber = """
         \(accountSelect) FROM accounts AS a WHERE a.phone_number = $1 ORDER BY a.local_id LIMIT 1
         """
-    static let accountPage = "SELECT local_id FROM accounts WHERE local_id > $1 ORDER BY local_id LIMIT $2"
+    static let accountPage = "\(accountSelect) FROM accounts AS a WHERE a.local_id > $1 ORDER BY a.local_id LIMIT $2"
     static let accountCount = "SELECT count(*) FROM accounts"
     /// By the partial index `accounts_anonymous`, in uid order.
     static let staleAnonymousAccountPage = """
@@ -51,10 +51,18 @@ enum PostgresSQL {
     static let deleteAccount = "DELETE FROM accounts WHERE local_id = $1"
     static let deleteAllAccounts = "DELETE FROM accounts"
 
+    private static let identityColumns = [
+        "provider_id", "raw_id", "email", "display_name", "photo_url", "screen_name", "provider_refresh_token",
+        "provider_client_id",
+    ]
+    static let identityColumnCount = identityColumns.count
     static let identitiesOfAccount = """
-        SELECT provider_id, raw_id, email, display_name, photo_url, screen_name, provider_refresh_token,
-            provider_client_id
-        FROM identities WHERE local_id = $1 ORDER BY position
+        SELECT \(identityColumns.joined(separator: ", ")) FROM identities WHERE local_id = $1 ORDER BY position
+        """
+    /// The identities of the accounts whose ids are after $1 up to $2, each followed by its account's id.
+    static let identitiesOfAccountRange = """
+        SELECT \(identityColumns.joined(separator: ", ")), local_id FROM identities
+        WHERE local_id > $1 AND local_id <= $2 ORDER BY local_id, position
         """
     static let deleteIdentitiesOfAccount = "DELETE FROM identities WHERE local_id = $1"
     static let insertIdentity = """
@@ -63,9 +71,18 @@ enum PostgresSQL {
         VALUES (\(parameters(10)))
         """
 
+    private static let enrollmentColumns = [
+        "enrollment_id", "kind", "display_name", "enrolled_at_millis", "phone_number", "totp_secret",
+        "last_used_totp_step",
+    ]
+    static let enrollmentColumnCount = enrollmentColumns.count
     static let enrollmentsOfAccount = """
-        SELECT enrollment_id, kind, display_name, enrolled_at_millis, phone_number, totp_secret, last_used_totp_step
-        FROM mfa_enrollments WHERE local_id = $1 ORDER BY position
+        SELECT \(enrollmentColumns.joined(separator: ", ")) FROM mfa_enrollments WHERE local_id = $1 ORDER BY position
+        """
+    /// The enrolments of the accounts whose ids are after $1 up to $2, each followed by its account's id.
+    static let enrollmentsOfAccountRange = """
+        SELECT \(enrollmentColumns.joined(separator: ", ")), local_id FROM mfa_enrollments
+        WHERE local_id > $1 AND local_id <= $2 ORDER BY local_id, position
         """
     static let deleteEnrollmentsOfAccount = "DELETE FROM mfa_enrollments WHERE local_id = $1"
     static let insertEnrollment = """

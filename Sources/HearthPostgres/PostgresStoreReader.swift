@@ -101,10 +101,24 @@ class PostgresStoreReader: StoreReader {
     final func accounts(after localID: String?, limit: Int) throws -> [Account] {
         precondition(limit >= 1, "a page needs a limit of at least 1")
         return try run("accounts(after:limit:)") {
-            let ids = try rows(PostgresSQL.accountPage, [.text(localID ?? ""), .int64(Int64(limit))]) {
-                try $0.requiredText(0)
+            // Three queries a page: the accounts, then the identities and enrolments of its range of ids.
+            let start = PostgresValue.text(localID ?? "")
+            var page = try rows(PostgresSQL.accountPage, [start, .int64(Int64(limit))]) { try $0.account() }
+            guard let last = page.last?.localID else { return [] }
+            let range = [start, .text(last)]
+            let identities = Dictionary(
+                grouping: try rows(PostgresSQL.identitiesOfAccountRange, range) {
+                    (owner: try $0.requiredText(PostgresSQL.identityColumnCount), try $0.linkedIdentity(sealer: sealer))
+                }, by: \.owner)
+            let enrollments = Dictionary(
+                grouping: try rows(PostgresSQL.enrollmentsOfAccountRange, range) {
+                    (owner: try $0.requiredText(PostgresSQL.enrollmentColumnCount), try $0.mfaEnrollment(sealer: sealer))
+                }, by: \.owner)
+            for index in page.indices {
+                page[index].providers = identities[page[index].localID]?.map(\.1) ?? []
+                page[index].mfaEnrollments = enrollments[page[index].localID]?.map(\.1) ?? []
             }
-            return try ids.compactMap { try loadAccount(PostgresSQL.accountByLocalID, [.text($0)]) }
+            return page
         }
     }
 
