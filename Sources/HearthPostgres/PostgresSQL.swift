@@ -2,7 +2,7 @@
 /// prepared once per connection.
 enum PostgresSQL {
     /// `$1, $2, …, $count`.
-    private static func parameters(_ count: Int) -> String {
+    static func parameters(_ count: Int) -> String {
         (1...count).map { "$\($0)" }.joined(separator: ", ")
     }
 
@@ -51,45 +51,41 @@ enum PostgresSQL {
     static let deleteAccount = "DELETE FROM accounts WHERE local_id = $1"
     static let deleteAllAccounts = "DELETE FROM accounts"
 
-    private static let identityColumns = [
-        "provider_id", "raw_id", "email", "display_name", "photo_url", "screen_name", "provider_refresh_token",
-        "provider_client_id",
-    ]
-    static let identityColumnCount = identityColumns.count
-    static let identitiesOfAccount = """
-        SELECT \(identityColumns.joined(separator: ", ")) FROM identities WHERE local_id = $1 ORDER BY position
-        """
-    /// The identities of the accounts whose ids are after $1 up to $2, each followed by its account's id.
-    static let identitiesOfAccountRange = """
-        SELECT \(identityColumns.joined(separator: ", ")), local_id FROM identities
-        WHERE local_id > $1 AND local_id <= $2 ORDER BY local_id, position
-        """
-    static let deleteIdentitiesOfAccount = "DELETE FROM identities WHERE local_id = $1"
-    static let insertIdentity = """
-        INSERT INTO identities (local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name,
-            provider_refresh_token, provider_client_id)
-        VALUES (\(parameters(10)))
-        """
+    /// What an account owns, row by row in `position` order: its linked identities and its MFA enrolments.
+    struct OwnedRows {
+        let columns: [String]
+        /// The rows of the account $1.
+        let ofAccount: String
+        /// The rows of the accounts whose ids are after $1 up to $2, each followed by its account's id.
+        let ofAccountRange: String
+        let deleteOfAccount: String
+        /// The account's id and the row's position, then `columns`.
+        let insert: String
 
-    private static let enrollmentColumns = [
-        "enrollment_id", "kind", "display_name", "enrolled_at_millis", "phone_number", "totp_secret",
-        "last_used_totp_step",
-    ]
-    static let enrollmentColumnCount = enrollmentColumns.count
-    static let enrollmentsOfAccount = """
-        SELECT \(enrollmentColumns.joined(separator: ", ")) FROM mfa_enrollments WHERE local_id = $1 ORDER BY position
-        """
-    /// The enrolments of the accounts whose ids are after $1 up to $2, each followed by its account's id.
-    static let enrollmentsOfAccountRange = """
-        SELECT \(enrollmentColumns.joined(separator: ", ")), local_id FROM mfa_enrollments
-        WHERE local_id > $1 AND local_id <= $2 ORDER BY local_id, position
-        """
-    static let deleteEnrollmentsOfAccount = "DELETE FROM mfa_enrollments WHERE local_id = $1"
-    static let insertEnrollment = """
-        INSERT INTO mfa_enrollments (local_id, position, enrollment_id, kind, display_name, enrolled_at_millis,
-            phone_number, totp_secret, last_used_totp_step)
-        VALUES (\(parameters(9)))
-        """
+        init(table: String, columns: [String]) {
+            let list = columns.joined(separator: ", ")
+            self.columns = columns
+            ofAccount = "SELECT \(list) FROM \(table) WHERE local_id = $1 ORDER BY position"
+            ofAccountRange = """
+                SELECT \(list), local_id FROM \(table) WHERE local_id > $1 AND local_id <= $2 ORDER BY local_id, position
+                """
+            deleteOfAccount = "DELETE FROM \(table) WHERE local_id = $1"
+            insert = "INSERT INTO \(table) (local_id, position, \(list)) VALUES (\(parameters(columns.count + 2)))"
+        }
+    }
+
+    static let identities = OwnedRows(
+        table: "identities",
+        columns: [
+            "provider_id", "raw_id", "email", "display_name", "photo_url", "screen_name", "provider_refresh_token",
+            "provider_client_id",
+        ])
+    static let enrollments = OwnedRows(
+        table: "mfa_enrollments",
+        columns: [
+            "enrollment_id", "kind", "display_name", "enrolled_at_millis", "phone_number", "totp_secret",
+            "last_used_totp_step",
+        ])
 
     // MARK: Sessions
 
