@@ -64,10 +64,13 @@ struct AdminQueryConformanceTests {
         }
     }
 
-    @Test("pages load the identities and enrolments of each of their accounts, and only theirs", arguments: StoreKind.allCases)
+    @Test(
+        "pages load the identities and enrolments of each of their accounts, and only theirs", arguments: StoreKind.allCases)
     func pagesLoadEveryAccountWhole(kind: StoreKind) throws {
         var second = fullAccount("uid-4", email: "grace@example.com")
-        second.providers = [LinkedIdentity(providerID: "google.com", rawID: "4"), LinkedIdentity(providerID: "apple.com", rawID: "4")]
+        second.providers = [
+            LinkedIdentity(providerID: "google.com", rawID: "4"), LinkedIdentity(providerID: "apple.com", rawID: "4"),
+        ]
         second.mfaEnrollments = [phoneEnrollment("enrol-4")]
         let accounts = [
             fullAccount("uid-1"), enrolledAccount("uid-2", [totpEnrollment("enrol-2a"), bareEnrollment("enrol-2b")]),
