@@ -45,7 +45,10 @@ struct ConcurrencyConformanceTests {
           arguments: StoreKind.allCases)
     func oneAccountPerIdentity(kind: StoreKind) throws {
         try withStore(kind) { store throws in
-            try expectOneInsertion(store, found: { try $0.account(providerID: "google.com", rawID: "1234") != nil }) { index in
+            let found: @Sendable (any StoreWriter) throws -> Bool = {
+                try $0.account(providerID: "google.com", rawID: "1234") != nil
+            }
+            try expectOneInsertion(store, found: found) { index in
                 var account = bareAccount("uid-\(index)")
                 account.providers = [LinkedIdentity(providerID: "google.com", rawID: "1234")]
                 return account
