@@ -2,7 +2,7 @@
 /// prepared once per connection.
 enum PostgresSQL {
     /// `$1, $2, …, $count`.
-    private static func parameters(_ count: Int) -> String {
+    static func parameters(_ count: Int) -> String {
         (1...count).map { "$\($0)" }.joined(separator: ", ")
     }
 
@@ -33,7 +33,7 @@ enum PostgresSQL {
     static let accountByPhoneNumber = """
         \(accountSelect) FROM accounts AS a WHERE a.phone_number = $1 ORDER BY a.local_id LIMIT 1
         """
-    static let accountPage = "SELECT local_id FROM accounts WHERE local_id > $1 ORDER BY local_id LIMIT $2"
+    static let accountPage = "\(accountSelect) FROM accounts AS a WHERE a.local_id > $1 ORDER BY a.local_id LIMIT $2"
     static let accountCount = "SELECT count(*) FROM accounts"
     /// By the partial index `accounts_anonymous`, in uid order.
     static let staleAnonymousAccountPage = """
@@ -51,28 +51,41 @@ enum PostgresSQL {
     static let deleteAccount = "DELETE FROM accounts WHERE local_id = $1"
     static let deleteAllAccounts = "DELETE FROM accounts"
 
-    static let identitiesOfAccount = """
-        SELECT provider_id, raw_id, email, display_name, photo_url, screen_name, provider_refresh_token,
-            provider_client_id
-        FROM identities WHERE local_id = $1 ORDER BY position
-        """
-    static let deleteIdentitiesOfAccount = "DELETE FROM identities WHERE local_id = $1"
-    static let insertIdentity = """
-        INSERT INTO identities (local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name,
-            provider_refresh_token, provider_client_id)
-        VALUES (\(parameters(10)))
-        """
+    /// What an account owns, row by row in `position` order: its linked identities and its MFA enrolments.
+    struct OwnedRows {
+        let columns: [String]
+        /// The rows of the account $1.
+        let ofAccount: String
+        /// The rows of the accounts whose ids are after $1 up to $2, each followed by its account's id.
+        let ofAccountRange: String
+        let deleteOfAccount: String
+        /// The account's id and the row's position, then `columns`.
+        let insert: String
 
-    static let enrollmentsOfAccount = """
-        SELECT enrollment_id, kind, display_name, enrolled_at_millis, phone_number, totp_secret, last_used_totp_step
-        FROM mfa_enrollments WHERE local_id = $1 ORDER BY position
-        """
-    static let deleteEnrollmentsOfAccount = "DELETE FROM mfa_enrollments WHERE local_id = $1"
-    static let insertEnrollment = """
-        INSERT INTO mfa_enrollments (local_id, position, enrollment_id, kind, display_name, enrolled_at_millis,
-            phone_number, totp_secret, last_used_totp_step)
-        VALUES (\(parameters(9)))
-        """
+        init(table: String, columns: [String]) {
+            let list = columns.joined(separator: ", ")
+            self.columns = columns
+            ofAccount = "SELECT \(list) FROM \(table) WHERE local_id = $1 ORDER BY position"
+            ofAccountRange = """
+                SELECT \(list), local_id FROM \(table) WHERE local_id > $1 AND local_id <= $2 ORDER BY local_id, position
+                """
+            deleteOfAccount = "DELETE FROM \(table) WHERE local_id = $1"
+            insert = "INSERT INTO \(table) (local_id, position, \(list)) VALUES (\(parameters(columns.count + 2)))"
+        }
+    }
+
+    static let identities = OwnedRows(
+        table: "identities",
+        columns: [
+            "provider_id", "raw_id", "email", "display_name", "photo_url", "screen_name", "provider_refresh_token",
+            "provider_client_id",
+        ])
+    static let enrollments = OwnedRows(
+        table: "mfa_enrollments",
+        columns: [
+            "enrollment_id", "kind", "display_name", "enrolled_at_millis", "phone_number", "totp_secret",
+            "last_used_totp_step",
+        ])
 
     // MARK: Sessions
 

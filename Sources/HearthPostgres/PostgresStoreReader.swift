@@ -101,11 +101,28 @@ class PostgresStoreReader: StoreReader {
     final func accounts(after localID: String?, limit: Int) throws -> [Account] {
         precondition(limit >= 1, "a page needs a limit of at least 1")
         return try run("accounts(after:limit:)") {
-            let ids = try rows(PostgresSQL.accountPage, [.text(localID ?? ""), .int64(Int64(limit))]) {
-                try $0.requiredText(0)
+            // Three queries a page: the accounts, then the identities and enrolments of its range of ids.
+            let start = PostgresValue.text(localID ?? "")
+            var page = try rows(PostgresSQL.accountPage, [start, .int64(Int64(limit))]) { try $0.account() }
+            guard let last = page.last?.localID else { return [] }
+            let range = [start, .text(last)]
+            let identities = try owned(PostgresSQL.identities, of: range) { try $0.linkedIdentity(sealer: sealer) }
+            let enrollments = try owned(PostgresSQL.enrollments, of: range) { try $0.mfaEnrollment(sealer: sealer) }
+            for index in page.indices {
+                page[index].providers = identities[page[index].localID] ?? []
+                page[index].mfaEnrollments = enrollments[page[index].localID] ?? []
             }
-            return try ids.compactMap { try loadAccount(PostgresSQL.accountByLocalID, [.text($0)]) }
+            return page
         }
+    }
+
+    /// The rows of `owned` (identities or enrolments) of the accounts in `range` (ids after the first value, up to the
+    /// second), decoded, by account id.
+    private func owned<T>(_ owned: PostgresSQL.OwnedRows, of range: [PostgresValue], _ decode: (PostgresRow) throws -> T)
+        throws -> [String: [T]]
+    {
+        let pairs = try rows(owned.ofAccountRange, range) { (try $0.requiredText(owned.columns.count), try decode($0)) }
+        return Dictionary(grouping: pairs, by: \.0).mapValues { $0.map(\.1) }
     }
 
     final func accountCount() throws -> Int {
@@ -131,11 +148,11 @@ class PostgresStoreReader: StoreReader {
         }
         guard let (loaded, hasEnrollments) = found else { return nil }
         var account = loaded
-        account.providers = try rows(PostgresSQL.identitiesOfAccount, [.text(account.localID)]) {
+        account.providers = try rows(PostgresSQL.identities.ofAccount, [.text(account.localID)]) {
             try $0.linkedIdentity(sealer: sealer)
         }
         guard hasEnrollments else { return account }
-        account.mfaEnrollments = try rows(PostgresSQL.enrollmentsOfAccount, [.text(account.localID)]) {
+        account.mfaEnrollments = try rows(PostgresSQL.enrollments.ofAccount, [.text(account.localID)]) {
             try $0.mfaEnrollment(sealer: sealer)
         }
         return account

@@ -56,9 +56,9 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
                 var values = Self.accountValues(account)
                 values.append(values.removeFirst())
                 guard try update(PostgresSQL.updateAccount, values) > 0 else { throw StoreError(.notFound) }
-                try update(PostgresSQL.deleteIdentitiesOfAccount, [.text(account.localID)])
+                try update(PostgresSQL.identities.deleteOfAccount, [.text(account.localID)])
                 try insertIdentities(of: account)
-                try update(PostgresSQL.deleteEnrollmentsOfAccount, [.text(account.localID)])
+                try update(PostgresSQL.enrollments.deleteOfAccount, [.text(account.localID)])
                 try insertEnrollments(of: account)
             }
         }
@@ -67,7 +67,7 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
     private func insertIdentities(of account: Account) throws {
         for (position, identity) in account.providers.enumerated() {
             try update(
-                PostgresSQL.insertIdentity,
+                PostgresSQL.identities.insert,
                 [
                     .text(account.localID), .int64(Int64(position)), .text(identity.providerID), .text(identity.rawID),
                     .nullable(identity.email), .nullable(identity.displayName), .nullable(identity.photoURL),
@@ -83,7 +83,7 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
     private func insertEnrollments(of account: Account) throws {
         for (position, enrollment) in account.mfaEnrollments.enumerated() {
             try update(
-                PostgresSQL.insertEnrollment,
+                PostgresSQL.enrollments.insert,
                 [
                     .text(account.localID), .int64(Int64(position)), .text(enrollment.enrollmentID),
                     .text(enrollment.kind.rawValue), .nullable(enrollment.displayName),

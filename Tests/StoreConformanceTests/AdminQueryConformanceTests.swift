@@ -64,6 +64,27 @@ struct AdminQueryConformanceTests {
         }
     }
 
+    @Test(
+        "pages load the identities and enrolments of each of their accounts, and only theirs", arguments: StoreKind.allCases)
+    func pagesLoadEveryAccountWhole(kind: StoreKind) throws {
+        var second = fullAccount("uid-4", email: "grace@example.com")
+        second.providers = [
+            LinkedIdentity(providerID: "google.com", rawID: "4"), LinkedIdentity(providerID: "apple.com", rawID: "4"),
+        ]
+        second.mfaEnrollments = [phoneEnrollment("enrol-4")]
+        let accounts = [
+            fullAccount("uid-1"), enrolledAccount("uid-2", [totpEnrollment("enrol-2a"), bareEnrollment("enrol-2b")]),
+            bareAccount("uid-3"), second,
+        ]
+        try withStore(kind) { store throws in
+            try store.write { writer in for account in accounts { try writer.insertAccount(account) } }
+            #expect(try store.read { try $0.accounts(after: nil, limit: 2) } == Array(accounts[0..<2]))
+            #expect(try store.read { try $0.accounts(after: "uid-1", limit: 2) } == Array(accounts[1..<3]))
+            #expect(try store.read { try $0.accounts(after: "uid-2", limit: 2) } == Array(accounts[2..<4]))
+            #expect(try store.read { try $0.accounts(after: nil, limit: 10) } == accounts)
+        }
+    }
+
     @Test("an account added before the cursor does not shift the next page", arguments: StoreKind.allCases)
     func stableUnderInserts(kind: StoreKind) throws {
         try withStore(kind) { store throws in

@@ -13,21 +13,46 @@ struct ConcurrencyConformanceTests {
         case sawIt
     }
 
-    @Test("20 sign-ups of one email that check for it first make exactly one account", arguments: StoreKind.allCases)
+    /// 20 writers released at once, each inserting `account(index)` unless `found` finds an account already: exactly
+    /// one inserts, and (serializable) every other sees its account rather than meeting a duplicate.
+    private func expectOneInsertion(
+        _ store: any HearthStore, found: @escaping @Sendable (any StoreWriter) throws -> Bool,
+        account: @escaping @Sendable (Int) -> Account
+    ) throws {
+        let results = concurrently(Self.writers, indexed: { index in
+            try store.write { writer throws -> Outcome in
+                guard try !found(writer) else { return .sawIt }
+                try writer.insertAccount(account(index))
+                return .inserted
+            }
+        })
+        #expect(results.filter { (try? $0.get()) == .inserted }.count == 1)
+        #expect(results.filter { (try? $0.get()) == .sawIt }.count == Self.writers - 1)
+        #expect(try store.read { try $0.accountCount() } == 1)
+    }
+
+    @Test("20 sign-ups of one email that check for it first make exactly one account; the others see it",
+          arguments: StoreKind.allCases)
     func oneAccountPerEmail(kind: StoreKind) throws {
         try withStore(kind) { store throws in
-            let results = concurrently(Self.writers, indexed: { index in
-                try store.write { writer throws -> Outcome in
-                    guard try writer.account(email: "Race@Example.com") == nil else { return .sawIt }
-                    try writer.insertAccount(bareAccount("uid-\(index)").with(email: "race@example.com"))
-                    return .inserted
-                }
-            })
-            #expect(results.filter { (try? $0.get()) == .inserted }.count == 1)
-            for result in results {
-                if case .failure(let error) = result { #expect(error as? StoreError == StoreError(.duplicateEmail)) }
+            try expectOneInsertion(store, found: { try $0.account(email: "Race@Example.com") != nil }) { index in
+                bareAccount("uid-\(index)").with(email: "race@example.com")
             }
-            #expect(try store.read { try $0.accountCount() } == 1)
+        }
+    }
+
+    @Test("20 first sign-ins of one identity that look it up first make exactly one account; the others see it",
+          arguments: StoreKind.allCases)
+    func oneAccountPerIdentity(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let found: @Sendable (any StoreWriter) throws -> Bool = {
+                try $0.account(providerID: "google.com", rawID: "1234") != nil
+            }
+            try expectOneInsertion(store, found: found) { index in
+                var account = bareAccount("uid-\(index)")
+                account.providers = [LinkedIdentity(providerID: "google.com", rawID: "1234")]
+                return account
+            }
         }
     }
 

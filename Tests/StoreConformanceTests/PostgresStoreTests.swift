@@ -209,6 +209,86 @@ struct PostgresStoreTests {
         #expect(try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID) == ["after-failure", "kept"])
     }
 
+    /// Every lookup the store runs by key, and the lookups of `ON DELETE CASCADE` when an account is deleted.
+    static let indexedLookups: [(name: String, sql: String)] = [
+            ("accountByLocalID", PostgresSQL.accountByLocalID),
+            ("accountByEmail", PostgresSQL.accountByEmail),
+            ("accountByIdentity", PostgresSQL.accountByIdentity),
+            ("accountByPhoneNumber", PostgresSQL.accountByPhoneNumber),
+            ("accountPage", PostgresSQL.accountPage),
+            ("staleAnonymousAccountPage", PostgresSQL.staleAnonymousAccountPage),
+            ("accountExists", PostgresSQL.accountExists),
+            ("updateAccount", PostgresSQL.updateAccount),
+            ("recordRefresh", PostgresSQL.recordRefresh),
+            ("deleteAccount", PostgresSQL.deleteAccount),
+            ("refreshSessionByID", PostgresSQL.refreshSessionByID),
+            ("refreshSessionPage", PostgresSQL.refreshSessionPage),
+            ("refreshSessionExists", PostgresSQL.refreshSessionExists),
+            ("insertRefreshSession", PostgresSQL.insertRefreshSession),
+            ("rotateRefreshSession", PostgresSQL.rotateRefreshSession),
+            ("liveSessionIDs", PostgresSQL.liveSessionIDs),
+            ("revokeSession", PostgresSQL.revokeSession),
+            ("sessionPage", PostgresSQL.sessionPage),
+            ("revokeDeadSessions", PostgresSQL.revokeDeadSessions),
+            ("purgeSessions", PostgresSQL.purgeSessions),
+            ("retireSigningKey", PostgresSQL.retireSigningKey),
+            ("deleteSigningKey", PostgresSQL.deleteSigningKey),
+            ("devAccountBySubject", PostgresSQL.devAccountBySubject),
+            ("devAccountByEmail", PostgresSQL.devAccountByEmail),
+            ("devAccountExists", PostgresSQL.devAccountExists),
+            ("devGrantByHash", PostgresSQL.devGrantByHash),
+            ("deleteDevGrant", PostgresSQL.deleteDevGrant),
+            ("deleteDevGrantsOfClient", PostgresSQL.deleteDevGrantsOfClient),
+            ("deleteExpiredDevGrants", PostgresSQL.deleteExpiredDevGrants),
+            ("mfaPendingSignInByHash", PostgresSQL.mfaPendingSignInByHash),
+            ("updateMFAPendingSignIn", PostgresSQL.updateMFAPendingSignIn),
+            ("deleteMFAPendingSignIn", PostgresSQL.deleteMFAPendingSignIn),
+            ("deleteExpiredMFAPendingSignIns", PostgresSQL.deleteExpiredMFAPendingSignIns),
+            ("verificationSessionByHash", PostgresSQL.verificationSessionByHash),
+            ("verificationSessionExists", PostgresSQL.verificationSessionExists),
+            ("insertVerificationSession", PostgresSQL.insertVerificationSession),
+            ("updateVerificationSession", PostgresSQL.updateVerificationSession),
+            ("deleteVerificationSession", PostgresSQL.deleteVerificationSession),
+            ("verificationSessionsOfNumber", PostgresSQL.verificationSessionsOfNumber),
+            ("deleteExpiredVerificationSessions", PostgresSQL.deleteExpiredVerificationSessions),
+            ("limitCounterByKey", PostgresSQL.limitCounterByKey),
+            ("deleteLimitCounter", PostgresSQL.deleteLimitCounter),
+            ("deleteExpiredLimitCounters", PostgresSQL.deleteExpiredLimitCounters),
+            ("oobCodeByHash", PostgresSQL.oobCodeByHash),
+            ("deleteOOBCode", PostgresSQL.deleteOOBCode),
+            ("deleteExpiredOOBCodes", PostgresSQL.deleteExpiredOOBCodes),
+            ("serviceAccountByKeyID", PostgresSQL.serviceAccountByKeyID),
+            ("liveServiceAccountByEmail", PostgresSQL.liveServiceAccountByEmail),
+            ("revokeServiceAccount", PostgresSQL.revokeServiceAccount),
+            ("dueProviderTokenRevocations", PostgresSQL.dueProviderTokenRevocations),
+            ("providerTokenRevocationByID", PostgresSQL.providerTokenRevocationByID),
+            ("recordFailedProviderTokenRevocation", PostgresSQL.recordFailedProviderTokenRevocation),
+            ("deleteProviderTokenRevocation", PostgresSQL.deleteProviderTokenRevocation),
+            ("identities of an account", PostgresSQL.identities.ofAccount),
+            ("identities of a range of accounts", PostgresSQL.identities.ofAccountRange),
+            ("enrolments of an account", PostgresSQL.enrollments.ofAccount),
+            ("enrolments of a range of accounts", PostgresSQL.enrollments.ofAccountRange),
+            ("cascade to identities", "SELECT 1 FROM identities WHERE local_id = $1"),
+            ("cascade to mfa_enrollments", "SELECT 1 FROM mfa_enrollments WHERE local_id = $1"),
+            ("cascade to mfa_pending_sign_ins", "SELECT 1 FROM mfa_pending_sign_ins WHERE local_id = $1"),
+        ]
+
+    @Test("every lookup is served by an index (no sequential scan when PostgreSQL is told to avoid them)")
+    func everyLookupIsIndexed() throws {
+        let database = try Database()
+        try PostgresStore(url: database.url).close()
+        try database.withConnection { connection in
+            try connection.execute("SET enable_seqscan = off")
+            for (name, sql) in Self.indexedLookups {
+                let parameterCount = (1...20).last { sql.contains("$\($0)") } ?? 0
+                // "0" reads as any type of parameter: text, a number, a boolean, bytes.
+                let plan = try connection.query("EXPLAIN " + sql, Array(repeating: .text("0"), count: parameterCount))
+                    .map { try $0.requiredText(0) }
+                #expect(!plan.contains { $0.contains("Seq Scan") }, "\(name): \(plan.joined(separator: " / "))")
+            }
+        }
+    }
+
     @Test("ids sort in byte order although the database's collation does not")
     func byteOrderUnderICU() throws {
         try withStore(StoreKind.postgres) { store throws in
