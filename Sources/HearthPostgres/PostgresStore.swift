@@ -38,9 +38,13 @@ public final class PostgresStore: HearthStore, SecretResealing {
     ///   - url: Where the database is; it must use the UTF8 encoding.
     ///   - poolSize: How many connections the store keeps (at most that many reads and writes run at once).
     ///   - sealer: Seals private signing keys, TOTP secrets and provider tokens; by default they are stored as is.
+    ///   - onWriteRetry: Called each time a write body is run again after losing a race (for metrics).
     /// - Throws: `StoreError` `.unavailable` (no connection) or `.corrupt`.
-    public convenience init(url: String, poolSize: Int = 8, sealer: any SecretSealer = PlaintextSecretSealer()) throws {
-        try self.init(url: url, poolSize: poolSize, sealer: sealer, retry: WriteRetryPolicy())
+    public convenience init(
+        url: String, poolSize: Int = 8, sealer: any SecretSealer = PlaintextSecretSealer(),
+        onWriteRetry: @escaping @Sendable () -> Void = {}
+    ) throws {
+        try self.init(url: url, poolSize: poolSize, sealer: sealer, retry: WriteRetryPolicy(onRetry: onWriteRetry))
     }
 
     init(url: String, poolSize: Int, sealer: any SecretSealer, retry: WriteRetryPolicy) throws {
@@ -98,6 +102,7 @@ public final class PostgresStore: HearthStore, SecretResealing {
                         .unavailable,
                         "write: gave up after \(attempt) attempts that lost races with other writes: \(failure.message)")
                 }
+                retry.onRetry()
                 retry.wait(afterAttempt: attempt)
                 attempt += 1
             }
@@ -180,6 +185,8 @@ struct WriteRetryPolicy: Sendable {
     var maxAttempts = 64
     /// The longest wait between two runs, in microseconds.
     var maxBackoffMicroseconds: UInt32 = 50_000
+    /// Told of each run after the first.
+    var onRetry: @Sendable () -> Void = {}
 
     /// Sleeps a random time up to a bound that doubles with each failed attempt (from 1 ms), so that the losers of
     /// one round do not all collide again in the next.

@@ -14,10 +14,12 @@ typealias ConfiguredStore = HearthStore & SecretResealing
 ///     commands pass false: run from the wrong folder, they say where they looked instead of making an empty
 ///     database there. A PostgreSQL database must exist; Hearth makes its tables.
 ///   - connections: how many connections to PostgreSQL the store may hold (threads that use it at once).
+///   - onWriteRetry: told of each PostgreSQL write run again after losing a race (metrics).
 ///   - log: told of changed file modes and of secrets that `hearth keys reencrypt` should rewrite; by default
 ///     as notes on stderr (the commands' output stays on stdout).
 func openStore(
-    _ settings: Settings, creating: Bool = false, connections: Int = 2, log: (String) -> Void = { note in printNote(note) }
+    _ settings: Settings, creating: Bool = false, connections: Int = 2,
+    onWriteRetry: @escaping @Sendable () -> Void = {}, log: (String) -> Void = { note in printNote(note) }
 ) throws -> any ConfiguredStore {
     let location = settings.databaseLocation
     if case .postgres = location, creating, settings.development {
@@ -26,7 +28,8 @@ func openStore(
     }
     return try openStore(
         at: location, sealer: settings.secretSealer(), creating: creating, connections: connections,
-        missingAdvice: settings.missingDatabaseAdvice, inDataDirectory: settings.database == nil, log: log)
+        onWriteRetry: onWriteRetry, missingAdvice: settings.missingDatabaseAdvice,
+        inDataDirectory: settings.database == nil, log: log)
 }
 
 extension Settings {
@@ -42,8 +45,9 @@ extension Settings {
 /// Opens the store at `location` with `sealer` and checks that every sealed secret opens (see above). A SQLite file
 /// is kept to its owner, and so is its directory when it is the data directory (`DataDirectory`).
 func openStore(
-    at location: DatabaseLocation, sealer: any SecretSealer, creating: Bool, connections: Int, missingAdvice: String,
-    inDataDirectory: Bool = false, log: (String) -> Void
+    at location: DatabaseLocation, sealer: any SecretSealer, creating: Bool, connections: Int,
+    onWriteRetry: @escaping @Sendable () -> Void = {}, missingAdvice: String, inDataDirectory: Bool = false,
+    log: (String) -> Void
 ) throws -> any ConfiguredStore {
     let store: any ConfiguredStore
     switch location {
@@ -52,7 +56,7 @@ func openStore(
             path: path, sealer: sealer, creating: creating, missingAdvice: missingAdvice,
             restrictsDirectory: inDataDirectory, log: log)
     case .postgres(let url):
-        store = try openPostgres(url: url, sealer: sealer, connections: connections)
+        store = try openPostgres(url: url, sealer: sealer, connections: connections, onWriteRetry: onWriteRetry)
     }
     try checkSecrets(of: store, at: location, log: log)
     return store

@@ -2,10 +2,12 @@ import HearthCore
 import HearthPostgres
 
 /// Opens the PostgreSQL store at `url` with `connections` connections, migrating its schema; errors name the URL
-/// without its password.
-func openPostgres(url: String, sealer: any SecretSealer, connections: Int) throws -> PostgresStore {
+/// without its password. `onWriteRetry` is told of each write run again after losing a race.
+func openPostgres(
+    url: String, sealer: any SecretSealer, connections: Int, onWriteRetry: @escaping @Sendable () -> Void
+) throws -> PostgresStore {
     do {
-        return try PostgresStore(url: url, poolSize: connections, sealer: sealer)
+        return try PostgresStore(url: url, poolSize: connections, sealer: sealer, onWriteRetry: onWriteRetry)
     } catch let error as StoreError {
         let reason = error.detail.isEmpty ? "\(error.code)" : error.detail
         throw StartupError("cannot open database \(DatabaseLocation.redactingPassword(url)): \(reason)")

@@ -53,7 +53,10 @@ enum ServeCommand {
         let operations = ServeOperations(settings: settings, workerThreads: threads)
         let (smsSender, developmentCodes) = try Self.smsSender(settings, policy: mfaPolicy, log: logLine)
         // One connection per HTTP thread, and a few for the maintenance task and key reloads.
-        let store = try openStore(settings, creating: true, connections: threads + 3, log: logLine)
+        let recording = operations.recording
+        let store = try openStore(
+            settings, creating: true, connections: threads + 3, onWriteRetry: { recording.storeTransactionRetried() },
+            log: logLine)
 
         // Bind first, to know the port the public URL needs; the socket listens only once the
         // server can answer, so no client is ever told "not ready".

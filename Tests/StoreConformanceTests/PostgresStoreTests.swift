@@ -151,6 +151,18 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("each rerun of a write is reported to onWriteRetry (the metrics' retry counter)")
+    func reportsRetries() throws {
+        let database = try Database()
+        let retries = Atomic(0)
+        let store = try PostgresStore(url: database.url, poolSize: 2, onWriteRetry: { retries.add(1, ordering: .relaxed) })
+        defer { store.close() }
+        let (result, runs) = try losingRace(store)
+        #expect(throws: Never.self) { try result.get() }
+        #expect(runs == 2)
+        #expect(retries.load(ordering: .relaxed) == 1)
+    }
+
     @Test("a write still losing after the last attempt is unavailable")
     func givesUp() throws {
         let database = try Database()

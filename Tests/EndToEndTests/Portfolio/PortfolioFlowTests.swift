@@ -14,7 +14,7 @@ final class PortfolioStack: @unchecked Sendable {
         try hearth.start()
         let hearthURL = hearth.baseURL
         api = ServiceProcess(
-            executable: builtExecutable("portfolio-api"), readyPrefix: "portfolio-api is listening on http://127.0.0.1:"
+            executable: builtExecutable("portfolio-api"), readyPrefixes: ["portfolio-api is listening on http://127.0.0.1:"]
         ) { port, directory in
             ["--port", String(port), "--data-dir", directory.path, "--hearth-url", hearthURL]
         }

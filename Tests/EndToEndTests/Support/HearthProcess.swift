@@ -18,7 +18,7 @@ func builtExecutable(_ name: String) -> URL {
 }
 
 /// A server program started on an ephemeral port with a temporary data directory; it is ready when it
-/// prints a line starting with `readyPrefix` followed by the port.
+/// prints a line starting with one of `readyPrefixes` followed by the port.
 class ServiceProcess: @unchecked Sendable {
     // @unchecked: `process` is only touched by the test that owns this object; output goes through a lock.
     let dataDirectory: URL
@@ -27,17 +27,17 @@ class ServiceProcess: @unchecked Sendable {
     private let output = Locked<[String]>([])
     private let executable: URL
     private let launchArguments: @Sendable (_ port: UInt16, _ dataDirectory: URL) -> [String]
-    private let readyPrefix: String
+    private let readyPrefixes: [String]
     private let environment: [String: String]
 
     init(
-        executable: URL, environment: [String: String] = [:], dataDirectory: URL? = nil, readyPrefix: String,
+        executable: URL, environment: [String: String] = [:], dataDirectory: URL? = nil, readyPrefixes: [String],
         launchArguments: @escaping @Sendable (_ port: UInt16, _ dataDirectory: URL) -> [String]
     ) {
         self.executable = executable
         self.dataDirectory = dataDirectory ?? Self.temporaryDirectory()
         self.environment = environment
-        self.readyPrefix = readyPrefix
+        self.readyPrefixes = readyPrefixes
         self.launchArguments = launchArguments
     }
 
@@ -60,7 +60,7 @@ class ServiceProcess: @unchecked Sendable {
         let portFound = DispatchSemaphore(value: 0)
         let found = Locked<UInt16?>(nil)
         let pending = Locked(Data())
-        let readyPrefix = self.readyPrefix
+        let readyPrefixes = self.readyPrefixes
         pipe.fileHandleForReading.readabilityHandler = { [output] handle in
             let chunk = handle.availableData
             if chunk.isEmpty {
@@ -78,8 +78,9 @@ class ServiceProcess: @unchecked Sendable {
                 return lines
             }
             output.withLock { $0.append(contentsOf: lines) }
-            for line in lines where line.hasPrefix(readyPrefix) {
-                let rest = line.dropFirst(readyPrefix.count)
+            for line in lines {
+                guard let prefix = readyPrefixes.first(where: line.hasPrefix) else { continue }
+                let rest = line.dropFirst(prefix.count)
                 if let port = UInt16(rest.prefix(while: \.isNumber)) {
                     found.withLock { $0 = port }
                     portFound.signal()
@@ -161,7 +162,8 @@ final class HearthProcess: ServiceProcess, @unchecked Sendable {
     init(arguments: [String] = ["--dev"], environment: [String: String] = [:], dataDirectory: URL? = nil) {
         super.init(
             executable: Self.executable, environment: environment, dataDirectory: dataDirectory,
-            readyPrefix: "event=listening address=127.0.0.1:"
+            // The text line, or the same event as JSON (`--log-format json`).
+            readyPrefixes: ["event=listening address=127.0.0.1:", #"{"event":"listening","address":"127.0.0.1:"#]
         ) { port, directory in
             ["serve", "--port", String(port), "--data-dir", directory.path] + arguments
         }

@@ -50,7 +50,7 @@ final class SMTPSink: ServiceProcess, @unchecked Sendable {
         if options.silent { arguments.append("--silent") }
         super.init(
             executable: try PythonClients.python.get(), dataDirectory: directory,
-            readyPrefix: Self.readyPrefix
+            readyPrefixes: [Self.readyPrefix]
         ) { [arguments] _, _ in arguments }
         try start()
     }
