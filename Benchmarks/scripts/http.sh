@@ -61,6 +61,20 @@ for name, body in {"signin": bench, "lookup": {"idToken": session["idToken"]}}.i
         script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n')
         script.write(f"wrk.body = {json.dumps(json.dumps(body))}\n")
         script.write(done)
+# Returning users, 64 of them in turn (signin.lua signs one user in over and over, so every request of a run writes
+# the same account row).
+returning = [assertion(f"returning-{i}@example.com") for i in range(64)]
+for body in returning:
+    post(sign_in, body)
+with open(f"{work}/signin-many.lua", "w") as script:
+    script.write("local bodies = {" + ", ".join(json.dumps(json.dumps(body)) for body in returning) + "}\n")
+    script.write("""local next = 0
+function request()
+  next = next % #bodies + 1
+  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, bodies[next])
+end
+""")
+    script.write(done)
 # Refresh as clients do with rotation: each request presents the refresh token the previous answer on its
 # connection returned. Each wrk thread keeps a pool of its sessions' current tokens (one per connection,
 # plus spares): a request takes one, its answer puts the new one back. Only if the pool ran dry would two

@@ -22,8 +22,9 @@ func openStore(
     onWriteRetry: @escaping @Sendable () -> Void = {}, log: (String) -> Void = { note in printNote(note) }
 ) throws -> any ConfiguredStore {
     let location = settings.databaseLocation
-    if case .postgres = location, creating, settings.development {
-        // `hearth serve --dev` keeps a file there even so (the dev Apple's client key).
+    if settings.database != nil, creating, settings.development {
+        // The database is elsewhere, but `hearth serve --dev` keeps a file in the data directory even so (the dev
+        // Apple's client key).
         try DataDirectory.prepare(settings.dataDirectory, databasePath: settings.databasePath, log: log)
     }
     return try openStore(

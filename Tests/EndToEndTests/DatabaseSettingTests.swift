@@ -40,6 +40,19 @@ struct DatabaseSettingTests {
         #expect(elsewhere.output.contains("no Hearth database at"), "\(elsewhere.output)")
     }
 
+    @Test("--dev with --database sqlite:PATH makes the data directory it keeps the dev Apple's key in")
+    func sqlitePathWithNewDataDirectory() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dataDirectory = directory.appendingPathComponent("not-yet")
+        let server = HearthProcess(
+            arguments: ["--dev", "--database", "sqlite:" + directory.appendingPathComponent("users.sqlite").path],
+            dataDirectory: dataDirectory)
+        try server.start()
+        #expect(FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("dev-apple-client-key.p8").path))
+        _ = try DevGoogle(server: server).signIn(email: "new-dir@example.com")
+    }
+
     @Test("PostgreSQL: the banner names the store with its password hidden, which no output ever shows")
     func postgresBannerHidesPassword() throws {
         let database = try TestPostgresDatabase()
