@@ -129,7 +129,7 @@ struct CommandLineTests {
         let server = HearthProcess()
         try server.start()
         #expect(server.stop() == 0)
-        #expect(server.lines.contains { $0.hasPrefix("event=shutdown") })
-        #expect(server.lines.contains("event=stopped"))
+        #expect(server.waitForLine { $0.hasPrefix("event=shutdown") })
+        #expect(server.waitForLine { $0 == "event=stopped" })
     }
 }

@@ -131,7 +131,7 @@ struct EmailActionsOverSMTPTests {
         #expect(sent.status == 503, "\(sent.text)")
         #expect((sent.json["error"] as? [String: Any])?["status"] as? String == "UNAVAILABLE", "\(sent.text)")
         #expect(server.waitForLine { $0.contains("failed after 3 attempts: could not connect") }, "\(server.lines)")
-        #expect(server.lines.contains { $0.contains("event=email_not_delivered") && $0.contains("g***@example.com") })
+        #expect(server.waitForLine { $0.contains("event=email_not_delivered") && $0.contains("g***@example.com") })
         #expect(!server.lines.contains { $0.contains(Self.smtpPassword) })
     }
 }

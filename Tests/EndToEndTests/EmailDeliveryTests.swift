@@ -95,8 +95,9 @@ struct EmailDeliveryTests {
         let reason = try #require(Self.failure(sender))
         #expect(reason.hasSuffix("failed after 1 attempt: sender refused (530)"), "\(reason)")
         #expect(sink.messages.isEmpty)
-        // The sink logs every command it receives: MAIL came, AUTH never did.
-        #expect(sink.lines.contains { $0.contains("readline: b'MAIL FROM") }, "\(sink.lines)")
+        // The sink logs every command it receives (its log reaches us a little later): MAIL came, AUTH, which would
+        // have come before it, never did.
+        #expect(sink.waitForLine { $0.contains("readline: b'MAIL FROM") }, "\(sink.lines)")
         #expect(!sink.lines.contains { $0.contains("readline: b'AUTH") })
     }
 

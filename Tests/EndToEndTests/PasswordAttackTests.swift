@@ -39,7 +39,7 @@ struct PasswordAttackTests {
 
         let right = try clients.iosSignIn(email: "victim@example.com", password: Self.password)
         #expect(right.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true, "\(right.text)")
-        #expect(server.lines.contains { $0.contains("event=lockout") && $0.contains("password-failure:email:") })
+        #expect(server.waitForLine { $0.contains("event=lockout") && $0.contains("password-failure:email:") })
         #expect(!server.lines.contains { $0.contains("victim@example.com") })
         // A fresh client session changes nothing: the lock is the email's, in the store.
         let again = try PasswordClients(server: server, apiKey: "another-key").webSignIn(email: "VICTIM@example.com", password: Self.password)
@@ -57,7 +57,7 @@ struct PasswordAttackTests {
         }
         let mine = try clients.webSignIn(email: "mine@example.com", password: Self.password)
         #expect(mine.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true, "\(mine.text)")
-        #expect(server.lines.contains { $0.contains("event=lockout") && $0.contains("password-failure:client:") })
+        #expect(server.waitForLine { $0.contains("event=lockout") && $0.contains("password-failure:client:") })
     }
 
     @Test("a new password ends the other sessions (their refresh is TOKEN_EXPIRED); the caller's fresh tokens work")

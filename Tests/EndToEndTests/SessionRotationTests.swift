@@ -111,9 +111,9 @@ struct SessionRotationTests {
             answer = try client.refresh(next).errorMessage ?? ""
         }
         #expect(answer == "INVALID_REFRESH_TOKEN")
-        #expect(server.lines.contains { $0.contains("event=maintenance sessions_deleted=1 legacy_refresh_tokens_deleted=0") })
+        #expect(server.waitForLine { $0.contains("event=maintenance sessions_deleted=1 legacy_refresh_tokens_deleted=0") })
         #expect(server.stop() == 0)
-        #expect(server.lines.contains("event=stopped"))
+        #expect(server.waitForLine { $0 == "event=stopped" })
     }
 
     @Test("bad session settings are usage errors")

@@ -139,7 +139,7 @@ struct SignInFlowTests {
         let session = try SignedIn(client.verifyAssertion(idToken: try DevGoogle(server: server).signIn(email: "keep@example.com").idToken, accessToken: nil))
         let jwksBefore = try server.request("GET", "/.well-known/jwks.json").json
         try server.restart()
-        #expect(server.lines.contains("event=stopped"))
+        #expect(server.waitForLine { $0 == "event=stopped" })
         #expect(try server.request("GET", "/.well-known/jwks.json").json["keys"] as? NSArray == jwksBefore["keys"] as? NSArray)
         #expect(try client.getAccountInfo(idToken: session.idToken).status == 200)
         #expect(try client.refresh(session.refreshToken).status == 200)
