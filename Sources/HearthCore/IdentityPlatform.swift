@@ -28,6 +28,8 @@ public final class IdentityPlatform: Sendable {
     public let devApple: DevAppleProvider?
     /// Email actions: `sendOobCode`, `resetPassword`, applying codes, email-link sign-in, `createAuthUri`.
     public let emailActions: EmailActionService
+    /// The audit log's settings, which every service writes its events under.
+    public let audit: AuditLog
 
     /// Loads (or on first start creates) the signing keys.
     /// - Parameters:
@@ -51,6 +53,7 @@ public final class IdentityPlatform: Sendable {
     ///   - emailActions: links, code lifetimes, send limits and enumeration protection of email actions.
     ///   - issuedOOBCodes: development only: records every email action code in plain text (log and listing).
     ///   - metrics: counts sign-ins by provider and outcome (``MetricsRecording``).
+    ///   - audit: whether the services record audit events, and how long they are kept.
     public init(
         project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
         googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
@@ -65,9 +68,10 @@ public final class IdentityPlatform: Sendable {
         emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
         issuedOOBCodes: IssuedOOBCodes? = nil,
         securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
-        metrics: any MetricsRecording = NoMetrics()
+        metrics: any MetricsRecording = NoMetrics(), audit: AuditLog = AuditLog()
     ) throws {
         self.project = project
+        self.audit = audit
         self.store = store
         self.time = time
         rateLimiter = RateLimiter(rules: rateLimits ?? RateLimiter.Rules(), time: time, isEnabled: rateLimits != nil)

@@ -30,7 +30,7 @@ enum KeysCommand {
         let keys = try ring.loadOrCreate()
         if subcommand == "rotate" {
             let previous = keys.signer.keyID
-            let record = try ring.rotate()
+            let record = try ring.rotate(by: .commandLine)
             print("New signing key \(record.keyID) (RS256); previous key \(previous) stays published until its tokens expire.")
             return
         }

@@ -26,7 +26,7 @@ struct SigningKeyRingTests {
         let ring = SigningKeyRing(store: store, time: time, tokenLifetime: 3600)
         let old = try ring.loadOrCreate().signer
         let oldToken = try old.sign(["sub": "x"])
-        let newRecord = try ring.rotate()
+        let newRecord = try ring.rotate(by: .system)
         let keys = try ring.current()
         #expect(keys.signer.keyID == newRecord.keyID)
         #expect(keys.signer.keyID != old.keyID)
@@ -34,7 +34,7 @@ struct SigningKeyRingTests {
         #expect(throws: Never.self) { _ = try keys.verification.verify(oldToken) }
 
         time.advance(by: 3600 + 601)
-        let third = try ring.rotate()
+        let third = try ring.rotate(by: .system)
         let later = try ring.current()
         #expect(Set(later.published.keys.compactMap(\.kid)) == [newRecord.keyID, third.keyID])
         #expect(try store.read { try $0.signingKeys() }.map(\.keyID).contains(old.keyID) == false)
@@ -48,7 +48,7 @@ struct SigningKeyRingTests {
         let b = SigningKeyRing(store: store, time: time, reloadInterval: 2)
         try a.loadOrCreate()
         try b.loadOrCreate()
-        let rotated = try a.rotate()
+        let rotated = try a.rotate(by: .system)
         time.advance(by: 3)
         #expect(try b.current().signer.keyID == rotated.keyID)
     }

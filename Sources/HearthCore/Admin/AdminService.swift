@@ -12,6 +12,8 @@ public final class AdminService: Sendable {
     let passwords: any PasswordHashing
     /// Called after a write that may have queued provider-token revocations (the maintenance task's `wake`).
     let revocationsQueued: @Sendable () -> Void
+    /// Who the changes made through this instance are recorded as (the audit log's actor).
+    public let actor: AuditActor
 
     /// The most identifiers one `accounts:lookup` may name, and accounts one `batchDelete` may delete.
     public static let maximumBatch = 1000
@@ -22,15 +24,24 @@ public final class AdminService: Sendable {
     ///   - maximumFactors: how many second factors an account may have (`MFAService.Limits`).
     ///   - passwords: hashes the passwords administrators set (create, update).
     ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
+    ///   - actor: who changes are recorded as; callers that know better use ``acting(as:)``.
     public init(
         store: any HearthStore, time: any TimeSource, maximumFactors: Int, passwords: any PasswordHashing,
-        revocationsQueued: @escaping @Sendable () -> Void = {}
+        revocationsQueued: @escaping @Sendable () -> Void = {}, actor: AuditActor = .system
     ) {
         self.store = store
         self.time = time
         self.maximumFactors = maximumFactors
         self.passwords = passwords
         self.revocationsQueued = revocationsQueued
+        self.actor = actor
+    }
+
+    /// The same operations, recorded as done by `actor` (the admin API's caller, a console user, the command line).
+    public func acting(as actor: AuditActor) -> AdminService {
+        AdminService(
+            store: store, time: time, maximumFactors: maximumFactors, passwords: passwords,
+            revocationsQueued: revocationsQueued, actor: actor)
     }
 
     // MARK: - create

@@ -126,8 +126,9 @@ public final class SigningKeyRing: Sendable {
 
     /// Makes a new current key; the previous one stays published until its tokens have expired, and
     /// keys past that point are deleted. Returns the new key's record.
+    /// - Parameter actor: who rotated it, for the audit log.
     @discardableResult
-    public func rotate() throws -> SigningKeyRecord {
+    public func rotate(by actor: AuditActor) throws -> SigningKeyRecord {
         let now = time.nowSeconds
         let newKey = try makeKey()
         let records = try store.write { writer -> [SigningKeyRecord] in

@@ -48,6 +48,8 @@ public final class InMemoryStore: HearthStore {
         /// Oldest first (by `createdAt`, then insertion order).
         var serviceAccounts: [ServiceAccountRecord] = []
         var providerTokenRevocations: [String: ProviderTokenRevocation] = [:]
+        /// Audit events by id, ascending (byte order).
+        var auditEvents: [AuditEvent] = []
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -339,6 +341,36 @@ public final class InMemoryStore: HearthStore {
 
         func deleteProviderTokenRevocation(id: String) throws -> Bool {
             state.providerTokenRevocations.removeValue(forKey: id) != nil
+        }
+
+        // MARK: Audit log
+
+        func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] {
+            precondition(query.limit >= 1, "a page needs a limit of at least 1")
+            var page: [AuditEvent] = []
+            for event in state.auditEvents.reversed() where page.count < query.limit {
+                if let before = query.beforeID, !Self.precedes(event.id, before) { continue }
+                if let localID = query.localID, event.localID != localID { continue }
+                if let kind = query.kind, event.kind != kind { continue }
+                if let since = query.sinceMillis, event.atMillis < since { continue }
+                page.append(event)
+            }
+            return page
+        }
+
+        func insertAuditEvent(_ event: AuditEvent) throws {
+            guard !state.auditEvents.contains(where: { $0.id == event.id }) else { throw StoreError(.duplicateToken) }
+            let index = state.auditEvents.lastIndex { Self.precedes($0.id, event.id) }.map { $0 + 1 } ?? 0
+            state.auditEvents.insert(event, at: index)
+        }
+
+        func deleteAuditEvents(before millis: Int64, limit: Int) throws -> Int {
+            precondition(limit >= 1, "a purge step needs a limit of at least 1")
+            let expired = state.auditEvents.enumerated().filter { $0.element.atMillis < millis }
+                .sorted { ($0.element.atMillis, $0.offset) < ($1.element.atMillis, $1.offset) }.prefix(limit)
+            let doomed = Set(expired.map(\.offset))
+            state.auditEvents = state.auditEvents.enumerated().filter { !doomed.contains($0.offset) }.map(\.element)
+            return doomed.count
         }
 
         // MARK: Limits

@@ -100,6 +100,12 @@ public protocol StoreReader {
     func dueProviderTokenRevocations(atMillis millis: Int64, limit: Int) throws -> [ProviderTokenRevocation]
     /// The queued revocation `id`, if any.
     func providerTokenRevocation(id: String) throws -> ProviderTokenRevocation?
+
+    // MARK: Audit log
+
+    /// At most `query.limit` events (at least 1) matching every filter `query` gives, newest first (by id,
+    /// descending). Served from indexes with any combination of filters, at any size.
+    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent]
 }
 
 /// Changes available inside `write`.
@@ -234,6 +240,14 @@ public protocol StoreWriter: StoreReader {
         throws -> ProviderTokenRevocation?
     /// Deletes the revocation `id` (its token is revoked); returns whether it existed.
     @discardableResult func deleteProviderTokenRevocation(id: String) throws -> Bool
+
+    // MARK: Audit log
+
+    /// Appends an event as given. Throws `.duplicateToken` if its id exists.
+    func insertAuditEvent(_ event: AuditEvent) throws
+    /// Deletes at most `limit` events (at least 1) whose `atMillis` is before `millis`, oldest first (retention).
+    /// Returns how many.
+    @discardableResult func deleteAuditEvents(before millis: Int64, limit: Int) throws -> Int
 }
 
 /// What one `purgeLegacyRefreshTokens` or `purgeSessions` step did, and where the next one starts.

@@ -5,7 +5,10 @@ enum Identifiers {
     private static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
     /// A Firebase-style uid: 28 random alphanumeric characters.
-    static func localID() -> String { randomString(length: 28, alphabet: alphanumerics) }
+    static func localID() -> String { alphanumeric(length: 28) }
+
+    /// `length` random alphanumeric characters.
+    static func alphanumeric(length: Int) -> String { randomString(length: length, alphabet: alphanumerics) }
 
     /// A Google-style subject: 21 decimal digits, not starting with 0.
     static func googleSubject() -> String {
