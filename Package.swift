@@ -53,8 +53,10 @@ let package = Package(
         .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2", "BCrypt"]),
 
         // Adapters.
-        .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
-        .target(name: "HearthPostgres", dependencies: ["HearthCore", "Postgres"]),
+        // What both SQL stores share: row decoders and the catalogue of secret columns.
+        .target(name: "HearthSQLShared", dependencies: ["HearthCore"]),
+        .target(name: "HearthSQLite", dependencies: ["HearthCore", "HearthSQLShared", "SQLite"]),
+        .target(name: "HearthPostgres", dependencies: ["HearthCore", "HearthSQLShared", "Postgres"]),
         .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSQLShared
 import SQLite
 
 /// The `StoreReader` handed to `SQLiteStore.read`: queries on one connection inside one read

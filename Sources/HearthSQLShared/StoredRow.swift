@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// One row of a query result, as the SQL stores read it (`SQLiteRow`, `PostgresRow`): what the record decoders below
 /// need, so that both stores turn rows into records the same way. Column indexes are 0-based; `required…` throw the
 /// row type's own error on NULL or a value of another type.
