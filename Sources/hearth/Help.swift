@@ -49,6 +49,8 @@ enum Help {
           --metrics-port P     Serve /metrics, /healthz and /readyz on this port too (on --host), and /metrics only
                                there (HEARTH_METRICS_PORT); HEARTH_METRICS_TOKEN: bearer token /metrics requires
           --log-format F       text (default) or json: one JSON object per request and event line (HEARTH_LOG_FORMAT)
+          --shutdown-delay S   After SIGTERM, keep answering S seconds (0–300) while /readyz says 503, so load
+                               balancers drain this instance first (HEARTH_SHUTDOWN_DELAY, default 0)
           --encryption-key-file FILE
                                Key that encrypts private signing keys, TOTP secrets and provider tokens at rest: 32 bytes in
                                base64 (openssl rand -base64 32), in an owner-only file (HEARTH_ENCRYPTION_KEY_FILE,

@@ -157,7 +157,7 @@ enum ServeCommand {
                     cors: crossOrigin.policy)),
             socket: socket,
             handler: server.handle,
-            errorRenderer: IdentityServer.render,
+            errorRenderer: operations.errorRenderer,
             log: { entry in logLine(entry.logLine) })
         try taking(settings, store) { try http.start() }
         try Self.closingStore(store) { try management?.start() }
@@ -172,13 +172,33 @@ enum ServeCommand {
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         readiness.beginShutdown()
-        logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM")")
+        let delay = settings.operations.shutdownDelaySeconds
+        logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM") delay_s=\(delay)")
+        if delay > 0 { Self.keepServing(seconds: delay, unlessSignalled: &stopSignals, log: logLine) }
         http.shutdown(gracePeriod: .seconds(10))
         management?.shutdown(gracePeriod: .seconds(1))
         maintenance.stop()
         store.close()
         logLine("event=stopped")
         exit(0)
+    }
+
+    /// Waits `seconds` while the listener keeps answering (and `/readyz` says 503), so that load balancers take this
+    /// instance out before it closes; a second SIGINT or SIGTERM ends the wait at once.
+    private static func keepServing(seconds: Int, unlessSignalled signals: inout sigset_t, log: (String) -> Void) {
+        var timeout = timespec(tv_sec: seconds, tv_nsec: 0)
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+        while true {
+            let signal = sigtimedwait(&signals, nil, &timeout)
+            if signal > 0 {
+                log("event=shutdown_delay_ended signal=\(signal == SIGINT ? "SIGINT" : "SIGTERM")")
+                return
+            }
+            // Interrupted by another signal (EINTR): wait out what is left; EAGAIN: the delay is over.
+            let left = deadline.timeIntervalSinceNow
+            guard errno == EINTR, left > 0 else { return }
+            timeout = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
+        }
     }
 
     /// The dev Apple's settings: its clients and teams are the development ones and the configured ones, and it

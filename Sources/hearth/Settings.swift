@@ -175,6 +175,9 @@ struct Settings {
         var emailPrivacy: EmailPrivacySettings?
         var passwordLockout: PasswordLockoutSettings?
         var passwords: PasswordsFile?
+        var metrics: Operations.MetricsFile?
+        var logFormat: String?
+        var shutdownDelaySeconds: Int?
     }
 
     private static let fileKeys: Set<String> = [
@@ -182,6 +185,7 @@ struct Settings {
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
         "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
+        "metrics", "logFormat", "shutdownDelaySeconds",
     ]
 
     /// The options of every command that opens the store.
@@ -280,6 +284,8 @@ struct Settings {
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
+        try Self.checkKeys(of: "metrics", in: object, known: Operations.metricsFileKeys, path: path)
+        try operations.apply(metrics: file.metrics, logFormat: file.logFormat, shutdownDelay: file.shutdownDelaySeconds)
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
