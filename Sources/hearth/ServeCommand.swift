@@ -137,6 +137,7 @@ enum ServeCommand {
         }
         devApplePoster?.attach(platform.devApple)
         operations.metrics?.exposeAge(of: platform.sessionKeys, time: time)
+        exposeConnectionPool(of: store, in: operations.metrics)
         let readiness = Readiness(store: platform.store, signingKeys: platform.sessionKeys, time: time)
         let management = try Self.closingStore(store) { try operations.managementServer(readiness: readiness) }
         // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`): service accounts through the access tokens

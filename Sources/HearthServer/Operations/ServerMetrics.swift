@@ -75,6 +75,19 @@ public final class ServerMetrics: MetricsRecording {
         }
     }
 
+    /// Exposes a database connection pool's use, read at each scrape: `hearth_store_connections_in_use`,
+    /// `hearth_store_connections_waiting` (threads waiting for a connection: the pool is too small) and
+    /// `hearth_store_connections_max`.
+    public func exposeConnectionPool(_ usage: @escaping @Sendable () -> (inUse: Int, waiting: Int, size: Int)) {
+        registry.gauge("hearth_store_connections_in_use", help: "Database connections in use.") { Double(usage().inUse) }
+        registry.gauge("hearth_store_connections_waiting", help: "Threads waiting for a database connection.") {
+            Double(usage().waiting)
+        }
+        registry.gauge("hearth_store_connections_max", help: "Database connections the pool may hold.") {
+            Double(usage().size)
+        }
+    }
+
     public func signIn(provider: String, outcome: String) {
         signIns.labels(provider, outcome).increment()
     }
