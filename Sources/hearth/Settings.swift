@@ -51,6 +51,9 @@ struct Settings {
     var passwords = Passwords()
     /// Metrics, health endpoints and the log format (Settings+Operations.swift).
     var operations = Operations()
+    /// Whether the audit log is written and how long it is kept (`audit` in the config file, `HEARTH_AUDIT*`;
+    /// Settings+Audit.swift).
+    var audit = AuditLog()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -175,13 +178,14 @@ struct Settings {
         var emailPrivacy: EmailPrivacySettings?
         var passwordLockout: PasswordLockoutSettings?
         var passwords: PasswordsFile?
+        var audit: AuditFile?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "database", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
+        "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout", "audit",
     ]
 
     /// The options of every command that opens the store.
@@ -280,6 +284,7 @@ struct Settings {
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
+        try applyAudit(file.audit, fileObject: object, path: path)
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
@@ -403,6 +408,7 @@ struct Settings {
         try applyPasswordSignIn(environment: environment)
         try passwords.apply(environment: environment)
         try operations.apply(environment: environment)
+        try applyAudit(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }
