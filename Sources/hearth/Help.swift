@@ -164,8 +164,8 @@ enum Help {
                    A PostgreSQL database is backed up with pg_dump instead.
 
           copy     Copy every account (with its identities and second factors), signing key, dev IdP account,
-                   service account, live refresh session and queued provider-token revocation into a new, empty
-                   database, a page per transaction, then checks the counts and prints them. DB is sqlite:PATH
+                   service account, live refresh session, queued provider-token revocation and audit event into a
+                   new, empty database, a page per transaction, then checks the counts and prints them. DB is sqlite:PATH
                    (created if missing) or postgres://user:password@host:5432/db?sslmode=… (the database must
                    exist; Hearth makes its tables). A target that holds any of these already is refused: a copy
                    never merges. Stop the servers that use the source first. Both databases use the configured

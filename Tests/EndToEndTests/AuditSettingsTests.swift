@@ -6,19 +6,6 @@ import Testing
 /// the setting; the retention reaches the maintenance task.
 @Suite("audit settings (e2e)")
 struct AuditSettingsTests {
-    /// `hearth serve --dev` on a fresh data directory with `environment` and `config` (if given); it exits at once.
-    private func refusedServe(environment: [String: String] = [:], config json: String? = nil) throws -> (status: Int32, output: String) {
-        let directory = HearthProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var arguments = ["serve", "--dev", "--port", "0", "--data-dir", directory.path]
-        if let json {
-            let file = directory.appendingPathComponent("hearth.json")
-            try Data(json.utf8).write(to: file)
-            arguments += ["--config", file.path]
-        }
-        return try HearthProcess.run(arguments, environment: environment)
-    }
-
     @Test("a retention outside 1…3650 days, of the wrong type or an unknown key is refused clearly")
     func refusals() throws {
         let cases: [([String: String], String?, String)] = [
