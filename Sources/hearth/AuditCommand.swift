@@ -79,7 +79,8 @@ enum AuditCommand {
 }
 
 /// Writes events as `hearth audit` prints them: a header and one line per event (time, kind, uid, provider, actor,
-/// client address, detail; `-` for none), or one JSON array (records as the admin API returns them).
+/// client address, detail; `-` for none; control characters escaped, so that no value can start a line or move the
+/// terminal's cursor), or one JSON array (records as the admin API returns them).
 struct AuditOutput {
     let json: Bool
     private let widths = [26, 20, 30, 14, 22, 18]
@@ -110,10 +111,11 @@ struct AuditOutput {
 
     private func row(_ event: AuditEvent) -> String {
         let record = event.record
-        return line([
-            record.time, record.kind, record.localId ?? "-", record.provider ?? "-", record.actor,
-            record.clientAddress ?? "-", record.detail.isEmpty ? "-" : record.detail,
-        ])
+        return line(
+            [
+                record.time, record.kind, record.localId ?? "-", record.provider ?? "-", record.actor,
+                record.clientAddress ?? "-", record.detail.isEmpty ? "-" : record.detail,
+            ].map(Self.escapingControls))
     }
 
     /// Each cell padded to its column, or followed by two spaces when longer (never cut short).
@@ -121,6 +123,19 @@ struct AuditOutput {
         zip(cells, widths + [0]).map { cell, width in
             width == 0 ? cell : cell.padding(toLength: max(width, cell.count + 2), withPad: " ", startingAt: 0)
         }.joined() + "\n"
+    }
+
+    /// `text` with each control character (C0, DEL, C1) written as `\u{…}`.
+    private static func escapingControls(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// Writes a page at once (stdout may be a pipe).

@@ -39,11 +39,10 @@ struct AuditLogTests {
         }
     }
 
-    /// `time` as the log shows it: RFC 3339, milliseconds, UTC.
+    /// `time` as the log shows it: RFC 3339, exactly the milliseconds, UTC.
     static func time(_ millis: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+        let seconds = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(millis / 1000)))
+        return seconds.dropLast() + String(format: ".%03lldZ", millis % 1000)
     }
 
     // MARK: hearth audit
@@ -108,6 +107,25 @@ struct AuditLogTests {
         #expect(Set(records[0].keys) == ["id", "time", "kind", "actor", "detail"])
         let none = try data.audit(["--json", "--uid", "nobody"])
         #expect(none.status == 0 && none.stdout == "[]\n", "\(none.stdout)")
+    }
+
+    @Test("control characters in a value are printed escaped: no forged line, no terminal escape; JSON keeps them")
+    func controlCharacters() throws {
+        let hostile = Self.event(
+            minutesAgo: 5, .signInFailed, uid: "audit-c\r", provider: "evil.com\n\(Self.time(Self.nowMillis)) sign_in forged",
+            actor: .user, detail: "code=\u{1B}[2J\u{9B}31m")
+        let data = try AuditDirectory([hostile])
+        let result = try data.audit([])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0 == "\r" })
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[2].isEmpty, "\(result.stdout)")
+        #expect(lines[1].contains("audit-c\\u{D}") && lines[1].contains("evil.com\\u{A}"), "\(lines[1])")
+        #expect(lines[1].hasSuffix("code=\\u{1B}[2J\\u{9B}31m"), "\(lines[1])")
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(try data.audit(["--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(records.first?["provider"] as? String == hostile.provider)
+        #expect(records.first?["detail"] as? String == hostile.detail)
     }
 
     @Test("--uid, --kind, --since (time or duration) and --limit filter, alone and combined")
