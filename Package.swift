@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
         .testTarget(
             name: "StoreConformanceTests",
-            dependencies: ["HearthCore", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
+            dependencies: ["HearthCore", "HearthSQLShared", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
@@ -110,7 +110,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
-                "HearthServer", "SMTP", "Postgres",
+                "HearthServer", "SMTP", "Postgres", "HearthSQLite",
             ]),
     ]
 )

@@ -166,4 +166,12 @@ extension StoredRow {
             localID: try requiredText(5), createdAtMillis: try requiredInt64(6), attempts: Int(try requiredInt64(7)),
             nextAttemptAtMillis: try requiredInt64(8), lastError: text(9))
     }
+
+    /// `id, at_millis, kind, local_id, provider, client_address, actor, detail`.
+    public func auditEvent() throws -> AuditEvent {
+        AuditEvent(
+            id: try requiredText(0), atMillis: try requiredInt64(1), kind: AuditEventKind(rawValue: try requiredText(2)),
+            localID: text(3), provider: text(4), clientAddress: text(5), actor: AuditActor(rawValue: try requiredText(6)),
+            detail: try requiredText(7))
+    }
 }

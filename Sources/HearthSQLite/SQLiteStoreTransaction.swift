@@ -925,5 +925,5 @@ enum SQL {
         ("sessionPage", sessionPage), ("refreshSessionPage", refreshSessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
         ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
         ("revokeServiceAccount", revokeServiceAccount), ("staleAnonymousAccountPage", staleAnonymousAccountPage),
-    ] + providerTokenRevocationLookups + oobCodeLookups + cascadeLookups
+    ] + providerTokenRevocationLookups + oobCodeLookups + auditEventLookups + cascadeLookups
 }

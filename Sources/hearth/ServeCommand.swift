@@ -107,7 +107,7 @@ enum ServeCommand {
         let emailSender = try Self.closingStore(store) { try settings.emailSender() } ?? fallbackEmailSender
         let maintenance = MaintenanceTask(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
-            anonymousAccountLifetimeDays: settings.anonymousAccountDays,
+            anonymousAccountLifetimeDays: settings.anonymousAccountDays, audit: settings.audit,
             revokers: appleTokens.map { [IdentityProvider.appleID: AppleTokenRevoker(client: $0)] } ?? [:], log: logLine)
         let passwordHasher = try Self.closingStore(store) {
             try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()], httpThreads: threads)
@@ -130,7 +130,7 @@ enum ServeCommand {
                 emailSender: operations.counted(emailSender),
                 emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
                 issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
-                securityEvents: { logLine($0.logLine) }, metrics: operations.recording)
+                securityEvents: { logLine($0.logLine) }, metrics: operations.recording, audit: settings.audit)
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")

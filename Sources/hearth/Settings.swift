@@ -51,6 +51,9 @@ struct Settings {
     var passwords = Passwords()
     /// Metrics, health endpoints and the log format (Settings+Operations.swift).
     var operations = Operations()
+    /// Whether the audit log is written and how long it is kept (`audit` in the config file, `HEARTH_AUDIT*`;
+    /// Settings+Audit.swift).
+    var audit = AuditLog()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -178,6 +181,7 @@ struct Settings {
         var metrics: Operations.MetricsFile?
         var logFormat: String?
         var shutdownDelaySeconds: Int?
+        var audit: AuditFile?
     }
 
     private static let fileKeys: Set<String> = [
@@ -185,7 +189,7 @@ struct Settings {
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
         "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
-        "metrics", "logFormat", "shutdownDelaySeconds",
+        "metrics", "logFormat", "shutdownDelaySeconds", "audit",
     ]
 
     /// The options of every command that opens the store.
@@ -286,6 +290,7 @@ struct Settings {
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
         try Self.checkKeys(of: "metrics", in: object, known: Operations.metricsFileKeys, path: path)
         try operations.apply(metrics: file.metrics, logFormat: file.logFormat, shutdownDelay: file.shutdownDelaySeconds)
+        try applyAudit(file.audit, fileObject: object, path: path)
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
@@ -409,6 +414,7 @@ struct Settings {
         try applyPasswordSignIn(environment: environment)
         try passwords.apply(environment: environment)
         try operations.apply(environment: environment)
+        try applyAudit(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }
