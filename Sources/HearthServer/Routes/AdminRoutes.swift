@@ -14,26 +14,26 @@ struct AdminRoutes {
     func register(in router: inout Router) {
         let admin = platform.admin
         let endpoints: [(method: HTTPMethod, name: String, responder: HTTPResponder)] = [
-            (.post, "accounts", IdentityToolkitRoutes.json { fields, _ in
-                try admin.create(AdminCreateAccountRequest(fields: fields))
+            (.post, "accounts", Self.json(admin) { fields, caller in
+                try caller.create(AdminCreateAccountRequest(fields: fields))
             }),
-            (.post, "accounts:lookup", IdentityToolkitRoutes.json { fields, _ in
-                try admin.lookup(AdminLookupRequest(fields: fields))
+            (.post, "accounts:lookup", Self.json(admin) { fields, caller in
+                try caller.lookup(AdminLookupRequest(fields: fields))
             }),
-            (.post, "accounts:update", IdentityToolkitRoutes.json { fields, _ in
-                try admin.update(AdminUpdateAccountRequest(fields: fields))
+            (.post, "accounts:update", Self.json(admin) { fields, caller in
+                try caller.update(AdminUpdateAccountRequest(fields: fields))
             }),
-            (.post, "accounts:delete", IdentityToolkitRoutes.json { fields, _ in
-                try admin.delete(AdminDeleteAccountRequest(fields: fields))
+            (.post, "accounts:delete", Self.json(admin) { fields, caller in
+                try caller.delete(AdminDeleteAccountRequest(fields: fields))
             }),
-            (.post, "accounts:batchDelete", IdentityToolkitRoutes.json { fields, _ in
-                try admin.batchDelete(BatchDeleteRequest(fields: fields))
+            (.post, "accounts:batchDelete", Self.json(admin) { fields, caller in
+                try caller.batchDelete(BatchDeleteRequest(fields: fields))
             }),
-            (.post, "accounts:query", IdentityToolkitRoutes.json { fields, _ in
-                try admin.query(QueryAccountsRequest(fields: fields))
+            (.post, "accounts:query", Self.json(admin) { fields, caller in
+                try caller.query(QueryAccountsRequest(fields: fields))
             }),
-            (.post, "accounts:batchCreate", IdentityToolkitRoutes.json { fields, _ in
-                try admin.batchCreate(BatchCreateRequest(fields: fields))
+            (.post, "accounts:batchCreate", Self.json(admin) { fields, caller in
+                try caller.batchCreate(BatchCreateRequest(fields: fields))
             }),
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
@@ -55,5 +55,16 @@ struct AdminRoutes {
                 sessionCookie: try tokens.mintSessionCookie(idToken: request.idToken, validDuration: request.validDuration))
         }))
         router.add(.post, "\(Self.base)/tenants/{tenant}:createSessionCookie", edge.admin.handler(tenants))
+    }
+
+    /// An admin call taking the request's JSON fields and `service` acting as the request's caller, as
+    /// ``RequireAdmin`` accepted it, so that its changes are recorded as that caller's (the audit log's actor).
+    static func json(
+        _ service: AdminService, _ operation: @escaping @Sendable (RequestFields, AdminService) throws -> any Encodable
+    ) -> HTTPResponder {
+        { request in
+            let caller = service.acting(as: AuditActor(try request.adminCaller()))
+            return try IdentityToolkitRoutes.json { fields, _ in try operation(fields, caller) }(request)
+        }
     }
 }
