@@ -14,27 +14,13 @@ struct AdminRoutes {
     func register(in router: inout Router) {
         let admin = platform.admin
         let endpoints: [(method: HTTPMethod, name: String, responder: HTTPResponder)] = [
-            (.post, "accounts", Self.json(admin) { fields, caller in
-                try caller.create(AdminCreateAccountRequest(fields: fields))
-            }),
-            (.post, "accounts:lookup", Self.json(admin) { fields, caller in
-                try caller.lookup(AdminLookupRequest(fields: fields))
-            }),
-            (.post, "accounts:update", Self.json(admin) { fields, caller in
-                try caller.update(AdminUpdateAccountRequest(fields: fields))
-            }),
-            (.post, "accounts:delete", Self.json(admin) { fields, caller in
-                try caller.delete(AdminDeleteAccountRequest(fields: fields))
-            }),
-            (.post, "accounts:batchDelete", Self.json(admin) { fields, caller in
-                try caller.batchDelete(BatchDeleteRequest(fields: fields))
-            }),
-            (.post, "accounts:query", Self.json(admin) { fields, caller in
-                try caller.query(QueryAccountsRequest(fields: fields))
-            }),
-            (.post, "accounts:batchCreate", Self.json(admin) { fields, caller in
-                try caller.batchCreate(BatchCreateRequest(fields: fields))
-            }),
+            (.post, "accounts", Self.json(admin) { try $1.create(AdminCreateAccountRequest(fields: $0)) }),
+            (.post, "accounts:lookup", Self.json(admin) { try $1.lookup(AdminLookupRequest(fields: $0)) }),
+            (.post, "accounts:update", Self.json(admin) { try $1.update(AdminUpdateAccountRequest(fields: $0)) }),
+            (.post, "accounts:delete", Self.json(admin) { try $1.delete(AdminDeleteAccountRequest(fields: $0)) }),
+            (.post, "accounts:batchDelete", Self.json(admin) { try $1.batchDelete(BatchDeleteRequest(fields: $0)) }),
+            (.post, "accounts:query", Self.json(admin) { try $1.query(QueryAccountsRequest(fields: $0)) }),
+            (.post, "accounts:batchCreate", Self.json(admin) { try $1.batchCreate(BatchCreateRequest(fields: $0)) }),
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
                 try IdentityToolkitRoutes.refuseTenant(fields)
