@@ -18,6 +18,7 @@ public final class AccountService: Sendable {
     let passwords: PasswordAccounts
     /// Counts sign-ins by provider and outcome.
     private let metrics: any MetricsRecording
+    /// Records sign-ins, sign-ups, links and the account's changes.
     let audit: AuditRecorder
 
     /// - Parameters:

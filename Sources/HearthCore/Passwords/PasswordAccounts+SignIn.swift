@@ -66,13 +66,14 @@ extension PasswordAccounts {
         let session = Session(signInProvider: Self.providerID, authTime: nowMillis / 1000)
         let outcome = try store.transaction(atMillis: nowMillis, report: report) { writer, ledger -> WriteOutcome<SignInOutcome> in
             try attempt.succeeded(&ledger)
-            // The password checked must still be the account's (not changed, the account not deleted, meanwhile).
+            /// Answers `error` once the returned attempt is kept, recording the refusal with it.
             func refuse(_ error: WireError) throws -> WriteOutcome<SignInOutcome> {
                 try audit.record(
                     .signInFailed, localID: account.localID, provider: Self.providerID, client: client,
                     detail: AuditRecorder.detail(of: error.code), in: writer)
                 return .commitThenFail(error)
             }
+            // The password checked must still be the account's (not changed, the account not deleted, meanwhile).
             guard var current = try writer.account(localID: account.localID), current.passwordHash == verifiedHash else {
                 return try refuse(credentialFailure(emailKnown: true))
             }
