@@ -95,22 +95,23 @@ struct AuditFixture {
 /// rolls back, as it does when a database refuses the commit.
 final class FailingCommitStore: HearthStore, Sendable {
     struct Injected: Error {}
+    typealias Condition = @Sendable (any StoreReader) throws -> Bool
     private let inner: any HearthStore
-    private let failing = Mutex(false)
+    private let condition = Mutex<Condition?>(nil)
 
     init(_ inner: any HearthStore) {
         self.inner = inner
     }
 
-    /// Whether writes from now on fail after their body ran.
-    func fail(_ value: Bool) { failing.withLock { $0 = value } }
+    /// From now on, a write fails after its body ran when `condition` holds for what the body left (nil: none fails).
+    func fail(when condition: Condition?) { self.condition.withLock { $0 = condition } }
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
 
     func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
         try inner.write { writer in
             let value = try body(writer)
-            if failing.withLock({ $0 }) { throw Injected() }
+            if let condition = condition.withLock({ $0 }), try condition(writer) { throw Injected() }
             return value
         }
     }

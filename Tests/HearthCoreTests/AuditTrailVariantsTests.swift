@@ -271,19 +271,27 @@ struct AuditTrailVariantsTests {
         create.localId = "rolled-back"
         let badToken = "not.a.token"
 
-        store.fail(true)
+        // Only the transactions that make these changes are refused, so an event written in a write of its own
+        // (before or beside the change) would stay.
+        store.fail { reader in
+            try reader.account(localID: "rolled-back") != nil || reader.account(providerID: "google.com", rawID: "g-9") != nil
+                || reader.account(email: "ada@example.com") != nil || reader.signingKeys().count > 1
+        }
         #expect(throws: FailingCommitStore.Injected.self) { try admin.create(create) }
         #expect(throws: FailingCommitStore.Injected.self) { try f.google("g-9") }
         #expect(throws: FailingCommitStore.Injected.self) { try f.passwordSignUp() }
         #expect(throws: FailingCommitStore.Injected.self) { try f.platform.sessionKeys.rotate(by: .commandLine) }
-        // A refusal whose record cannot be written is still answered as the refusal.
+        #expect(try f.events().isEmpty)
+        #expect(try f.test.store.read { try $0.accountCount() } == 0)
+
+        // Every write refused: a refusal whose record cannot be written is still answered as the refusal.
+        store.fail { _ in true }
         #expect(
             wireErrorCode { _ = try f.platform.accounts.signInWithIdp(f.test.signInRequest(idToken: badToken), client: Self.client) }
                 == .invalidIdpResponse)
         #expect(try f.events().isEmpty)
-        #expect(try f.test.store.read { try $0.accountCount() } == 0)
 
-        store.fail(false)
+        store.fail(when: nil)
         _ = try admin.create(create)
         _ = try f.google("g-9")
         #expect(
