@@ -108,7 +108,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
-                "HearthServer", "SMTP", "Postgres",
+                "HearthServer", "HearthSQLite", "SMTP", "Postgres",
             ]),
     ]
 )
