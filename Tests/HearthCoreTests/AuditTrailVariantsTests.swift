@@ -257,6 +257,33 @@ struct AuditTrailVariantsTests {
             ].sorted())
     }
 
+    @Test("a verified sign-in that takes over an unproven email records the identity linked and every way in dropped")
+    func takeovers() throws {
+        let f = try AuditFixture()
+        let byGoogle = try f.passwordSignUp("taken@example.com")
+        let byLink = try f.passwordSignUp("linked@example.com")
+        f.test.time.advance(by: 5)
+        _ = try f.google("g-10", email: "taken@example.com")
+        let code = try #require(
+            try f.platform.emailActions.sendOobCode(
+                SendOobCodeRequest(
+                    requestType: "EMAIL_SIGNIN", email: "linked@example.com", continueUrl: "https://app.example.com/",
+                    returnOobLink: true),
+                caller: .admin
+            ).oobCode)
+        _ = try f.platform.emailActions.signInWithEmailLink(
+            SignInWithEmailLinkRequest(email: "linked@example.com", oobCode: code), client: Self.client)
+        let (google, link) = (byGoogle.localId, byLink.localId)
+        #expect(
+            try Self.summary(f).filter { !$0.hasPrefix("sign_up") } == [
+                "unlink \(google) password \(Self.client) user ", "link \(google) google.com \(Self.client) user ",
+                "sessions_revoked \(google) - \(Self.client) user ", "sign_in \(google) google.com \(Self.client) user ",
+                "unlink \(link) password \(Self.client) user ", "sessions_revoked \(link) - \(Self.client) user ",
+                "sign_in \(link) emailLink \(Self.client) user ",
+            ].sorted())
+        try f.expectNoSecret([code, AuditFixture.password])
+    }
+
     @Test("a change whose transaction rolls back leaves no event; once it commits, exactly one")
     func rollback() throws {
         var failing: FailingCommitStore?

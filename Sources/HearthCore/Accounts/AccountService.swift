@@ -222,6 +222,7 @@ public final class AccountService: Sendable {
             if let email = profile.email, var account = try writer.account(email: email) {
                 guard profile.emailVerified else { return .needsConfirmation(account) }
                 guard !account.disabled else { throw WireError(.userDisabled) }
+                let original = account
                 if !account.emailVerified {
                     // The trusted provider takes over an address nobody proved: drop every other way in
                     // and revoke existing sessions (§4.3 step 3c).
@@ -239,6 +240,8 @@ public final class AccountService: Sendable {
                 account.displayName = profile.displayName ?? account.displayName
                 account.photoURL = profile.photoURL ?? account.photoURL
                 account.emailVerified = true
+                // The identity linked to the email's account (and, in a takeover, every way in it drops).
+                try audit.recordChanges(from: original, to: account, client: client, in: writer)
                 return try finish(account, isNewUser: false, emailRecycled: emailRecycled)
             }
             let account = Account(

@@ -51,6 +51,10 @@ extension EmailActionService {
             account.emailVerified = true
             account.emailLinkSignIn = true
             account.isAnonymous = false
+            if linkingUser == nil, let existing {
+                // A takeover drops every other way in and ends the sessions.
+                try audit.recordChanges(from: existing, to: account, client: client, in: writer)
+            }
             if linkingUser == nil, !mfa.requiredFactors(of: account).isEmpty {
                 try writer.updateAccount(account)
                 try audit.record(
