@@ -79,6 +79,17 @@ struct AuditFixture {
             SignInWithPasswordRequest(email: email, password: password), client: Self.client)
     }
 
+    /// Signs in with an email link sent to `email` (an administrator asking for it); returns the link's code.
+    @discardableResult
+    func emailLinkSignIn(_ email: String) throws -> String {
+        let request = SendOobCodeRequest(
+            requestType: "EMAIL_SIGNIN", email: email, continueUrl: "https://app.example.com/", returnOobLink: true)
+        let code = try #require(try platform.emailActions.sendOobCode(request, caller: .admin).oobCode)
+        _ = try platform.emailActions.signInWithEmailLink(
+            SignInWithEmailLinkRequest(email: email, oobCode: code), client: Self.client)
+        return code
+    }
+
     /// Enrols a TOTP factor for a Google user; returns the user's first sign-in, the secret and the factor's id.
     func enrolledTOTPUser(_ subject: String = "mfa-user") throws
         -> (user: MFAFlowTests.Fixture, secret: String, enrollmentID: String, tokens: MFATokensResponse)

@@ -31,19 +31,7 @@ struct AuditTrailVariantsTests {
         for token in customTokens {
             _ = try f.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: token), client: Self.client)
         }
-        var codes: [String] = []
-        for _ in 0..<2 {
-            let code = try #require(
-                try f.platform.emailActions.sendOobCode(
-                    SendOobCodeRequest(
-                        requestType: "EMAIL_SIGNIN", email: "link@example.com", continueUrl: "https://app.example.com/",
-                        returnOobLink: true),
-                    caller: .admin
-                ).oobCode)
-            codes.append(code)
-            _ = try f.platform.emailActions.signInWithEmailLink(
-                SignInWithEmailLinkRequest(email: "link@example.com", oobCode: code), client: Self.client)
-        }
+        let codes = [try f.emailLinkSignIn("link@example.com"), try f.emailLinkSignIn("link@example.com")]
         let link = try #require(try f.test.store.read { try $0.account(email: "link@example.com") })
         #expect(
             try Self.summary(f) == [
@@ -264,15 +252,7 @@ struct AuditTrailVariantsTests {
         let byLink = try f.passwordSignUp("linked@example.com")
         f.test.time.advance(by: 5)
         _ = try f.google("g-10", email: "taken@example.com")
-        let code = try #require(
-            try f.platform.emailActions.sendOobCode(
-                SendOobCodeRequest(
-                    requestType: "EMAIL_SIGNIN", email: "linked@example.com", continueUrl: "https://app.example.com/",
-                    returnOobLink: true),
-                caller: .admin
-            ).oobCode)
-        _ = try f.platform.emailActions.signInWithEmailLink(
-            SignInWithEmailLinkRequest(email: "linked@example.com", oobCode: code), client: Self.client)
+        let code = try f.emailLinkSignIn("linked@example.com")
         let (google, link) = (byGoogle.localId, byLink.localId)
         #expect(
             try Self.summary(f).filter { !$0.hasPrefix("sign_up") } == [
