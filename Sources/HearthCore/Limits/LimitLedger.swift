@@ -29,13 +29,11 @@ struct LimitLedger {
         try writer.saveLimitCounter(counter)
         guard lockedNow else { return }
         events.append(.lockout(key: key, untilMillis: counter.lockedUntilMillis))
+        // Lockout keys name no email: an email's counter is keyed by its hash (`LimitKeys.passwordFailures`).
         try audit?.record(
             .lockout, localID: localID, client: client, actor: .system,
-            detail: "key=\(Self.auditedKey(key)) until_ms=\(counter.lockedUntilMillis)", in: writer)
+            detail: "key=\(key) until_ms=\(counter.lockedUntilMillis)", in: writer)
     }
-
-    /// `key` as the audit log may hold it: hashed whole if it holds an email (the keys Hearth makes never do).
-    static func auditedKey(_ key: String) -> String { key.contains("@") ? Identifiers.hash(key) : key }
 
     /// Forgets the failures under `key` (after a success).
     func reset(_ key: String) throws {
