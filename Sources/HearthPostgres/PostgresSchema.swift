@@ -293,6 +293,5 @@ enum PostgresSchema {
         );
         CREATE INDEX audit_events_local_id ON audit_events (local_id, id) WHERE local_id IS NOT NULL;
         CREATE INDEX audit_events_kind ON audit_events (kind, id);
-        CREATE INDEX audit_events_at ON audit_events (at_millis, id);
         """
 }

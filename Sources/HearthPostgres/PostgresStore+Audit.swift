@@ -36,7 +36,9 @@ extension PostgresStoreWriter {
     func deleteAuditEvents(before millis: Int64, limit: Int) throws -> Int {
         precondition(limit >= 1, "a purge step needs a limit of at least 1")
         return try run("deleteAuditEvents") {
-            try update(PostgresSQL.deleteAuditEvents, [.int64(millis), .int64(Int64(limit))])
+            try update(
+                PostgresSQL.deleteAuditEvents,
+                [.text(AuditEvent.idPrefix(atMillis: millis)), .int64(Int64(limit)), .int64(millis)])
         }
     }
 }
@@ -50,9 +52,11 @@ extension PostgresSQL {
         VALUES (\(parameters(auditEventColumns.count))) ON CONFLICT (id) DO NOTHING
         """
     /// Oldest first, at most $2 rows, so one purge never holds locks long.
+    /// Oldest first, at most `$2` rows: events before `$3` are the ids before `$1`, that time's id prefix (a range of the
+    /// primary key; `at_millis` is checked too).
     static let deleteAuditEvents = """
         DELETE FROM audit_events WHERE id IN (
-            SELECT id FROM audit_events WHERE at_millis < $1 ORDER BY at_millis, id LIMIT $2)
+            SELECT id FROM audit_events WHERE id < $1 AND at_millis < $3 ORDER BY id LIMIT $2)
         """
 
     /// The statement and values of one page of `query`. The time filter is also a range of ids (`lowestID`), so

@@ -31,7 +31,7 @@ extension SQLiteStoreWriter {
     func deleteAuditEvents(before millis: Int64, limit: Int) throws -> Int {
         precondition(limit >= 1, "a purge step needs a limit of at least 1")
         return try run("deleteAuditEvents") {
-            try execute(SQL.deleteAuditEvents, [.integer(millis), SQLiteValue(limit)])
+            try execute(SQL.deleteAuditEvents, [.text(AuditEvent.idPrefix(atMillis: millis)), SQLiteValue(limit), .integer(millis)])
         }
     }
 }
@@ -44,10 +44,11 @@ extension SQL {
         INSERT INTO audit_events (\(auditEventColumns.joined(separator: ", ")))
         VALUES (\(Array(repeating: "?", count: auditEventColumns.count).joined(separator: ", ")))
         """
-    /// Oldest first, at most `?2` rows, so one purge never holds the writer long.
+    /// Oldest first, at most `?2` rows, so one purge never holds the writer long: events before `?3` are the ids before
+    /// `?1`, that time's id prefix (a range of the primary key; `at_millis` is checked too).
     static let deleteAuditEvents = """
         DELETE FROM audit_events WHERE id IN (
-            SELECT id FROM audit_events WHERE at_millis < ?1 ORDER BY at_millis, id LIMIT ?2)
+            SELECT id FROM audit_events WHERE id < ?1 AND at_millis < ?3 ORDER BY id LIMIT ?2)
         """
 
     /// The statement and values of one page of `query`. The time filter is also a range of ids (`lowestID`), so

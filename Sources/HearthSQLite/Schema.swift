@@ -334,7 +334,8 @@ enum Schema {
         """
 
     /// The audit log (`AuditEvent`), keyed by its time-ordered id, so that newest first is the primary key backwards.
-    /// An account's events and a kind's are found by an index each, in id order; the retention purge by time.
+    /// An account's events and a kind's are found by an index each, in id order; the retention purge is a range of ids
+    /// (they start with their time).
     static let version10 = """
         CREATE TABLE audit_events (
             id TEXT PRIMARY KEY NOT NULL,
@@ -348,6 +349,5 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX audit_events_local_id ON audit_events(local_id, id) WHERE local_id IS NOT NULL;
         CREATE INDEX audit_events_kind ON audit_events(kind, id);
-        CREATE INDEX audit_events_at ON audit_events(at_millis, id);
         """
 }
