@@ -51,6 +51,8 @@ struct Settings {
     var passwords = Passwords()
     /// Metrics, health endpoints and the log format (Settings+Operations.swift).
     var operations = Operations()
+    /// Who may use the admin console and how they sign in (Settings+Console.swift).
+    var console = ConsoleSettings()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -175,13 +177,14 @@ struct Settings {
         var emailPrivacy: EmailPrivacySettings?
         var passwordLockout: PasswordLockoutSettings?
         var passwords: PasswordsFile?
+        var console: ConsoleSettings?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "database", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
+        "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout", "console",
     ]
 
     /// The options of every command that opens the store.
@@ -280,6 +283,7 @@ struct Settings {
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
+        try applyConsole(file.console, fileObject: object, path: path)
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
@@ -403,6 +407,7 @@ struct Settings {
         try applyPasswordSignIn(environment: environment)
         try passwords.apply(environment: environment)
         try operations.apply(environment: environment)
+        try applyConsole(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }

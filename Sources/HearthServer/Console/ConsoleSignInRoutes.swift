@@ -1,0 +1,93 @@
+import HearthConsole
+import HearthCore
+import HearthCrypto
+import HearthHTTP
+import HearthProtocol
+
+/// How an administrator signs in to the console, through Hearth itself: `/console/sign-in` starts an
+/// authorization-code flow (state, nonce, PKCE S256) at the configured provider as the console's client, keeping the
+/// flow's secrets in a short-lived `SameSite=Lax` cookie (so any instance can finish it); `/console/callback` checks
+/// the state against that cookie, exchanges the code, signs in with `signInWithIdp` as an app does, and lets in only
+/// an account with `"hearthAdmin": true`, giving it a session cookie (`mintSessionCookie`). Accounts with a second
+/// factor are refused: the console does not take second-factor codes.
+struct ConsoleSignInRoutes: Sendable {
+    let platform: IdentityPlatform
+    let provider: ConsoleSignInProvider
+    let publicURL: String
+    let cookies: ConsoleCookies
+    let sessionLifetime: Int64
+
+    /// The redirect URI the console's client must register at the provider.
+    static func callbackURI(publicURL: String) -> String { publicURL + ConsolePaths.callback }
+
+    var start: HTTPResponder {
+        { [provider, publicURL, cookies] _ in
+            let (verifier, challenge, state, nonce) = DevIdentityProvider.newFlowSecrets()
+            let query = FormEncoding.encode([
+                ("response_type", "code"), ("client_id", provider.clientID),
+                ("redirect_uri", Self.callbackURI(publicURL: publicURL)), ("scope", "openid email profile"),
+                ("state", state), ("nonce", nonce), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+            ])
+            let separator = provider.authorizationEndpoint.contains("?") ? "&" : "?"
+            var response = HTTPResponse.redirect(to: provider.authorizationEndpoint + separator + query, status: 302)
+            let flow = [state, verifier, nonce].joined(separator: ".")
+            response.headers.add(name: "Set-Cookie", value: cookies.setting(ConsoleCookies.flow, flow, maxAge: 600, sameSite: "Lax"))
+            return ConsoleGate.secured(response)
+        }
+    }
+
+    var callback: HTTPResponder {
+        { request in
+            var response = finish(request)
+            response.headers.add(name: "Set-Cookie", value: cookies.deleting(ConsoleCookies.flow))
+            return ConsoleGate.secured(response)
+        }
+    }
+
+    private func finish(_ request: HTTPRequest) -> HTTPResponse {
+        if request.query["error"] != nil {
+            return refusal("Sign-in cancelled", "The provider did not sign you in.", status: 400)
+        }
+        let flow = ConsoleCookies.value(ConsoleCookies.flow, in: request)?.split(separator: ".").map(String.init) ?? []
+        guard flow.count == 3, let state = request.query["state"],
+            ConstantTime.equals(Array(state.utf8), Array(flow[0].utf8)), let code = request.query["code"], !code.isEmpty
+        else {
+            return refusal("Unknown sign-in", "This sign-in was not started in this browser or has expired. Start again.", status: 400)
+        }
+        do {
+            let redirectURI = Self.callbackURI(publicURL: publicURL)
+            let providerIDToken = try provider.exchange(code, redirectURI, flow[1])
+            let signIn = try platform.accounts.signInWithIdp(
+                SignInWithIdpRequest(
+                    requestUri: redirectURI,
+                    postBody: FormEncoding.encode([
+                        ("providerId", provider.providerID), ("id_token", providerIDToken), ("nonce", flow[2]),
+                    ]),
+                    returnSecureToken: true),
+                client: request.clientKey)
+            if signIn.mfaPendingCredential != nil {
+                return refusal(
+                    "Second factor required",
+                    "This account has a second factor, and the console does not take second-factor codes yet. Use an administrator account without one.",
+                    status: 403)
+            }
+            guard let idToken = signIn.idToken, let localID = signIn.localId else {
+                return refusal("Not signed in", "Hearth did not sign this account in (\(signIn.errorMessage ?? "it needs confirmation")).", status: 403)
+            }
+            guard let account = try platform.store.read({ try $0.account(localID: localID) }),
+                ConsoleSession.isAdministrator(account)
+            else { return HTTPResponse.html(ConsoleGate.notAdministrator, status: 403) }
+            let cookie = try platform.tokens.mintSessionCookie(idToken: idToken, validDuration: sessionLifetime)
+            var response = HTTPResponse.html(MessagePage.continueInto(ConsolePaths.users))
+            response.headers.add(name: "Set-Cookie", value: cookies.setting(ConsoleCookies.session, cookie, maxAge: sessionLifetime))
+            return response
+        } catch {
+            let failure = WireFailure(error)
+            return refusal("Sign-in failed", failure.fault == nil ? failure.wire.message : "Hearth could not sign you in.", status: 400)
+        }
+    }
+
+    private func refusal(_ title: String, _ text: String, status: Int) -> HTTPResponse {
+        HTTPResponse.html(MessagePage.message(title: title, text: text), status: status)
+    }
+}
