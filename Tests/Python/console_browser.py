@@ -36,7 +36,10 @@ def main():
         return element(css).text
 
     def click(css):
+        """Clicks `css` and waits for the page it leads to."""
+        page = driver.find_element(By.TAG_NAME, "html")
         element(css).click()
+        wait.until(expected_conditions.staleness_of(page))
 
     def shoot(name):
         if shots:
@@ -49,7 +52,9 @@ def main():
         """On the dev Google chooser, picks the account with `email`."""
         row = wait.until(expected_conditions.element_to_be_clickable(
             (By.XPATH, f"//form[contains(@class, 'account')][contains(., '{email}')]//button[@type='submit']")))
+        page = driver.find_element(By.TAG_NAME, "html")
         row.click()
+        wait.until(expected_conditions.staleness_of(page))
 
     def confirm(link):
         """Follows a change's link to its confirmation step, confirms, and returns the notice shown afterwards."""
@@ -100,7 +105,7 @@ def main():
         facts["factors_after"] = len(driver.find_elements(By.CSS_SELECTOR, "#factors tbody tr"))
         shoot("user")
 
-        driver.find_element(By.LINK_TEXT, "Signing keys").click()
+        click("nav a[href='/console/keys']")
         facts["keys_before"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")]
         facts["rotated"] = confirm("#rotate")
         facts["keys_after"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")]
