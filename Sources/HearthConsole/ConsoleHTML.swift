@@ -35,8 +35,12 @@ public enum ConsoleHTML {
 
     /// The path of a user's page (the uid percent-encoded as one path segment).
     public static func userPath(_ localID: String) -> String {
-        "\(ConsolePaths.users)/\(localID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? localID)"
+        "\(ConsolePaths.users)/\(localID.addingPercentEncoding(withAllowedCharacters: pathSegment) ?? localID)"
     }
+
+    /// RFC 3986's unreserved characters: what a path segment may hold unescaped.
+    private static let pathSegment = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: "\u{21}"..."\u{7E}"))
+        .union(CharacterSet(charactersIn: "-._~"))
 
     /// An announced error message, or nothing.
     public static func alert(_ message: String?) -> String {

@@ -16,6 +16,7 @@ public enum ConsoleStylesheet {
         main{max-width:72rem;margin:1.5rem auto;padding:0 1.5rem}main.narrow{max-width:34rem}
         h1{font-size:1.5rem;font-weight:500;margin:.2rem 0 1rem}h2{font-size:1.15rem;font-weight:500;margin:1.6rem 0 .6rem}
         section,.panel{background:#fff;border:1px solid var(--line);border-radius:6px;padding:1rem 1.2rem;margin-bottom:1rem}
+        section>h2:first-child{margin-top:0}
         .table{overflow-x:auto}
         table{border-collapse:collapse;width:100%;background:#fff}
         th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}

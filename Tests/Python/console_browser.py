@@ -44,7 +44,7 @@ def main():
     def shoot(name):
         if shots:
             height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(1280, max(700, min(height + 40, 1800)))
+            driver.set_window_size(1280, max(700, min(height + 40, 1300)))
             driver.save_screenshot(os.path.join(shots, f"console-{name}.png"))
             driver.set_window_size(1280, 900)
 
@@ -85,6 +85,7 @@ def main():
         click("#users tbody tr a")
         facts["user_heading"] = text("h1")
         facts["factors_before"] = len(driver.find_elements(By.CSS_SELECTOR, "#factors tbody tr"))
+        shoot("user")
 
         claims = element("#claims")
         claims.clear()
@@ -103,7 +104,6 @@ def main():
         facts["state"] = text("#state")
         facts["factor_removed"] = confirm(".remove-factor")
         facts["factors_after"] = len(driver.find_elements(By.CSS_SELECTOR, "#factors tbody tr"))
-        shoot("user")
 
         click("nav a[href='/console/keys']")
         facts["keys_before"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")]

@@ -128,7 +128,7 @@ struct ConsoleChanges {
     private static func factor(_ request: HTTPRequest, _ platform: IdentityPlatform) throws -> (Account, MFAEnrollment) {
         let account = try ConsoleRoutes.account(request, platform)
         guard let factor = account.mfaEnrollments.first(where: { $0.enrollmentID == request.pathParameters["factor"] }) else {
-            throw WireError(.mfaEnrollmentNotFound, "This account has no such second factor.")
+            throw WireError(.mfaEnrollmentNotFound, "This account has no such second factor.", httpStatus: 404)
         }
         return (account, factor)
     }

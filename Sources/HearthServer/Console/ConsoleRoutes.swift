@@ -114,7 +114,7 @@ struct ConsoleRoutes {
     static func account(_ request: HTTPRequest, _ platform: IdentityPlatform) throws -> Account {
         let localID = request.pathParameters["uid"] ?? ""
         guard let account = try platform.store.read({ try $0.account(localID: localID) }) else {
-            throw WireError(.userNotFound, "There is no account with this uid.")
+            throw WireError(.userNotFound, "There is no account with this uid.", httpStatus: 404)
         }
         return account
     }
