@@ -41,6 +41,11 @@ extension Settings {
         }
     }
 
+    /// The console settings must be usable (checked at startup, before the store opens).
+    func checkConsole() throws {
+        _ = try consoleOptions(timeout: 1)
+    }
+
     /// The console's options: without `console.clientId`, in `--dev` the dev Google signs administrators in, and
     /// outside `--dev` nobody can sign in (the console answers that it is not configured).
     func consoleOptions(timeout: TimeInterval) throws -> ConsoleOptions {

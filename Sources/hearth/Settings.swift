@@ -203,6 +203,7 @@ struct Settings {
         try checkSessions()
         try checkProviders()
         try checkEmail()
+        try checkConsole()
     }
 
     private mutating func apply(file path: String) throws {
