@@ -59,6 +59,48 @@ struct ConsoleSettingsTests {
         #expect(!server.lines.joined().contains("shh"))
     }
 
+    @Test("in production an administrator signs in through an oidc.* provider: the console exchanges the code as its client and signs in with signInWithIdp; only a hearthAdmin account gets a session")
+    func openIDSignIn() throws {
+        let idp = HearthProcess()
+        try idp.start()
+        let issuer = "\(idp.baseURL)/dev/google"
+        let server = try OpenIDProviderTests.server(config: [
+            "oidcProviders": [["providerId": "oidc.staff", "issuer": issuer, "clientIds": [DevGoogle.clientID]]],
+            "console": [
+                "provider": "oidc.staff", "clientId": DevGoogle.clientID, "clientSecret": "console-secret",
+                "authorizationUri": "\(issuer)/o/oauth2/v2/auth", "tokenUri": "\(issuer)/token",
+            ],
+        ])
+        /// The whole sign-in, the person choosing their account at the provider headlessly (`login_hint`, `prompt=none`).
+        func signIn() throws -> HTTPResult {
+            let start = try server.request("GET", "/console/sign-in")
+            let location = try #require(start.header("Location"))
+            #expect(location.hasPrefix("\(issuer)/o/oauth2/v2/auth?"))
+            let flow = String(try #require(start.header("Set-Cookie")).prefix { $0 != ";" })
+            let approved = try idp.request("GET", String(location.dropFirst(idp.baseURL.count)) + "&login_hint=staff%40example.com&prompt=none")
+            let back = try #require(approved.header("Location"), "\(approved.status) \(approved.text)")
+            #expect(back.hasPrefix("\(server.baseURL)/console/callback?"))
+            return try server.request("GET", String(back.dropFirst(server.baseURL.count)), headers: [("Cookie", flow)])
+        }
+        let refused = try signIn()
+        #expect(refused.status == 403 && refused.text.contains("Not an administrator"), "\(refused.status) \(refused.text)")
+        #expect(refused.header("Set-Cookie")?.hasPrefix("hearth_console=") != true)
+        let found = try server.runCommand(["users", "find", "--email", "staff@example.com"])
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(found.output.utf8)) as? [String: Any], "\(found.output)")
+        let uid = try #require(record["localId"] as? String)
+        #expect((record["providerUserInfo"] as? [[String: Any]])?.first?["providerId"] as? String == "oidc.staff")
+        #expect(try server.runCommand(["users", "set-claims", uid, #"{"hearthAdmin": true}"#]).status == 0)
+
+        let admitted = try signIn()
+        #expect(admitted.status == 200, "\(admitted.text)")
+        // (The raw client keeps the last Set-Cookie: the session's, after the flow cookie's deletion.)
+        let session = String(try #require(admitted.header("Set-Cookie")).prefix { $0 != ";" })
+        #expect(session.hasPrefix("hearth_console="))
+        let page = try server.request("GET", "/console/users", headers: [("Cookie", session)])
+        #expect(page.status == 200 && page.text.contains("staff@example.com"), "\(page.status)")
+        #expect(!server.lines.joined().contains("console-secret"))
+    }
+
     static func writeConfig(_ text: String) throws -> String {
         let file = HearthProcess.temporaryDirectory().appendingPathComponent("hearth.json")
         try Data(text.utf8).write(to: file)

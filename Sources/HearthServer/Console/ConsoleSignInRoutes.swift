@@ -38,8 +38,11 @@ struct ConsoleSignInRoutes: Sendable {
 
     var callback: HTTPResponder {
         { request in
+            // The flow's cookie is deleted first, so that its deletion comes before a new session's cookie.
             var response = finish(request)
-            response.headers.add(name: "Set-Cookie", value: cookies.deleting(ConsoleCookies.flow))
+            var headers = HTTPHeaders([("Set-Cookie", cookies.deleting(ConsoleCookies.flow))])
+            for (name, value) in response.headers { headers.add(name: name, value: value) }
+            response.headers = headers
             return ConsoleGate.secured(response)
         }
     }
