@@ -59,5 +59,6 @@ public enum ConsolePaths {
     public static let development = "/console/dev"
     public static let signIn = "/console/sign-in"
     public static let callback = "/console/callback"
+    public static let secondFactor = "/console/second-factor"
     public static let signOut = "/console/sign-out"
 }

@@ -17,6 +17,20 @@ public enum MessagePage {
             """)
     }
 
+    /// The second step of an administrator's sign-in: the code from an authenticator app, posted with the CSRF token
+    /// bound to the pending sign-in.
+    public static func secondFactor(csrfToken: String, enrollmentID: String, factorName: String, error: String? = nil) -> String {
+        ConsoleLayout.standalone(title: "Second factor", body: """
+            \(ConsoleHTML.alert(error))
+            <form method="post" action="\(ConsolePaths.secondFactor)">
+            <input type="hidden" name="csrf" value="\(ConsoleHTML.escape(csrfToken))">
+            <input type="hidden" name="enrollment" value="\(ConsoleHTML.escape(enrollmentID))">
+            <label for="code">Code from \(ConsoleHTML.escape(factorName))</label>
+            <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus>
+            <div class="actions"><button type="submit" id="verify">Verify</button></div></form>
+            """)
+    }
+
     /// After the sign-in callback: a same-site step into the console, so that the `SameSite=Strict` session cookie is
     /// sent with it even when the provider's redirect was a cross-site navigation.
     public static func continueInto(_ path: String) -> String {

@@ -6,11 +6,14 @@ import HearthHTTP
 /// - `hearth_console`: the signed-in administrator's session (a Firebase-style session cookie), `SameSite=Strict`;
 /// - `hearth_console_open`: in development without sign-in, a random value the CSRF token is bound to, `SameSite=Strict`;
 /// - `hearth_console_flow`: a sign-in in progress (state, PKCE verifier, nonce), `SameSite=Lax` so that it comes back
-///   with the provider's redirect, for 10 minutes.
+///   with the provider's redirect, for 10 minutes;
+/// - `hearth_console_mfa`: an administrator's sign-in waiting for its second factor (the pending credential),
+///   `SameSite=Strict`, for 10 minutes.
 struct ConsoleCookies: Sendable {
     static let session = "hearth_console"
     static let open = "hearth_console_open"
     static let flow = "hearth_console_flow"
+    static let secondFactor = "hearth_console_mfa"
 
     /// Whether cookies are marked `Secure` (the public URL is https).
     let secure: Bool

@@ -24,16 +24,17 @@ struct ConsoleRoutes {
         let console = options.console
         let cookies = ConsoleCookies(secure: options.publicURL.lowercased().hasPrefix("https:"))
         self.cookies = cookies
+        let csrf = ConsoleCSRF(publicURL: options.publicURL)
         let provider = console.signIn ?? platform.devIdentityProvider.map {
             Self.devGoogle($0, publicURL: options.publicURL)
         }
         signIn = provider.map {
             ConsoleSignInRoutes(
-                platform: platform, provider: $0, publicURL: options.publicURL, cookies: cookies,
+                platform: platform, provider: $0, publicURL: options.publicURL, cookies: cookies, csrf: csrf,
                 sessionLifetime: console.sessionLifetime)
         }
         gate = ConsoleGate(
-            platform: platform, session: ConsoleSession(platform: platform), csrf: ConsoleCSRF(publicURL: options.publicURL),
+            platform: platform, session: ConsoleSession(platform: platform), csrf: csrf,
             cookies: cookies, opensOnLoopback: options.development && !console.requiresSignIn,
             development: options.development, signInName: provider?.displayName, log: log)
     }
@@ -73,6 +74,7 @@ struct ConsoleRoutes {
         if let signIn {
             router.add(.get, ConsolePaths.signIn, chain.handler(signIn.start))
             router.add(.get, ConsolePaths.callback, chain.handler(signIn.callback))
+            router.add(.post, ConsolePaths.secondFactor, chain.handler(signIn.secondFactor))
         }
     }
 
