@@ -277,6 +277,7 @@ enum ServeCommand {
             "  Database           \(settings.databaseLocation.bannerDescription)",
             "  Secrets at rest    \(secretsAtRest)",
             "  Sign-in providers  \(providers.joined(separator: ", "))",
+            "  Admin console      \(publicURL)/console",
         ]
         if settings.development {
             lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")

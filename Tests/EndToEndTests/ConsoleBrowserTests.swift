@@ -26,6 +26,7 @@ struct ConsoleBrowserTests {
         try Data(#"{"console": {"requireSignIn": true}}"#.utf8).write(to: config)
         let server = HearthProcess(arguments: ["--dev", "--config", config.path])
         try server.start()
+        #expect(server.lines.contains("  Admin console      http://127.0.0.1:\(server.port)/console"))
         try Self.seedUsers(server)
         let client = MFATests.Client(server: server)
         let needle = try SignedIn(client.signIn("needle@example.com"))
