@@ -20,7 +20,7 @@ public enum ConsoleStylesheet {
         .table{overflow-x:auto}
         table{border-collapse:collapse;width:100%;background:#fff}
         th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
-        th{font-weight:600;font-size:.9rem;color:var(--muted)}
+        th{font-weight:600;font-size:.9rem;color:var(--muted);overflow-wrap:normal;white-space:nowrap}
         dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
         form.inline{display:inline}
         .search{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end}

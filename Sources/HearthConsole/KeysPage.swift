@@ -13,7 +13,7 @@ public struct KeysPage: Sendable {
 
     public func html(_ viewer: ConsoleViewer) -> String {
         let rows = keys.map { key in
-            let state = key.retiredAt == nil ? "<span class=\"badge on\">signing</span>" : "<span class=\"badge\">published until its tokens expire</span>"
+            let state = key.retiredAt == nil ? "<span class=\"badge on\">signing</span>" : "<span class=\"badge\">retired, still published</span>"
             return """
                 <tr><td class="mono">\(ConsoleHTML.escape(key.keyID))</td><td>\(ConsoleHTML.escape(key.algorithm))</td>
                 <td>\(ConsoleHTML.time(seconds: Double(key.createdAt)))</td><td>\(key.retiredAt.map { ConsoleHTML.time(seconds: Double($0)) } ?? "—")</td><td>\(state)</td></tr>

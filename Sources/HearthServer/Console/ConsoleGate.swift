@@ -133,9 +133,10 @@ struct ConsoleGate: Sendable {
             log("\(fault) method=\(request.method) path=\(RequestLogEntry.sanitized(request.path))")
         }
         let text = failure.wire.message
+        let title = request.method == .post ? "Not done" : "Not available"
         let html = viewer.map {
-            ConsoleLayout.page(title: "Not done", viewer: $0, section: nil, body: ConsoleHTML.alert(text))
-        } ?? MessagePage.message(title: "Not done", text: text, again: false)
+            ConsoleLayout.page(title: title, viewer: $0, section: nil, body: ConsoleHTML.alert(text))
+        } ?? MessagePage.message(title: title, text: text, again: false)
         return HTTPResponse.html(html, status: failure.wire.httpStatus)
     }
 
