@@ -17,7 +17,7 @@ public enum ConsoleStylesheet {
         h1{font-size:1.5rem;font-weight:500;margin:.2rem 0 1rem}h2{font-size:1.15rem;font-weight:500;margin:1.6rem 0 .6rem}
         section,.panel{background:#fff;border:1px solid var(--line);border-radius:6px;padding:1rem 1.2rem;margin-bottom:1rem}
         section>h2:first-child{margin-top:0}
-        .table{overflow-x:auto}
+        .table{overflow-x:auto}.table table{min-width:44rem}
         table{border-collapse:collapse;width:100%;background:#fff}
         th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
         th{font-weight:600;font-size:.9rem;color:var(--muted);overflow-wrap:normal;white-space:nowrap}
@@ -33,7 +33,7 @@ public enum ConsoleStylesheet {
         .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:.8rem}
         .alert{color:var(--danger);font-weight:500;border-left:4px solid var(--danger);padding:.3rem .8rem;background:#fff}
         .status{color:var(--ok);font-weight:500;border-left:4px solid var(--ok);padding:.3rem .8rem;background:#fff}
-        .muted{color:var(--muted)}.badge{display:inline-block;padding:0 .45rem;border-radius:9px;font-size:.85rem;border:1px solid currentColor}
+        .muted{color:var(--muted)}.badge{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:9px;font-size:.85rem;border:1px solid currentColor}
         .badge.off{color:var(--danger)}.badge.on{color:var(--ok)}
         code,.mono{font-family:ui-monospace,monospace;font-size:.92em}
         .pager{display:flex;gap:1rem;margin:1rem 0}
