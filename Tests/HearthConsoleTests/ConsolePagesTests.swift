@@ -1,3 +1,4 @@
+import Foundation
 import HearthConsole
 import HearthCore
 import Testing
@@ -65,5 +66,35 @@ struct ConsolePagesTests {
         #expect(!page.contains("sign-out"))
         #expect(!KeysPage(keys: []).html(Self.viewer).contains(ConsolePaths.development))
         #expect(KeysPage(keys: []).html(Self.viewer).contains(#"id="sign-out""#))
+    }
+
+    @Test("every visible field on every page has a label, every page has one h1, a skip link and the one stylesheet, and no script")
+    func accessibility() throws {
+        let event = AuditEvent(id: "1", atMillis: 1, kind: .signIn, actor: .user)
+        let pages = [
+            UsersPage(query: "x", accounts: [Self.account()], nextAfter: nil, isFirstPage: true).html(Self.viewer),
+            UserPage(account: Self.account(), claimsError: "bad").html(Self.viewer),
+            KeysPage(keys: [SigningKeyRecord(keyID: "k", algorithm: "RS256", privateKeyPEM: "", createdAt: 1)]).html(Self.viewer),
+            AuditPage(uid: "", kind: "", since: "", events: [event], olderBefore: nil).html(Self.viewer),
+            DevelopmentPage(accounts: [], smsCodes: [.init(phoneNumber: "+1555", code: "123456")], emailCodes: []).html(Self.viewer),
+            ConfirmPage(title: "t", explanation: "e", action: "/a", button: "b", back: "/").html(Self.viewer, section: .users),
+            MessagePage.signIn(providerName: "Google"), MessagePage.message(title: "t", text: "x"),
+            MessagePage.secondFactor(csrfToken: "t", enrollmentID: "e", factorName: "App"), MessagePage.continueInto("/console/users"),
+        ]
+        let field = try Regex(#"<(input|select|textarea)\b[^>]*>"#)
+        let identifier = try Regex(#"\bid="([^"]+)""#)
+        #expect(pages.map { $0.matches(of: field).count }.reduce(0, +) >= 12, "the fields are found")
+        for page in pages {
+            #expect(page.components(separatedBy: "<h1").count == 2)
+            #expect(page.contains(##"<a href="#main" class="skip">"##) && page.contains(#"<main id="main""#))
+            #expect(page.contains(#"<link rel="stylesheet" href="/console/console.css">"#))
+            #expect(!page.contains("<script") && !page.contains("style=\""))
+            for match in page.matches(of: field) {
+                let tag = String(page[match.range])
+                guard !tag.contains(#"type="hidden""#) else { continue }
+                let id = try #require(tag.firstMatch(of: identifier).map { String(tag[$0.range]).dropFirst(4).dropLast() }, "\(tag)")
+                #expect(page.contains(#"<label for="\#(id)">"#), "no label for \(tag)")
+            }
+        }
     }
 }
