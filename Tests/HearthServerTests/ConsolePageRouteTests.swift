@@ -160,6 +160,20 @@ struct ConsolePageRouteTests {
         #expect(try ServerFixture(development: false).call(.get, "/console/dev", from: Self.local).status == 404)
     }
 
+    @Test("a control character in the path or query, or NUL in a form, is refused before any lookup or change")
+    func controlCharacters() throws {
+        let fixture = try ServerFixture()
+        try Self.insert(fixture, [Self.account("target")])
+        let browser = try Browser(fixture)
+        for target in ["/console/users?q=a%00b", "/console/users?after=%0A", "/console/audit?uid=%01", "/console/users/tar\u{0}get"] {
+            #expect(browser.get(target).status == 400, "\(target)")
+        }
+        #expect(browser.post("/console/users/target/claims", [("claims", "{\"a\":\"\u{0}\"}")]).status == 400)
+        #expect(try Self.stored(fixture, "target")?.customAttributes == nil)
+        let multiline = browser.post("/console/users/target/claims", [("claims", "{\n  \"a\": 1\n}")])
+        #expect(multiline.status == 303)
+    }
+
     @Test("the stylesheet is served as CSS, and /console leads to the users page")
     func stylesheetAndIndex() throws {
         let fixture = try ServerFixture()

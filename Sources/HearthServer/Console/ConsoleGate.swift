@@ -42,7 +42,11 @@ struct ConsoleGate: Sendable {
         { request in
             switch admit(request, changing: false) {
             case .refused(let response): return Self.secured(response)
-            case .visit(let visit): return Self.secured(run(request, visit) { try body(request, visit) })
+            case .visit(let visit):
+                return Self.secured(run(request, visit) {
+                    try Self.checkText(request, form: [:])
+                    return try body(request, visit)
+                })
             }
         }
     }
@@ -60,7 +64,10 @@ struct ConsoleGate: Sendable {
                         ConsoleLayout.page(title: "Not done", viewer: visit.viewer, section: nil, body: ConsoleHTML.alert(refusal)),
                         status: 403))
                 }
-                return Self.secured(run(request, visit) { try body(request, form, visit) })
+                return Self.secured(run(request, visit) {
+                    try Self.checkText(request, form: form)
+                    return try body(request, form, visit)
+                })
             }
         }
     }
@@ -138,6 +145,15 @@ struct ConsoleGate: Sendable {
             ConsoleLayout.page(title: title, viewer: $0, section: nil, body: ConsoleHTML.alert(text))
         } ?? MessagePage.message(title: title, text: text, again: false)
         return HTTPResponse.html(html, status: failure.wire.httpStatus)
+    }
+
+    /// Refuses a path or query with a control character, or a form value with NUL (which no store keeps as text):
+    /// such input is answered 400 before anything is looked up or changed.
+    static func checkText(_ request: HTTPRequest, form: [String: String]) throws {
+        let control = { (text: String) in text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
+        guard !control(request.path), !request.queryItems.contains(where: { control($0.name) || control($0.value) }),
+            !form.values.contains(where: { $0.unicodeScalars.contains("\u{0}") })
+        else { throw WireError(.invalidArgument, "The request holds a control character.") }
     }
 
     /// The fields of a form post (`application/x-www-form-urlencoded`); the first of a repeated name wins.
