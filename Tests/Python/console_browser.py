@@ -44,7 +44,7 @@ def main():
     def shoot(name):
         if shots:
             height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(1280, max(700, min(height + 40, 1300)))
+            driver.set_window_size(1280, max(700, min(height + 160, 1400)))
             driver.save_screenshot(os.path.join(shots, f"console-{name}.png"))
             driver.set_window_size(1280, 900)
 
