@@ -56,8 +56,10 @@ let package = Package(
         .target(name: "HearthConsole", dependencies: ["HearthCore"]),
 
         // Adapters.
-        .target(name: "HearthSQLite", dependencies: ["HearthCore", "SQLite"]),
-        .target(name: "HearthPostgres", dependencies: ["HearthCore", "Postgres"]),
+        // What both SQL stores share: row decoders and the catalogue of secret columns.
+        .target(name: "HearthSQLShared", dependencies: ["HearthCore"]),
+        .target(name: "HearthSQLite", dependencies: ["HearthCore", "HearthSQLShared", "SQLite"]),
+        .target(name: "HearthPostgres", dependencies: ["HearthCore", "HearthSQLShared", "Postgres"]),
         .target(
             name: "HearthServer",
             dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics", "HearthConsole"]),
@@ -101,7 +103,7 @@ let package = Package(
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
         .testTarget(
             name: "StoreConformanceTests",
-            dependencies: ["HearthCore", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
+            dependencies: ["HearthCore", "HearthSQLShared", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
         .testTarget(name: "HearthConsoleTests", dependencies: ["HearthConsole", "HearthCore"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
@@ -114,7 +116,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
-                "HearthServer", "SMTP", "Postgres",
+                "HearthServer", "SMTP", "Postgres", "HearthSQLite",
             ]),
     ]
 )

@@ -75,7 +75,8 @@ public final class IdentityPlatform: Sendable {
         self.store = store
         self.time = time
         rateLimiter = RateLimiter(rules: rateLimits ?? RateLimiter.Rules(), time: time, isEnabled: rateLimits != nil)
-        sessionKeys = SigningKeyRing(store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime)
+        sessionKeys = SigningKeyRing(
+            store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime, audit: audit)
         try sessionKeys.loadOrCreate()
         var issuers = googleIssuers
         if let devConfiguration {
@@ -103,30 +104,31 @@ public final class IdentityPlatform: Sendable {
         } else {
             devApple = nil
         }
-        tokens = TokenService(project: project, store: store, keys: sessionKeys, time: time, policy: sessionPolicy)
+        tokens = TokenService(
+            project: project, store: store, keys: sessionKeys, time: time, policy: sessionPolicy, audit: audit)
         identityProviders = IdentityProviderRegistry(
             providers: providers, time: time, clockSkew: project.clockSkew, limits: outboundLimits)
         mfa = MFAService(
             project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
-            limiter: rateLimiter, report: securityEvents)
+            limiter: rateLimiter, report: securityEvents, audit: audit)
         customTokens = CustomTokenSignIn(
             project: project, store: store, tokens: tokens, time: time, limiter: rateLimiter,
-            acceptsUnsignedTokens: acceptsUnsignedCustomTokens)
+            acceptsUnsignedTokens: acceptsUnsignedCustomTokens, audit: audit)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         admin = AdminService(
             store: store, time: time, maximumFactors: mfaLimits.maximumFactors, passwords: passwords,
-            revocationsQueued: providerTokens.revocationsQueued)
+            revocationsQueued: providerTokens.revocationsQueued, audit: audit)
         self.emailActions = EmailActionService(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: emailSender,
             passwords: passwords, settings: emailActions, limiter: rateLimiter, issuedCodes: issuedOOBCodes,
-            report: securityEvents)
+            report: securityEvents, audit: audit)
         passwordAccounts = PasswordAccounts(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, hasher: passwords,
-            lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents)
+            lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents, audit: audit)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
             limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions,
-            passwords: passwordAccounts, metrics: metrics)
+            passwords: passwordAccounts, metrics: metrics, audit: audit)
     }
 }

@@ -41,6 +41,9 @@ public struct HTTPRequest: Sendable {
     /// Values captured by `Router` from `{name}` segments of the matched pattern.
     public var pathParameters: [String: String] = [:]
 
+    /// What middleware worked out about this request for the handlers after it (empty when it arrives).
+    public var values = RequestValues()
+
     /// Creates a request, for in-process tests and for the server itself.
     /// - Parameters:
     ///   - method: the request method.

@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthSQLShared
 import Postgres
 
 /// Both SQL stores decode rows into records alike (see `StoredRow`).

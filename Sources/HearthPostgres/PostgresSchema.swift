@@ -19,6 +19,7 @@ enum PostgresSchema {
 
     static let migrations = [
         Migration(version: 1, name: "the schema of SQLite migration 9, without legacy refresh tokens", sql: version1),
+        Migration(version: 2, name: "the audit log (SQLite migration 10)", sql: version2),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -275,5 +276,23 @@ enum PostgresSchema {
             expires_at_millis BIGINT NOT NULL
         );
         CREATE INDEX oob_codes_expires_at ON oob_codes (expires_at_millis);
+        """
+
+    /// The audit log (`AuditEvent`), as in SQLite's migration 10: keyed by its time-ordered id; an account's events and
+    /// a kind's found by an index each in id order; the retention purge by time.
+    static let version2 = """
+        CREATE TABLE audit_events (
+            id TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            at_millis BIGINT NOT NULL,
+            kind TEXT COLLATE "C" NOT NULL,
+            local_id TEXT COLLATE "C",
+            provider TEXT,
+            client_address TEXT,
+            actor TEXT NOT NULL,
+            detail TEXT NOT NULL
+        );
+        CREATE INDEX audit_events_local_id ON audit_events (local_id, id) WHERE local_id IS NOT NULL;
+        CREATE INDEX audit_events_kind ON audit_events (kind, id);
+        CREATE INDEX audit_events_at ON audit_events (at_millis, id);
         """
 }

@@ -1,4 +1,5 @@
 public import HearthCore
+import HearthSQLShared
 import Postgres
 
 /// The secret columns go through the store's `SecretSealer`: sealed on every write, opened on every read (by the

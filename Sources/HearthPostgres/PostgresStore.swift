@@ -47,6 +47,9 @@ public final class PostgresStore: HearthStore, SecretResealing {
         try self.init(url: url, poolSize: poolSize, sealer: sealer, retry: WriteRetryPolicy(onRetry: onWriteRetry))
     }
 
+    /// Connections lent out, threads waiting for one, and the pool's size, right now (for metrics).
+    public var connectionUsage: (inUse: Int, waiting: Int, size: Int) { pool.usage }
+
     init(url: String, poolSize: Int, sealer: any SecretSealer, retry: WriteRetryPolicy) throws {
         precondition(poolSize >= 1, "poolSize must be at least 1")
         self.sealer = sealer

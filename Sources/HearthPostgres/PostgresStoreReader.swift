@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSQLShared
 import Postgres
 
 /// The `StoreReader` handed to `PostgresStore.read` (and, as `PostgresStoreWriter`, to `write`): queries on one

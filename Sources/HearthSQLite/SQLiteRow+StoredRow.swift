@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthSQLShared
 import SQLite
 
 /// Both SQL stores decode rows into records alike (see `StoredRow`).

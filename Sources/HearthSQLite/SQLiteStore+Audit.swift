@@ -1,20 +1,81 @@
 import HearthCore
+import HearthSQLShared
+import SQLite
 
-// PLACEHOLDER of the audit-log contract: the audit-store lane replaces this file with the real table,
-// migration and queries before anything is merged. Nothing may ship with it.
-
+/// The audit log (`audit_events`, migration 10), newest first by its time-ordered id.
 extension SQLiteStoreReader {
     final func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] {
-        throw StoreError(.unavailable, "the audit log is not implemented yet")
+        precondition(query.limit >= 1, "a page needs a limit of at least 1")
+        let page = SQL.auditEventPage(query)
+        return try run("auditEvents") {
+            try connection.queryAll(page.sql, page.values) { try $0.auditEvent() }
+        }
     }
 }
 
 extension SQLiteStoreWriter {
     func insertAuditEvent(_ event: AuditEvent) throws {
-        throw StoreError(.unavailable, "the audit log is not implemented yet")
+        try run("insertAuditEvent") {
+            try execute(
+                SQL.insertAuditEvent,
+                [
+                    .text(event.id), .integer(event.atMillis), .text(event.kind.rawValue), SQLiteValue(event.localID),
+                    SQLiteValue(event.provider), SQLiteValue(event.clientAddress), .text(event.actor.rawValue),
+                    .text(event.detail),
+                ]
+            ) { code in code == .constraintPrimaryKey || code == .constraintUnique ? .duplicateToken : nil }
+        }
     }
 
+    @discardableResult
     func deleteAuditEvents(before millis: Int64, limit: Int) throws -> Int {
-        throw StoreError(.unavailable, "the audit log is not implemented yet")
+        precondition(limit >= 1, "a purge step needs a limit of at least 1")
+        return try run("deleteAuditEvents") {
+            try execute(SQL.deleteAuditEvents, [.integer(millis), SQLiteValue(limit)])
+        }
     }
+}
+
+extension SQL {
+    private static let auditEventColumns = [
+        "id", "at_millis", "kind", "local_id", "provider", "client_address", "actor", "detail",
+    ]
+    static let insertAuditEvent = """
+        INSERT INTO audit_events (\(auditEventColumns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: auditEventColumns.count).joined(separator: ", ")))
+        """
+    /// Oldest first, at most `?2` rows, so one purge never holds the writer long.
+    static let deleteAuditEvents = """
+        DELETE FROM audit_events WHERE id IN (
+            SELECT id FROM audit_events WHERE at_millis < ?1 ORDER BY at_millis, id LIMIT ?2)
+        """
+
+    /// The statement and values of one page of `query`. The time filter is also a range of ids (`lowestID`), so
+    /// every page is a range of one index read backwards: the account's (whose rows are then checked for the kind),
+    /// the kind's, or the table's own.
+    static func auditEventPage(_ query: AuditQuery) -> (sql: String, values: [SQLiteValue]) {
+        var values: [SQLiteValue] = [.text(query.lowestID)]
+        var conditions = ["id >= ?"]
+        func require(_ condition: String, _ value: SQLiteValue) {
+            conditions.append(condition)
+            values.append(value)
+        }
+        if let since = query.sinceMillis { require("at_millis >= ?", .integer(since)) }
+        if let localID = query.localID { require("local_id = ?", .text(localID)) }
+        // `+` keeps SQLite from choosing the kind's index when the account's serves the page.
+        if let kind = query.kind { require(query.localID == nil ? "kind = ?" : "+kind = ?", .text(kind.rawValue)) }
+        if let beforeID = query.beforeID { require("id < ?", .text(beforeID)) }
+        values.append(SQLiteValue(query.limit))
+        let sql = """
+            SELECT \(auditEventColumns.joined(separator: ", ")) FROM audit_events
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY id DESC LIMIT ?
+            """
+        return (sql, values)
+    }
+
+    /// The audit log's statements that must be served by an index (part of `indexedLookups`): a page with every
+    /// combination of filters, and the purge.
+    static let auditEventLookups: [(name: String, sql: String)] = [
+        ("deleteAuditEvents", deleteAuditEvents)
+    ] + AuditQuery.everyFilterCombination.map { ("auditEventPage \($0.filterNames)", auditEventPage($0).sql) }
 }

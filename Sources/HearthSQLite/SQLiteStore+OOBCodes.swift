@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSQLShared
 import SQLite
 
 /// Email action codes (`oob_codes`, migration 9), by hash only.

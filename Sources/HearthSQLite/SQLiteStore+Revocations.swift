@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSQLShared
 import SQLite
 
 /// The provider-token revocation queue (`provider_token_revocations`, migration 8); tokens sealed under their

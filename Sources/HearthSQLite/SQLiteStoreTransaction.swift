@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSQLShared
 import SQLite
 
 /// The `StoreReader` handed to `SQLiteStore.read`: queries on one connection inside one read
@@ -924,5 +925,5 @@ enum SQL {
         ("sessionPage", sessionPage), ("refreshSessionPage", refreshSessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
         ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
         ("revokeServiceAccount", revokeServiceAccount), ("staleAnonymousAccountPage", staleAnonymousAccountPage),
-    ] + providerTokenRevocationLookups + oobCodeLookups + cascadeLookups
+    ] + providerTokenRevocationLookups + oobCodeLookups + auditEventLookups + cascadeLookups
 }

@@ -36,6 +36,9 @@ enum Schema {
         migrator.register(9, "email action codes; password change time, initial email, email-link sign-in") { db in
             try db.executeScript(version9)
         }
+        migrator.register(10, "the audit log") { db in
+            try db.executeScript(version10)
+        }
         return migrator
     }
 
@@ -328,5 +331,23 @@ enum Schema {
             expires_at_millis INTEGER NOT NULL
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX oob_codes_expires_at ON oob_codes(expires_at_millis);
+        """
+
+    /// The audit log (`AuditEvent`), keyed by its time-ordered id, so that newest first is the primary key backwards.
+    /// An account's events and a kind's are found by an index each, in id order; the retention purge by time.
+    static let version10 = """
+        CREATE TABLE audit_events (
+            id TEXT PRIMARY KEY NOT NULL,
+            at_millis INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            local_id TEXT,
+            provider TEXT,
+            client_address TEXT,
+            actor TEXT NOT NULL,
+            detail TEXT NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX audit_events_local_id ON audit_events(local_id, id) WHERE local_id IS NOT NULL;
+        CREATE INDEX audit_events_kind ON audit_events(kind, id);
+        CREATE INDEX audit_events_at ON audit_events(at_millis, id);
         """
 }

@@ -21,6 +21,8 @@ public final class PostgresConnectionPool: Sendable {
     private let permits: DispatchSemaphore
     private let idle: Mutex<[ConnectionBox]>
     private let closedFlag = Atomic<Bool>(false)
+    private let busy = Atomic<Int>(0)
+    private let queued = Atomic<Int>(0)
 
     /// Opens one connection at once (so a bad URL or an unreachable server fails here), the others lazily.
     ///
@@ -40,12 +42,23 @@ public final class PostgresConnectionPool: Sendable {
     /// - Throws: `PostgresPoolClosedError`, `PostgresError` if a new connection cannot be opened, or what `body`
     ///   throws.
     public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        queued.add(1, ordering: .relaxed)
         permits.wait()
-        defer { permits.signal() }
+        queued.subtract(1, ordering: .relaxed)
+        busy.add(1, ordering: .relaxed)
+        defer {
+            busy.subtract(1, ordering: .relaxed)
+            permits.signal()
+        }
         guard !closedFlag.load(ordering: .acquiring) else { throw PostgresPoolClosedError() }
         let box = try checkOut()
         defer { giveBack(box) }
         return try body(box.connection)
+    }
+
+    /// How the pool is used right now, for metrics: connections lent out, callers waiting for one, and the size.
+    public var usage: (inUse: Int, waiting: Int, size: Int) {
+        (busy.load(ordering: .relaxed), queued.load(ordering: .relaxed), size)
     }
 
     /// Waits for the calls in progress and closes every connection. Later calls throw `PostgresPoolClosedError`;

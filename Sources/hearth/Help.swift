@@ -1,3 +1,5 @@
+import HearthCore
+
 /// Help texts for `hearth --help` and each command's `--help`.
 enum Help {
     static let main = """
@@ -18,6 +20,7 @@ enum Help {
                         Manage the service accounts that may call the admin API (key files for google-auth)
           db backup     Copy the SQLite database to a new file while servers keep running
           db copy       Copy a database into a new, empty one (SQLite to PostgreSQL and back)
+          audit         Print the audit log: sign-ins, account changes, lockouts, key rotations (newest first)
           version       Print the version (also --version)
           help [cmd]    Show help for a command
 
@@ -49,6 +52,8 @@ enum Help {
           --metrics-port P     Serve /metrics, /healthz and /readyz on this port too (on --host), and /metrics only
                                there (HEARTH_METRICS_PORT); HEARTH_METRICS_TOKEN: bearer token /metrics requires
           --log-format F       text (default) or json: one JSON object per request and event line (HEARTH_LOG_FORMAT)
+          --shutdown-delay S   After SIGTERM, keep answering S seconds (0–300) while /readyz says 503, so load
+                               balancers drain this instance first (HEARTH_SHUTDOWN_DELAY, default 0)
           --encryption-key-file FILE
                                Key that encrypts private signing keys, TOTP secrets and provider tokens at rest: 32 bytes in
                                base64 (openssl rand -base64 32), in an owner-only file (HEARTH_ENCRYPTION_KEY_FILE,
@@ -165,8 +170,8 @@ enum Help {
                    A PostgreSQL database is backed up with pg_dump instead.
 
           copy     Copy every account (with its identities and second factors), signing key, dev IdP account,
-                   service account, live refresh session and queued provider-token revocation into a new, empty
-                   database, a page per transaction, then checks the counts and prints them. DB is sqlite:PATH
+                   service account, live refresh session, queued provider-token revocation and audit event into a
+                   new, empty database, a page per transaction, then checks the counts and prints them. DB is sqlite:PATH
                    (created if missing) or postgres://user:password@host:5432/db?sslmode=… (the database must
                    exist; Hearth makes its tables). A target that holds any of these already is refused: a copy
                    never merges. Stop the servers that use the source first. Both databases use the configured
@@ -190,4 +195,27 @@ enum Help {
           revoke   Revoke the live account: its access tokens and custom tokens are refused from its next
                    request on. The name can then be created again, with a new key.
         """
+
+    static let audit = """
+        Usage: hearth audit [--uid U] [--kind K] [--since T] [--limit N] [--json]
+        (also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE)
+
+        Prints the audit log of the store, newest first, one event per line: time (UTC), kind, uid, provider,
+        actor, client address and detail. It holds no secrets (docs/CONFIGURATION.md, "Audit log").
+
+          --uid U      Only events of this user
+          --kind K     Only events of this kind (below)
+          --since T    Only events at or after T: an ISO 8601 time (2026-12-01T09:00:00Z) or a duration back
+                       from now (90m, 24h, 7d)
+          --limit N    At most N events, the newest (default 100)
+          --json       A JSON array of events as the admin API returns them (GET …/projects/P/auditEvents)
+
+        Kinds:
+        \(auditKinds)
+        """
+
+    /// Every audit event kind, five to a line.
+    private static let auditKinds = stride(from: 0, to: AuditEventKind.all.count, by: 5).map { start in
+        "  " + AuditEventKind.all[start..<min(start + 5, AuditEventKind.all.count)].map(\.rawValue).joined(separator: ", ")
+    }.joined(separator: "\n")
 }

@@ -26,7 +26,7 @@ enum KeysCommand {
             return
         }
         let time = SystemTimeSource()
-        let ring = SigningKeyRing(store: store, time: time, owner: .sessions)
+        let ring = SigningKeyRing(store: store, time: time, owner: .sessions, audit: settings.audit)
         let keys = try ring.loadOrCreate()
         if subcommand == "rotate" {
             let previous = keys.signer.keyID

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthPostgres
+import HearthServer
 
 /// Opens the PostgreSQL store at `url` with `connections` connections, migrating its schema; errors name the URL
 /// without its password. `onWriteRetry` is told of each write run again after losing a race.
@@ -12,4 +13,10 @@ func openPostgres(
         let reason = error.detail.isEmpty ? "\(error.code)" : error.detail
         throw StartupError("cannot open database \(DatabaseLocation.redactingPassword(url)): \(reason)")
     }
+}
+
+/// Exposes the connection pool of `store` in `metrics`, when it is a PostgreSQL store (SQLite has no pool to watch).
+func exposeConnectionPool(of store: any HearthStore, in metrics: ServerMetrics?) {
+    guard let metrics, let postgres = store as? PostgresStore else { return }
+    metrics.exposeConnectionPool { postgres.connectionUsage }
 }

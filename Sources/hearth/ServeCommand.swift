@@ -110,7 +110,7 @@ enum ServeCommand {
         let emailSender = try Self.closingStore(store) { try settings.emailSender() } ?? fallbackEmailSender
         let maintenance = MaintenanceTask(
             store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
-            anonymousAccountLifetimeDays: settings.anonymousAccountDays,
+            anonymousAccountLifetimeDays: settings.anonymousAccountDays, audit: settings.audit,
             revokers: appleTokens.map { [IdentityProvider.appleID: AppleTokenRevoker(client: $0)] } ?? [:], log: logLine)
         let passwordHasher = try Self.closingStore(store) {
             try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()], httpThreads: threads)
@@ -133,13 +133,14 @@ enum ServeCommand {
                 emailSender: operations.counted(emailSender),
                 emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
                 issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
-                securityEvents: { logLine($0.logLine) }, metrics: operations.recording)
+                securityEvents: { logLine($0.logLine) }, metrics: operations.recording, audit: settings.audit)
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")
         }
         devApplePoster?.attach(platform.devApple)
         operations.metrics?.exposeAge(of: platform.sessionKeys, time: time)
+        exposeConnectionPool(of: store, in: operations.metrics)
         let readiness = Readiness(store: platform.store, signingKeys: platform.sessionKeys, time: time)
         let management = try Self.closingStore(store) { try operations.managementServer(readiness: readiness) }
         // Who may call the admin endpoints (`/v1/projects/{p}/accounts…`): service accounts through the access tokens
@@ -162,7 +163,7 @@ enum ServeCommand {
                     cors: crossOrigin.policy)),
             socket: socket,
             handler: server.handle,
-            errorRenderer: IdentityServer.render,
+            errorRenderer: operations.errorRenderer,
             log: { entry in logLine(entry.logLine) })
         try taking(settings, store) { try http.start() }
         try Self.closingStore(store) { try management?.start() }
@@ -177,13 +178,33 @@ enum ServeCommand {
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         readiness.beginShutdown()
-        logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM")")
+        let delay = settings.operations.shutdownDelaySeconds
+        logLine("event=shutdown signal=\(received == SIGINT ? "SIGINT" : "SIGTERM") delay_s=\(delay)")
+        if delay > 0 { Self.keepServing(seconds: delay, unlessSignalled: &stopSignals, log: logLine) }
         http.shutdown(gracePeriod: .seconds(10))
         management?.shutdown(gracePeriod: .seconds(1))
         maintenance.stop()
         store.close()
         logLine("event=stopped")
         exit(0)
+    }
+
+    /// Waits `seconds` while the listener keeps answering (and `/readyz` says 503), so that load balancers take this
+    /// instance out before it closes; a second SIGINT or SIGTERM ends the wait at once.
+    private static func keepServing(seconds: Int, unlessSignalled signals: inout sigset_t, log: (String) -> Void) {
+        var timeout = timespec(tv_sec: seconds, tv_nsec: 0)
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+        while true {
+            let signal = sigtimedwait(&signals, nil, &timeout)
+            if signal > 0 {
+                log("event=shutdown_delay_ended signal=\(signal == SIGINT ? "SIGINT" : "SIGTERM")")
+                return
+            }
+            // Interrupted by another signal (EINTR): wait out what is left; EAGAIN: the delay is over.
+            let left = deadline.timeIntervalSinceNow
+            guard errno == EINTR, left > 0 else { return }
+            timeout = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
+        }
     }
 
     /// The dev Apple's settings: its clients and teams are the development ones and the configured ones, and it

@@ -32,6 +32,12 @@ struct ServeOperations {
         metrics.map { CountedSender(sender, metrics: $0) } ?? sender
     }
 
+    /// Renders the refusals the HTTP layer makes itself, counted when metrics are on.
+    var errorRenderer: @Sendable (HTTPStatusError) -> HTTPResponse {
+        guard let metrics else { return IdentityServer.render }
+        return { metrics.renderCounting($0) }
+    }
+
     /// The endpoints of the main listener: `/metrics` there unless a management port is set, for loopback
     /// peers in `--dev` and otherwise only with `HEARTH_METRICS_TOKEN`.
     func mainEndpoints(readiness: Readiness) -> OperatorEndpoints {
@@ -53,7 +59,7 @@ struct ServeOperations {
             let socket = try HTTPServer.bind(host: settings.host, port: port)
             return HTTPServer(
                 configuration: HTTPServer.Configuration(host: settings.host, port: socket.port, threadCount: 2),
-                socket: socket, handler: OperatorRoutes.managementHandler(endpoints), errorRenderer: IdentityServer.render)
+                socket: socket, handler: OperatorRoutes.managementHandler(endpoints), errorRenderer: errorRenderer)
         } catch {
             throw StartupError("cannot listen on \(settings.host):\(port) (--metrics-port): \(error)")
         }

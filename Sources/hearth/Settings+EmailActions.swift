@@ -1,17 +1,22 @@
+import Foundation
 import HearthCommandLine
 import HearthCore
 
 /// `"emailActions": {"appName": …, "codeLifetimeSeconds": 3600, "signInLinkLifetimeSeconds": 21600,
-/// "sendsPerEmailPerHour": 5, "sendsPerClientPerHour": 50}` (docs/CONFIGURATION.md, "Email actions").
+/// "sendsPerEmailPerHour": 5, "sendsPerClientPerHour": 50, "authorizedDomains": ["app.example.com"]}`
+/// (docs/CONFIGURATION.md, "Email actions").
 struct EmailActionFileSettings: Decodable {
     var appName: String?
     var codeLifetimeSeconds: Int64?
     var signInLinkLifetimeSeconds: Int64?
     var sendsPerEmailPerHour: Int?
     var sendsPerClientPerHour: Int?
+    /// Hosts continue URLs may point at besides `localhost`, `127.0.0.1` and the public URL's host.
+    var authorizedDomains: [String]?
 
     static let keys: Set<String> = [
         "appName", "codeLifetimeSeconds", "signInLinkLifetimeSeconds", "sendsPerEmailPerHour", "sendsPerClientPerHour",
+        "authorizedDomains",
     ]
 
     func validate() throws {
@@ -25,14 +30,29 @@ struct EmailActionFileSettings: Decodable {
                 throw UsageError("config emailActions.\(name) must be between 1 and 1000000")
             }
         }
+        for domain in authorizedDomains ?? [] where !Self.isHostName(domain) {
+            throw UsageError("config emailActions.authorizedDomains: '\(domain)' is not a host name (no scheme, port or path)")
+        }
         if let appName, appName.isEmpty || appName.count > 100 {
             throw UsageError("config emailActions.appName must be 1 to 100 characters")
         }
     }
 
+    /// A bare host: letters, digits, `-` and `.` (or an IPv4 address), 1 to 253 characters.
+    private static func isHostName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 253
+            && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "." }
+    }
+
     /// The core settings for a server at `publicURL`. Enumeration protection stays at its default (on) here.
+    /// Continue URLs are held to the authorized domains, except in development without any configured (as the
+    /// emulator, which checks none).
     func settings(publicURL: String, development: Bool) -> EmailActionSettings {
         var settings = EmailActionSettings(publicURL: publicURL, development: development)
+        if !development || authorizedDomains != nil {
+            settings.authorizedDomains = EmailActionSettings.defaultAuthorizedDomains(publicURL: publicURL)
+                .union((authorizedDomains ?? []).map { $0.lowercased() })
+        }
         settings.codeLifetime = codeLifetimeSeconds ?? settings.codeLifetime
         settings.signInLinkLifetime = signInLinkLifetimeSeconds ?? settings.signInLinkLifetime
         if let limit = sendsPerEmailPerHour { settings.sendsPerEmail = WindowQuota(limit: limit, window: 3_600) }

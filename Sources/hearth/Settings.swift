@@ -53,6 +53,9 @@ struct Settings {
     var operations = Operations()
     /// Who may use the admin console and how they sign in (Settings+Console.swift).
     var console = ConsoleSettings()
+    /// Whether the audit log is written and how long it is kept (`audit` in the config file, `HEARTH_AUDIT*`;
+    /// Settings+Audit.swift).
+    var audit = AuditLog()
 
     /// `{"burst": 60, "perMinute": 120}`: a token bucket.
     struct RateSettings: Decodable {
@@ -178,13 +181,18 @@ struct Settings {
         var passwordLockout: PasswordLockoutSettings?
         var passwords: PasswordsFile?
         var console: ConsoleSettings?
+        var metrics: Operations.MetricsFile?
+        var logFormat: String?
+        var shutdownDelaySeconds: Int?
+        var audit: AuditFile?
     }
 
     private static let fileKeys: Set<String> = [
         "host", "port", "dataDir", "database", "publicUrl", "projectId", "projectNumber", "dev", "firebaseIssuer", "threads",
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
-        "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout", "console",
+        "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
+        "metrics", "logFormat", "shutdownDelaySeconds", "audit", "console",
     ]
 
     /// The options of every command that opens the store.
@@ -285,6 +293,9 @@ struct Settings {
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
         try applyConsole(file.console, fileObject: object, path: path)
+        try Self.checkKeys(of: "metrics", in: object, known: Operations.metricsFileKeys, path: path)
+        try operations.apply(metrics: file.metrics, logFormat: file.logFormat, shutdownDelay: file.shutdownDelaySeconds)
+        try applyAudit(file.audit, fileObject: object, path: path)
     }
 
     /// Refuses a key of the config file's object `section` that is not `known`, so typos do not go unnoticed.
@@ -409,6 +420,7 @@ struct Settings {
         try passwords.apply(environment: environment)
         try operations.apply(environment: environment)
         try applyConsole(environment: environment)
+        try applyAudit(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")
         }

@@ -85,7 +85,8 @@ enum UsersCommand {
         let platform = try IdentityPlatform(
             project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
             store: store, googleIssuers: [],
-            passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]))
+            passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]),
+            audit: settings.audit)
         let users = UserAdministration(platform: platform, options: options)
         let uid = given.first ?? ""
         switch action {
@@ -95,7 +96,7 @@ enum UsersCommand {
         case .create: try users.create()
         case .setClaims: try users.setClaims(localID: uid, claims: given.last ?? "")
         case .removeFactor: try users.removeFactor(localID: uid, enrollmentID: given.last ?? "")
-        case .import: try UsersImport(admin: platform.admin, hashOptions: try UsersImport.hashOptions(from: options)).run(path: uid)
+        case .import: try UsersImport(admin: platform.admin.acting(as: .commandLine), hashOptions: try UsersImport.hashOptions(from: options)).run(path: uid)
         case .export: try UsersExport(admin: platform.admin).run(out: options.values["out"])
         }
     }

@@ -34,6 +34,7 @@ do {
         case "users": print(Help.users)
         case "service-accounts": print(Help.serviceAccounts)
         case "db": print(Help.db)
+        case "audit": print(Help.audit)
         case let other?: throw UsageError("unknown command '\(other)'")
         }
     case "serve":
@@ -46,6 +47,8 @@ do {
         try ServiceAccountsCommand.run(Array(arguments.dropFirst()))
     case "db":
         try DatabaseCommand.run(Array(arguments.dropFirst()))
+    case "audit":
+        try AuditCommand.run(Array(arguments.dropFirst()))
     case let command?:
         throw UsageError("unknown command '\(command)' (try 'hearth --help')")
     }

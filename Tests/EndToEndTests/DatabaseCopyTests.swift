@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import Testing
 
 /// `hearth db copy`: a SQLite database that a running `hearth serve --dev` filled goes to PostgreSQL and back, and a
@@ -10,6 +11,15 @@ struct DatabaseCopyTests {
     /// Runs `hearth <arguments> --data-dir <server's>` with the encryption key.
     private static func run(_ arguments: [String], on server: HearthProcess) throws -> (status: Int32, output: String) {
         try HearthProcess.run(arguments + ["--data-dir", server.dataDirectory.path], environment: encryption)
+    }
+
+    /// The ids of the events of `copied-audit` that `hearth audit` finds in the store `location` names.
+    private static func auditIDs(_ location: [String]) throws -> [String] {
+        let result = try runProgramSplit(
+            HearthProcess.executable, ["audit", "--uid", "copied-audit", "--json"] + location, environment: encryption)
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return records.compactMap { $0["id"] as? String }
     }
 
     @Test("sqlite → postgres → sqlite: refresh tokens issued before still refresh, the TOTP factor still verifies")
@@ -40,10 +50,13 @@ struct DatabaseCopyTests {
         original.stop()
 
         let sqliteSource = "sqlite:" + original.dataDirectory.appendingPathComponent("hearth.sqlite").path
+        let audited = AuditLogTests.event(minutesAgo: 5, .accountDisabled, uid: "copied-audit", client: "203.0.113.7", actor: .owner)
+        try AuditLogTests.insert([audited], into: original.dataDirectory.appendingPathComponent("hearth.sqlite").path)
         let toPostgres = try HearthProcess.run(["db", "copy", "--from", sqliteSource, "--to", database.url], environment: Self.encryption)
         #expect(toPostgres.status == 0, "\(toPostgres.output)")
         #expect(toPostgres.output.contains("accounts=2 signing_keys="), "\(toPostgres.output)")
         #expect(toPostgres.output.contains("service_accounts=1"), "\(toPostgres.output)")
+        #expect(try Self.auditIDs(["--database", database.url]) == [audited.id])
 
         let again = try HearthProcess.run(["db", "copy", "--from", sqliteSource, "--to", database.url], environment: Self.encryption)
         #expect(again.status == 1)
@@ -57,6 +70,7 @@ struct DatabaseCopyTests {
             ["db", "copy", "--from", database.url, "--to", "sqlite:" + copyDirectory.appendingPathComponent("hearth.sqlite").path],
             environment: Self.encryption)
         #expect(back.status == 0, "\(back.output)")
+        #expect(try Self.auditIDs(["--data-dir", copyDirectory.path]) == [audited.id])
 
         let copy = HearthProcess(environment: Self.encryption, dataDirectory: copyDirectory)
         try copy.start(port: original.port)

@@ -71,6 +71,25 @@ struct DatabaseSettingTests {
         #expect(!(server.lines + [listed.output]).joined().contains("pw-not-to-print"))
     }
 
+    @Test("PostgreSQL: /metrics shows the connection pool (threads + 3 connections), and the in-use gauge returns to 0")
+    func postgresPoolMetrics() throws {
+        let database = try TestPostgresDatabase()
+        let server = HearthProcess(arguments: ["--dev", "--database", database.url, "--threads", "6"])
+        try server.start()
+        _ = try DevGoogle(server: server).signIn(email: "pool@example.com")
+        let samples = try OperationsTests.samples(try server.request("GET", "/metrics").text)
+        #expect(samples["hearth_store_connections_max"] == 9)
+        #expect(samples["hearth_store_connections_in_use"] == 0, "the scrape holds no connection")
+        #expect(samples["hearth_store_connections_waiting"] == 0)
+        server.stop()
+
+        let sqlite = HearthProcess(arguments: ["--dev"])
+        try sqlite.start()
+        let plain = try OperationsTests.samples(try sqlite.request("GET", "/metrics").text)
+        #expect(plain["hearth_store_connections_max"] == nil, "SQLite has no pool to show")
+        sqlite.stop()
+    }
+
     @Test("an unreachable PostgreSQL server or a bad URL is a clear error, without the password")
     func unreachable() throws {
         let url = "postgres://hearth:pw-not-to-print@127.0.0.1:\(try unusedPort())/hearth"

@@ -146,4 +146,40 @@ struct EmailActionServiceTests {
         #expect(named.html?.contains("<script>") == false)
         #expect(named.html?.contains("&lt;script&gt;Shop") == true)
     }
+
+    @Test("a continue URL outside the authorized domains is UNAUTHORIZED_DOMAIN, nothing stored or sent; inside (any case) it works")
+    func authorizedDomains() throws {
+        let sender = RecordingEmailSender()
+        let settings = EmailActionSettings(
+            publicURL: "https://auth.example.com", development: false,
+            authorizedDomains: EmailActionSettings.defaultAuthorizedDomains(publicURL: "https://auth.example.com")
+                .union(["app.example.com"]))
+        let test = try Self.platform(sender: sender, settings: settings)
+        _ = try test.signIn(subject: "d-1", email: "domains@example.com")
+        let actions = test.platform.emailActions
+        func send(_ continueURL: String) throws {
+            _ = try actions.sendOobCode(
+                SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "domains@example.com", continueUrl: continueURL),
+                caller: .client(address: "10.0.0.2"))
+        }
+        for attacker in [
+            "https://evil.example.net/phish", "https://app.example.com.evil.example.net/", "https://example.com/",
+            "https://app.example.com@evil.example.net/",
+        ] {
+            #expect(wireErrorCode { try send(attacker) } == .unauthorizedDomain, "\(attacker)")
+        }
+        #expect(sender.messages.isEmpty, "nothing sent")
+        #expect(try test.platform.store.read { try $0.limitCounter(key: "email:client:10.0.0.2") } == nil,
+                "nothing counted either")
+        try send("https://APP.example.com/done")
+        try send("https://auth.example.com/back")
+        try send("http://localhost:5173/")
+        #expect(sender.messages.count == 3)
+
+        let anyHost = try Self.platform(settings: EmailActionSettings(publicURL: "http://127.0.0.1:9099", development: true))
+        _ = try anyHost.signIn(subject: "d-2", email: "emulated@example.com")
+        _ = try anyHost.platform.emailActions.sendOobCode(
+            SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "emulated@example.com", continueUrl: "https://anywhere.example.org/"),
+            caller: .client(address: nil))
+    }
 }

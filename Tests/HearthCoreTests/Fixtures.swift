@@ -106,7 +106,8 @@ struct TestPlatform {
         passwords: TestPasswordHasher = TestPasswordHasher(), passwordLockouts: PasswordLockouts = PasswordLockouts(),
         emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
         emailEnumerationProtection: Bool = true, securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
-        rerunsWriteBodies: Bool = false
+        rerunsWriteBodies: Bool = false, audit: AuditLog = AuditLog(),
+        wrapStore: (any HearthStore) -> any HearthStore = { $0 }
     ) throws {
         self.passwords = passwords
         google = try FakeGoogle(time: time)
@@ -121,12 +122,12 @@ struct TestPlatform {
                 clients: [.development(clientID: "hearth-dev.apps.googleusercontent.com")])
             : nil
         platform = try IdentityPlatform(
-            project: project, store: rerunsWriteBodies ? RerunningStore(store) : store, time: time,
+            project: project, store: wrapStore(rerunsWriteBodies ? RerunningStore(store) : store), time: time,
             googleIssuers: [google], devIdentityProvider: devConfiguration,
             otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], passwords: passwords,
             passwordLockouts: passwordLockouts, smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
             acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens, emailSender: emailSender, emailActions: emailActions,
-            securityEvents: securityEvents)
+            securityEvents: securityEvents, audit: audit)
     }
 
     var accounts: AccountService { platform.accounts }

@@ -12,7 +12,12 @@ struct MFAFlowTests {
         var idToken: String { signIn.idToken! }
 
         init(subject: String = "mfa-user", emailVerified: Bool = true) throws {
-            test = try TestPlatform(mfa: .allFactors)
+            try self.init(TestPlatform(mfa: .allFactors), subject: subject, emailVerified: emailVerified)
+        }
+
+        /// The fixture on `test` (whose policy must allow both factors).
+        init(_ test: TestPlatform, subject: String = "mfa-user", emailVerified: Bool = true) throws {
+            self.test = test
             signIn = try test.signIn(subject: subject, email: "\(subject)@example.com", emailVerified: emailVerified)
         }
 

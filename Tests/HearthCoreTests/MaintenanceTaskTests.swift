@@ -121,9 +121,10 @@ struct MaintenanceTaskTests {
         let before = store.writes
         #expect(try task.runPass().anonymousAccounts == 5)
         #expect(try store.read { try $0.accountCount() } == 0)
-        // 3 pages of guests, then one each for MFA state, dev grants, limit counters, email action codes, sessions,
+        // 3 pages of guests, then one each for MFA state, dev grants, limit counters, email action codes, audit events,
+        // sessions,
         // legacy tokens.
-        #expect(store.writes - before == 3 + 6)
+        #expect(store.writes - before == 3 + 7)
     }
 
     // MARK: Expired state
@@ -152,6 +153,38 @@ struct MaintenanceTaskTests {
             #expect(try reader.verificationSession(hash: "old") == nil)
             #expect(try reader.verificationSession(hash: "recent") != nil, "still counts against the number for an hour")
         }
+    }
+
+    @Test("audit events older than the retention are deleted oldest first in batches; younger ones stay")
+    func auditRetention() throws {
+        let store = CountingStore()
+        let time = ManualTimeSource()
+        let day: Int64 = 86_400_000
+        func event(daysOld: Int64, plusMillis: Int64 = 0) -> AuditEvent {
+            let millis = time.nowMillis - daysOld * day + plusMillis
+            return AuditEvent(id: AuditEvent.newID(atMillis: millis), atMillis: millis, kind: .signIn, localID: "u", actor: .user)
+        }
+        let kept = [event(daysOld: 90), event(daysOld: 30)]
+        try store.write { writer in
+            for event in [event(daysOld: 200), event(daysOld: 91), event(daysOld: 90, plusMillis: -1)] + kept {
+                try writer.insertAuditEvent(event)
+            }
+        }
+        let lines = Mutex<[String]>([])
+        let task = MaintenanceTask(
+            store: store, time: time, policy: SessionPolicy(), schedule: .init(batchSize: 2),
+            audit: AuditLog(retentionDays: 90), log: { line in lines.withLock { $0.append(line) } })
+        let before = store.writes
+        #expect(try task.runPass().auditEvents == 3)
+        // Two batches of audit events (2, then 1), and one write each for guests, MFA state, dev grants, limit counters,
+        // email action codes, sessions, legacy tokens.
+        #expect(store.writes - before == 2 + 7)
+        #expect(try store.read { try $0.auditEvents(AuditQuery()) } == kept.reversed())
+        #expect(lines.withLock { $0 }.contains { $0.contains("audit_events_deleted=3") })
+        #expect(try task.runPass().auditEvents == 0)
+        time.advance(by: 0.001)
+        #expect(try task.runPass().auditEvents == 1, "90 days and a millisecond old")
+        #expect(try store.read { try $0.auditEvents(AuditQuery()) } == [kept[1]])
     }
 
     // MARK: Revocations

@@ -52,6 +52,14 @@ struct StoreCopyTests {
                 ProviderTokenRevocation(
                     id: "r1", providerID: "apple.com", clientID: "c", token: "t", tokenTypeHint: "refresh_token",
                     localID: "gone", createdAtMillis: 1, attempts: 2, nextAttemptAtMillis: 50, lastError: "timeout"))
+            // Five audit events, two at the same millisecond (pages of 2 cut between them), one of a deleted account.
+            for (index, millis) in [1_000, 2_000, 2_000, 3_000, 4_000].enumerated() {
+                try writer.insertAuditEvent(
+                    AuditEvent(
+                        id: AuditEvent.newID(atMillis: Int64(millis)), atMillis: Int64(millis), kind: .signIn,
+                        localID: index == 0 ? "gone" : "user\(index)", provider: index == 1 ? nil : "google.com",
+                        clientAddress: "203.0.113.\(index)", actor: .user, detail: "n=\(index)"))
+            }
         }
         return store
     }
@@ -70,8 +78,10 @@ struct StoreCopyTests {
         expected.serviceAccounts = 2
         expected.refreshSessions = 4
         expected.providerTokenRevocations = 1
+        expected.auditEvents = 5
         #expect(counts == expected)
         #expect(pages.map(\.accounts).prefix(3) == [2, 4, 5])
+        #expect(pages.map(\.auditEvents).suffix(3) == [2, 4, 5])
         #expect(try Snapshot(target) == Snapshot(source, liveSessionsOf: ["user0", "user1", "user2", "user3"]))
         #expect(try target.read { try $0.serviceAccount(email: "ops@p.iam.hearth")?.keyID } == "k2")
         #expect(try target.read { try $0.mfaPendingSignIn(hash: "pending") } == nil)
@@ -112,17 +122,19 @@ struct StoreCopyTests {
         var serviceAccounts: [ServiceAccountRecord]
         var sessions: [RefreshSession]
         var revocations: [ProviderTokenRevocation]
+        var auditEvents: [AuditEvent]
 
         /// `liveSessionsOf`: keep only those accounts' unrevoked sessions (default: every session).
         init(_ store: any HearthStore, liveSessionsOf owners: Set<String>? = nil) throws {
-            (accounts, keys, devAccounts, serviceAccounts, sessions, revocations) = try store.read { reader in
+            (accounts, keys, devAccounts, serviceAccounts, sessions, revocations, auditEvents) = try store.read { reader in
                 (
                     try reader.accounts(after: nil, limit: 100), try reader.signingKeys(), try reader.devAccounts(),
                     try reader.serviceAccounts(),
                     try reader.refreshSessions(after: nil, limit: 100).filter { session in
                         owners.map { $0.contains(session.localID) && session.revokedAtMillis == nil } ?? true
                     },
-                    try reader.dueProviderTokenRevocations(atMillis: .max, limit: 100)
+                    try reader.dueProviderTokenRevocations(atMillis: .max, limit: 100),
+                    try reader.auditEvents(AuditQuery(limit: 100))
                 )
             }
         }
@@ -135,6 +147,7 @@ struct StoreCopyTests {
             ("accounts", { try $0.insertAccount(Account(localID: "other", createdAtMillis: 1, validSinceMillis: 1)) }),
             ("signing keys", { try $0.insertSigningKey(SigningKeyRecord(keyID: "x", algorithm: "RS256", privateKeyPEM: "p", createdAt: 1)) }),
             ("dev IdP accounts", { try $0.insertDevAccount(DevIdPAccount(subject: "x", email: "x@example.com", createdAtMillis: 1)) }),
+            ("audit events", { try $0.insertAuditEvent(AuditEvent(id: "0000000000001-x", atMillis: 1, kind: .keyRotated, actor: .system)) }),
         ]
         for (what, seed) in seeded {
             let target = InMemoryStore()

@@ -14,6 +14,19 @@ struct RequestFieldsTests {
         #expect(try camel.string("idToken") == "abc")
     }
 
+    @Test("a NUL character anywhere in a JSON body (value, nested, key) is INVALID_ARGUMENT; an escaped backslash before u0000 is text")
+    func nulRefused() throws {
+        for body in [
+            #"{"displayName":"a\u0000b"}"#, #"{"users":[{"photoUrl":"\u0000"}]}"#, #"{"a\u0000":1}"#,
+        ] {
+            let error = #expect(throws: WireError.self, "\(body)") { try RequestFields(json: Array(body.utf8)) }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("NUL") == true)
+        }
+        let literal = try RequestFields(json: Array(#"{"displayName":"a\\u0000b"}"#.utf8))
+        #expect(try literal.string("displayName") == #"a\u0000b"#)
+    }
+
     @Test("numbers are accepted where strings are expected, and numeric strings where numbers are")
     func lenientScalars() throws {
         let fields = try RequestFields(json: Array(#"{"validSince":1700000000,"count":"42","flag":"true","text":12}"#.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthSQLShared
 @testable import HearthPostgres
 import Postgres
 import Synchronization
@@ -221,6 +222,20 @@ struct PostgresStoreTests {
         #expect(try store.read { try $0.accounts(after: nil, limit: 10) }.map(\.localID) == ["after-failure", "kept"])
     }
 
+    @Test("an audit event holding NUL is refused without breaking the write, which goes on and commits")
+    func auditEventWithNUL() throws {
+        let database = try Database()
+        let store = try PostgresStore(url: database.url)
+        defer { store.close() }
+        try store.write { writer in
+            var event = AuditConformanceTests.event(1_000, "nul")
+            event.detail = "a\u{0}b"
+            #expect(throws: StoreError(.unavailable)) { try writer.insertAuditEvent(event) }
+            try writer.insertAuditEvent(AuditConformanceTests.event(2_000, "kept"))
+        }
+        #expect(try store.read { try $0.auditEvents(AuditQuery()) }.map(\.atMillis) == [2_000])
+    }
+
     /// Every lookup the store runs by key, and the lookups of `ON DELETE CASCADE` when an account is deleted.
     static let indexedLookups: [(name: String, sql: String)] = [
             ("accountByLocalID", PostgresSQL.accountByLocalID),
@@ -276,6 +291,7 @@ struct PostgresStoreTests {
             ("providerTokenRevocationByID", PostgresSQL.providerTokenRevocationByID),
             ("recordFailedProviderTokenRevocation", PostgresSQL.recordFailedProviderTokenRevocation),
             ("deleteProviderTokenRevocation", PostgresSQL.deleteProviderTokenRevocation),
+            ("deleteAuditEvents", PostgresSQL.deleteAuditEvents),
             ("identities of an account", PostgresSQL.identities.ofAccount),
             ("identities of a range of accounts", PostgresSQL.identities.ofAccountRange),
             ("enrolments of an account", PostgresSQL.enrollments.ofAccount),
@@ -283,7 +299,7 @@ struct PostgresStoreTests {
             ("cascade to identities", "SELECT 1 FROM identities WHERE local_id = $1"),
             ("cascade to mfa_enrollments", "SELECT 1 FROM mfa_enrollments WHERE local_id = $1"),
             ("cascade to mfa_pending_sign_ins", "SELECT 1 FROM mfa_pending_sign_ins WHERE local_id = $1"),
-        ]
+        ] + AuditQuery.everyFilterCombination.map { ("auditEventPage \($0.filterNames)", PostgresSQL.auditEventPage($0).sql) }
 
     @Test("every lookup is served by an index (no sequential scan when PostgreSQL is told to avoid them)")
     func everyLookupIsIndexed() throws {

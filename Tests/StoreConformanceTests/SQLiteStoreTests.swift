@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthSQLShared
 @testable import HearthSQLite
 import SQLite
 import Testing
@@ -72,7 +73,7 @@ struct SQLiteStoreTests {
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(
             try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
-                == Array(1...9))
+                == Array(1...10))
         #expect(
             try connection.queryFirst("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'accounts_phone_number'") {
                 $0.int(0)
@@ -82,7 +83,7 @@ struct SQLiteStoreTests {
         }
         #expect(
             tables == [
-                "accounts", "dev_accounts", "dev_grants", "identities", "legacy_refresh_tokens", "limit_counters",
+                "accounts", "audit_events", "dev_accounts", "dev_grants", "identities", "legacy_refresh_tokens", "limit_counters",
                 "mfa_enrollments", "mfa_pending_sign_ins", "oob_codes", "provider_token_revocations", "refresh_sessions",
                 "schema_migrations", "service_accounts", "signing_keys", "verification_sessions",
             ])
@@ -158,7 +159,7 @@ struct SQLiteStoreTests {
         store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...9))
+        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...10))
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }
@@ -320,6 +321,20 @@ struct SQLiteStoreTests {
             for step in plan where step.hasPrefix("SCAN") {
                 #expect(step == "SCAN CONSTANT ROW", "\(name): \(step)")
             }
+        }
+    }
+
+    @Test("each page of the audit log is one range of its filter's index in id order, never sorted")
+    func auditPagePlans() throws {
+        let store = try SQLiteStore.temporary()
+        defer { store.close() }
+        let plans = try store.queryPlans().filter { $0.name.hasPrefix("auditEventPage") }
+        #expect(plans.count == AuditQuery.everyFilterCombination.count)
+        for (name, plan) in plans {
+            let index =
+                name.contains("localID") ? "INDEX audit_events_local_id (local_id=?"
+                : name.contains("kind") ? "INDEX audit_events_kind (kind=?" : "PRIMARY KEY (id>?"
+            #expect(plan.count == 1 && plan[0].hasPrefix("SEARCH audit_events USING \(index)"), "\(name): \(plan)")
         }
     }
 

@@ -7,7 +7,7 @@ import HearthServer
 // What metrics cost one request, in CPU time and in process (so the machine's other load hardly matters): a
 // request through `IdentityServer.handle` with and without metrics (`GET /healthz`, whose own work is tiny, so the
 // difference is the request metrics), and the counts a refresh adds (its outcome and two store transactions).
-// Prints `request_metrics_ns=…`, `refresh_metrics_ns=…` for Benchmarks/scripts/metrics.sh.
+// Prints `request_metrics_ns=…`, `refresh_metrics_ns=…` for Benchmarks/scripts/switches.sh.
 //
 // Usage: metrics-bench [seconds per measurement]
 

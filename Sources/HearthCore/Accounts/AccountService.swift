@@ -18,6 +18,8 @@ public final class AccountService: Sendable {
     let passwords: PasswordAccounts
     /// Counts sign-ins by provider and outcome.
     private let metrics: any MetricsRecording
+    /// Records sign-ins, sign-ups, links and the account's changes.
+    let audit: AuditRecorder
 
     /// - Parameters:
     ///   - providers: the identity providers `signInWithIdp` accepts.
@@ -26,12 +28,14 @@ public final class AccountService: Sendable {
     ///   - emailActions: applies the action codes `update` receives.
     ///   - passwords: email and password accounts.
     ///   - metrics: receives each `signInWithIdp`'s provider and outcome.
+    ///   - audit: records sign-ins (refused ones too), sign-ups, links, unlinks, credential changes and deletions.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
         mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter(),
         providerTokens: ProviderTokenHandling = ProviderTokenHandling(), emailActions: EmailActionService,
-        passwords: PasswordAccounts, metrics: any MetricsRecording = NoMetrics()
+        passwords: PasswordAccounts, metrics: any MetricsRecording = NoMetrics(), audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.metrics = metrics
         self.emailActions = emailActions
         self.mfa = mfa
@@ -56,11 +60,20 @@ public final class AccountService: Sendable {
         do {
             let response = try federatedSignIn(request, client: client, enabledProvider: &provider)
             metrics.signIn(provider: provider, outcome: Self.outcome(of: response))
+            if let code = response.errorMessage { recordRefusal(ErrorCode(rawValue: code), provider: provider, client: client) }
             return response
         } catch {
             metrics.signIn(provider: provider, outcome: MetricsOutcome.failure(error))
+            if let error = error as? WireError { recordRefusal(error.code, provider: provider, client: client) }
             throw error
         }
+    }
+
+    /// Records a refused `signInWithIdp` of an enabled provider (nothing of the credential, no account), in a
+    /// write of its own: the refusal wrote nothing. Throttled requests are not recorded, so a flood writes nothing.
+    private func recordRefusal(_ code: ErrorCode, provider: String, client: String?) {
+        guard provider != MetricsOutcome.unknownProvider, code != .tooManyAttemptsTryLater else { return }
+        audit.recordRefusal(.signInFailed, provider: provider, client: client, code: code, in: store)
     }
 
     /// How a sign-in that answered ended: signed in, stopped at the second factor, waiting for a confirmation,
@@ -97,7 +110,7 @@ public final class AccountService: Sendable {
         do {
             if let linkToken = request.idToken, !linkToken.isEmpty {
                 let user = try tokens.authenticate(idToken: linkToken)
-                outcome = try retryingUniqueness { try link(profile, to: user.account.localID) }
+                outcome = try retryingUniqueness { try link(profile, to: user.account.localID, client: client) }
             } else {
                 outcome = try retryingUniqueness {
                     try signIn(profile, autoCreate: request.autoCreate ?? true, client: client)
@@ -170,14 +183,24 @@ public final class AccountService: Sendable {
                         try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
                     }
                 }
+                if isNewUser {
+                    try audit.record(
+                        .signUp, localID: account.localID, provider: profile.providerID, client: client, in: writer)
+                }
                 let factors = mfa.requiredFactors(of: account)
                 if !factors.isEmpty {
                     try save(account)
+                    try audit.record(
+                        .signIn, localID: account.localID, provider: profile.providerID, client: client,
+                        detail: AuditRecorder.mfaRequired, in: writer)
                     let pending = try mfa.startPendingSignIn(for: account, signInProvider: profile.providerID, writer: writer)
                     return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
                 }
                 account.recordSignIn(atMillis: nowMillis)
                 try save(account)
+                if !isNewUser {
+                    try audit.record(.signIn, localID: account.localID, provider: profile.providerID, client: client, in: writer)
+                }
                 let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
                 return .signedIn(
                     account, refreshToken: refreshToken, session, isNewUser: isNewUser, emailRecycled: emailRecycled,
@@ -199,6 +222,7 @@ public final class AccountService: Sendable {
             if let email = profile.email, var account = try writer.account(email: email) {
                 guard profile.emailVerified else { return .needsConfirmation(account) }
                 guard !account.disabled else { throw WireError(.userDisabled) }
+                let original = account
                 if !account.emailVerified {
                     // The trusted provider takes over an address nobody proved: drop every other way in
                     // and revoke existing sessions (§4.3 step 3c).
@@ -216,6 +240,8 @@ public final class AccountService: Sendable {
                 account.displayName = profile.displayName ?? account.displayName
                 account.photoURL = profile.photoURL ?? account.photoURL
                 account.emailVerified = true
+                // The identity linked to the email's account (and, in a takeover, every way in it drops).
+                try audit.recordChanges(from: original, to: account, client: client, in: writer)
                 return try finish(account, isNewUser: false, emailRecycled: emailRecycled)
             }
             let account = Account(
@@ -227,7 +253,7 @@ public final class AccountService: Sendable {
     }
 
     /// Links a federated identity to the signed-in user (§4.3 step 3a).
-    private func link(_ profile: FederatedProfile, to localID: String) throws -> SignInOutcome {
+    private func link(_ profile: FederatedProfile, to localID: String, client: String?) throws -> SignInOutcome {
         let nowMillis = time.nowMillis
         let session = Session(signInProvider: profile.providerID, authTime: nowMillis / 1000)
         return try store.write { writer -> SignInOutcome in
@@ -254,6 +280,7 @@ public final class AccountService: Sendable {
             account.displayName = account.displayName ?? profile.displayName
             account.photoURL = account.photoURL ?? profile.photoURL
             try writer.updateAccount(account)
+            try audit.record(.link, localID: localID, provider: profile.providerID, client: client, in: writer)
             let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
             return .signedIn(account, refreshToken: refreshToken, session, isNewUser: false, emailRecycled: false, linked: true)
         }
@@ -302,9 +329,10 @@ public final class AccountService: Sendable {
 
     /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`, and
     /// email and password (``PasswordAccounts/changeCredentials(email:password:profile:of:)``).
-    public func update(_ request: UpdateAccountRequest) throws -> UpdateAccountResponse {
+    /// - Parameter client: the caller's address, recorded with the changes; nil for in-process callers.
+    public func update(_ request: UpdateAccountRequest, client: String? = nil) throws -> UpdateAccountResponse {
         if request.oobCode != nil && request.idToken == nil {
-            return try emailActions.apply(oobCode: request.oobCode)
+            return try emailActions.apply(oobCode: request.oobCode, client: client)
         }
         guard request.idToken != nil else {
             throw WireError(.invalidReqType, "Unsupported request parameters.")
@@ -324,15 +352,17 @@ public final class AccountService: Sendable {
         let response: UpdateAccountResponse
         if request.email != nil || request.password != nil {
             response = try passwords.changeCredentials(
-                email: request.email, password: request.password, profile: change, of: user)
+                email: request.email, password: request.password, profile: change, of: user, client: client)
         } else {
             let now = time.nowMillis
             response = UpdateAccountResponse(try store.write { writer -> Account in
                 guard var account = try writer.account(localID: user.account.localID) else {
                     throw WireError(.userNotFound)
                 }
+                let before = account
                 change.apply(to: &account)
                 try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
+                try audit.recordChanges(from: before, to: account, client: client, in: writer)
                 return account
             })
         }
@@ -342,14 +372,18 @@ public final class AccountService: Sendable {
 
     /// `accounts:delete` of the signed-in user; its sessions end with it, and its provider tokens are queued
     /// for revocation in the same write.
-    public func delete(_ request: DeleteAccountRequest) throws -> DeleteAccountResponse {
+    /// - Parameter client: the caller's address, recorded with the deletion; nil for in-process callers.
+    public func delete(_ request: DeleteAccountRequest, client: String? = nil) throws -> DeleteAccountResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
             throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
         }
         let now = time.nowMillis
-        let existed = try store.write {
-            try $0.deleteAccount(localID: user.account.localID, queueingRevocationsAtMillis: now)
+        let localID = user.account.localID
+        let existed = try store.write { writer in
+            guard try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) else { return false }
+            try audit.record(.accountDeleted, localID: localID, client: client, in: writer)
+            return true
         }
         guard existed else { throw WireError(.userNotFound) }
         providerTokens.revocationsQueued()

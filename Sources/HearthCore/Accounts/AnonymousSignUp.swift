@@ -23,6 +23,7 @@ extension AccountService {
         }
         let refreshToken = try store.write { writer in
             try writer.insertAccount(account)
+            try audit.record(.signUp, localID: account.localID, provider: "anonymous", client: client, in: writer)
             return try tokens.newRefreshToken(for: account, session: session, writer: writer)
         }
         return SignUpResponse(

@@ -23,11 +23,14 @@ public final class CustomTokenSignIn: Sendable {
     private let time: any TimeSource
     private let limiter: RateLimiter
     private let acceptsUnsignedTokens: Bool
+    private let audit: AuditRecorder
 
+    /// - Parameter audit: records sign-ins, accounts made by them, and refused tokens.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, time: any TimeSource,
-        limiter: RateLimiter, acceptsUnsignedTokens: Bool
+        limiter: RateLimiter, acceptsUnsignedTokens: Bool, audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.project = project
         self.store = store
         self.tokens = tokens
@@ -36,9 +39,24 @@ public final class CustomTokenSignIn: Sendable {
         self.acceptsUnsignedTokens = acceptsUnsignedTokens
     }
 
-    /// Signs in with `request.token`.
+    /// Signs in with `request.token`. A refusal (other than throttling) is recorded as `sign_in_failed`, without
+    /// the token or its uid.
     /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
     public func signIn(_ request: SignInWithCustomTokenRequest, client: String? = nil) throws
+        -> SignInWithCustomTokenResponse
+    {
+        do {
+            return try exchange(request, client: client)
+        } catch let error as WireError where error.code != .tooManyAttemptsTryLater {
+            audit.recordRefusal(.signInFailed, provider: Self.providerID, client: client, code: error.code, in: store)
+            throw error
+        }
+    }
+
+    /// The `sign_in_provider` of custom-token sessions.
+    static let providerID = "custom"
+
+    private func exchange(_ request: SignInWithCustomTokenRequest, client: String?) throws
         -> SignInWithCustomTokenResponse
     {
         guard let token = request.token, !token.isEmpty else { throw WireError(.missingCustomToken) }
@@ -58,7 +76,7 @@ public final class CustomTokenSignIn: Sendable {
         let sessionClaims = try Self.checkedClaims(claims["claims"])
 
         let now = time.nowMillis
-        let session = Session(signInProvider: "custom", authTime: now / 1000, sessionClaims: sessionClaims)
+        let session = Session(signInProvider: Self.providerID, authTime: now / 1000, sessionClaims: sessionClaims)
         let takes = RateLimitTakes(limiter)
         let (account, refreshToken, isNewUser) = try store.write { writer -> (Account, String, Bool) in
             var account: Account
@@ -77,6 +95,8 @@ public final class CustomTokenSignIn: Sendable {
             }
             account.recordSignIn(atMillis: now)
             isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+            try audit.record(
+                isNewUser ? .signUp : .signIn, localID: uid, provider: Self.providerID, client: client, in: writer)
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer), isNewUser)
         }
         return SignInWithCustomTokenResponse(

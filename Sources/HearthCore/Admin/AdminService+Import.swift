@@ -113,10 +113,12 @@ extension AdminService {
             }
         }
         account.mfaEnrollments = try importedFactors(row, of: account, at: now)
-        if existing == nil {
-            try writer.insertAccount(account)
-        } else {
+        if let existing {
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
+            try audit.recordChanges(from: existing, to: account, actor: actor, in: writer)
+        } else {
+            try writer.insertAccount(account)
+            try recordCreated(account, writer)
         }
     }
 

@@ -22,6 +22,7 @@ extension AdminService {
         let now = time.nowMillis
         let account = try store.transaction { writer -> WriteOutcome<Account> in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
+            let before = account
             try Self.requireUnique(email: email, phoneNumber: request.phoneNumber, for: localID, writer)
             if email != nil || request.phoneNumber != nil || linked != nil || passwordHash != nil {
                 account.isAnonymous = false
@@ -58,6 +59,7 @@ extension AdminService {
                 account.mfaEnrollments = try replacedEnrollments(of: account, with: enrollments, at: now)
             }
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
+            try audit.recordChanges(from: before, to: account, actor: actor, in: writer)
             return .commit(account)
         }
         revocationsQueued()

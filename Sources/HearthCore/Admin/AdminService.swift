@@ -14,6 +14,8 @@ public final class AdminService: Sendable {
     let revocationsQueued: @Sendable () -> Void
     /// Who the changes made through this instance are recorded as (the audit log's actor).
     public let actor: AuditActor
+    /// Records every change, as done by `actor`.
+    let audit: AuditRecorder
 
     /// The most identifiers one `accounts:lookup` may name, and accounts one `batchDelete` may delete.
     public static let maximumBatch = 1000
@@ -25,10 +27,13 @@ public final class AdminService: Sendable {
     ///   - passwords: hashes the passwords administrators set (create, update).
     ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
     ///   - actor: who changes are recorded as; callers that know better use ``acting(as:)``.
+    ///   - audit: whether changes are recorded in the audit log.
     public init(
         store: any HearthStore, time: any TimeSource, maximumFactors: Int, passwords: any PasswordHashing,
-        revocationsQueued: @escaping @Sendable () -> Void = {}, actor: AuditActor = .system
+        revocationsQueued: @escaping @Sendable () -> Void = {}, actor: AuditActor = .system,
+        audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.store = store
         self.time = time
         self.maximumFactors = maximumFactors
@@ -41,7 +46,7 @@ public final class AdminService: Sendable {
     public func acting(as actor: AuditActor) -> AdminService {
         AdminService(
             store: store, time: time, maximumFactors: maximumFactors, passwords: passwords,
-            revocationsQueued: revocationsQueued, actor: actor)
+            revocationsQueued: revocationsQueued, actor: actor, audit: audit.log)
     }
 
     // MARK: - create
@@ -66,10 +71,16 @@ public final class AdminService: Sendable {
             guard try writer.account(localID: account.localID) == nil else { throw WireError(.duplicateLocalID) }
             try Self.requireUnique(email: email, phoneNumber: account.phoneNumber, for: account.localID, writer)
             try writer.insertAccount(account)
+            try recordCreated(account, writer)
             return .commit(())
         }
         return AdminCreateAccountResponse(
             localId: account.localID, email: account.email, displayName: account.displayName)
+    }
+
+    /// Records `account_created` for an account this service just inserted.
+    func recordCreated(_ account: Account, _ writer: any StoreWriter) throws {
+        try audit.record(.accountCreated, localID: account.localID, actor: actor, in: writer)
     }
 
     /// Refuses an email or phone number another account has (`EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`).
@@ -120,6 +131,7 @@ public final class AdminService: Sendable {
             guard try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) else {
                 throw WireError(.userNotFound)
             }
+            try audit.record(.accountDeleted, localID: localID, actor: actor, in: writer)
             return .commit(())
         }
         revocationsQueued()
@@ -144,6 +156,7 @@ public final class AdminService: Sendable {
                     continue
                 }
                 try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now)
+                try audit.record(.accountDeleted, localID: localID, actor: actor, in: writer)
             }
             return .commit(failures)
         }

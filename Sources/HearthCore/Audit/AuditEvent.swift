@@ -35,8 +35,13 @@ public struct AuditEvent: Sendable, Equatable {
     /// A new id for an event at `millis`: the time as 13 zero-padded digits, `-`, and 12 random
     /// alphanumerics, so that ids sort by time (byte order) and never collide in practice.
     public static func newID(atMillis millis: Int64) -> String {
+        idPrefix(atMillis: millis) + "-" + Identifiers.alphanumeric(length: 12)
+    }
+
+    /// The time part of the ids of events at `millis`: 13 digits, zero-padded.
+    public static func idPrefix(atMillis millis: Int64) -> String {
         let digits = String(max(0, millis))
-        return String(repeating: "0", count: max(0, 13 - digits.count)) + digits + "-" + Identifiers.alphanumeric(length: 12)
+        return String(repeating: "0", count: max(0, 13 - digits.count)) + digits
     }
 }
 

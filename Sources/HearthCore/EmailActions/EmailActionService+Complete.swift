@@ -5,7 +5,8 @@ extension EmailActionService {
     /// unused (`checkActionCode`, `verifyPasswordResetCode`). With one it consumes a `PASSWORD_RESET` code and sets
     /// the password (hashed before the transaction, so the store's writer never waits for the hash), marks the email
     /// verified and ends every existing session.
-    public func resetPassword(_ request: ResetPasswordRequest) throws -> ResetPasswordResponse {
+    /// - Parameter client: the caller's address, recorded with the change; nil for in-process callers.
+    public func resetPassword(_ request: ResetPasswordRequest, client: String? = nil) throws -> ResetPasswordResponse {
         let record = try store.read { try liveCode(request.oobCode, reader: $0) }
         guard let newPassword = request.newPassword else {
             return ResetPasswordResponse(
@@ -21,6 +22,7 @@ extension EmailActionService {
         try store.write { writer in
             let record = try liveCode(request.oobCode, kinds: [.passwordReset], reader: writer)
             var account = try self.account(of: record, reader: writer)
+            let before = account
             try consume(record, writer: writer)
             account.passwordHash = hash
             account.passwordUpdatedAtMillis = now
@@ -28,6 +30,7 @@ extension EmailActionService {
             account.isAnonymous = false
             account.revokeSessions(atMillis: now)
             try writer.updateAccount(account)
+            try audit.recordChanges(from: before, to: account, client: client, in: writer)
         }
         return ResetPasswordResponse(requestType: record.kind.rawValue, email: record.email, newEmail: nil)
     }
@@ -37,11 +40,13 @@ extension EmailActionService {
     /// email as `initialEmail`, and mails the old address a `RECOVER_EMAIL` code; `RECOVER_EMAIL` restores the old
     /// email. No tokens are issued. The recovery email goes out after the change has committed; a failure to send
     /// it is reported to the operator, not the client (the change is done and the code used: nothing to retry).
-    public func apply(oobCode: String?) throws -> UpdateAccountResponse {
+    /// - Parameter client: the caller's address, recorded with an email change; nil for in-process callers.
+    public func apply(oobCode: String?, client: String? = nil) throws -> UpdateAccountResponse {
         let now = time.nowMillis
         let (account, recovery) = try store.write { writer -> (Account, (code: String, old: String, new: String)?) in
             let record = try liveCode(oobCode, kinds: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail], reader: writer)
             var account = try self.account(of: record, email: record.kind == .recoverEmail ? record.newEmail : nil, reader: writer)
+            let before = account
             try consume(record, writer: writer)
             var recovery: (code: String, old: String, new: String)?
             switch record.kind {
@@ -66,6 +71,7 @@ extension EmailActionService {
             }
             account.emailVerified = true
             try writer.updateAccount(account)
+            try audit.recordChanges(from: before, to: account, client: client, in: writer)
             return (account, recovery)
         }
         if let recovery {

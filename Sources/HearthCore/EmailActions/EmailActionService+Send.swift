@@ -28,6 +28,9 @@ extension EmailActionService {
         if let continueURL, !ActionLink.isValidContinueURL(continueURL) {
             throw WireError(.invalidContinueURI, "The continue URL must be an absolute http(s) URL.")
         }
+        if let continueURL, !settings.authorizes(continueURL: continueURL) {
+            throw WireError(.unauthorizedDomain, "Domain not allowlisted by project")
+        }
         if kind == .emailSignIn, continueURL == nil {
             throw WireError(.missingContinueURI, "A sign-in link needs a continue URL.")
         }

@@ -51,13 +51,22 @@ extension EmailActionService {
             account.emailVerified = true
             account.emailLinkSignIn = true
             account.isAnonymous = false
+            if linkingUser == nil, let existing {
+                // A takeover drops every other way in and ends the sessions.
+                try audit.recordChanges(from: existing, to: account, client: client, in: writer)
+            }
             if linkingUser == nil, !mfa.requiredFactors(of: account).isEmpty {
                 try writer.updateAccount(account)
+                try audit.record(
+                    .signIn, localID: account.localID, provider: Self.emailLinkProvider, client: client,
+                    detail: AuditRecorder.mfaRequired, in: writer)
                 let pending = try mfa.startPendingSignIn(for: account, signInProvider: "password", writer: writer)
                 return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
             }
             account.recordSignIn(atMillis: now)
             isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
+            let kind: AuditEventKind = isNewUser ? .signUp : linkingUser != nil ? .link : .signIn
+            try audit.record(kind, localID: account.localID, provider: Self.emailLinkProvider, client: client, in: writer)
             let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
             return .signedIn(account, refreshToken: refreshToken, isNewUser: isNewUser)
         }
@@ -76,6 +85,9 @@ extension EmailActionService {
             return response
         }
     }
+
+    /// The provider email-link sign-ins are recorded under in the audit log (their sessions say `password`).
+    static let emailLinkProvider = "emailLink"
 
     private enum Outcome {
         case signedIn(Account, refreshToken: String, isNewUser: Bool)

@@ -27,17 +27,21 @@ public final class EmailActionService: Sendable {
     /// Development only: the plain codes, for the log and the emulator's listing.
     let issuedCodes: IssuedOOBCodes?
     let report: @Sendable (SecurityEvent) -> Void
+    let audit: AuditRecorder
 
     /// - Parameters:
     ///   - sender: delivers the emails.
     ///   - passwords: sets the new password of a reset; without one, resets are refused (`OPERATION_NOT_ALLOWED`).
     ///   - issuedCodes: in development, records every code in plain text (log line and listing).
     ///   - report: receives exhausted send quotas and failed deliveries, after the write committed.
+    ///   - audit: records email-link sign-ins, and the password and email changes action codes make.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
         time: any TimeSource, sender: any EmailSender, passwords: (any PasswordHashing)?, settings: EmailActionSettings,
-        limiter: RateLimiter, issuedCodes: IssuedOOBCodes? = nil, report: @escaping @Sendable (SecurityEvent) -> Void
+        limiter: RateLimiter, issuedCodes: IssuedOOBCodes? = nil, report: @escaping @Sendable (SecurityEvent) -> Void,
+        audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.project = project
         self.store = store
         self.tokens = tokens

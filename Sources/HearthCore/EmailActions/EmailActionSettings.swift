@@ -1,3 +1,5 @@
+import Foundation
+
 /// How email actions behave: where their links point, how long codes live, how many emails may be asked for.
 public struct EmailActionSettings: Sendable {
     /// The server's public URL without a trailing slash; links point at its action page.
@@ -13,12 +15,15 @@ public struct EmailActionSettings: Sendable {
     public var sendsPerEmail: WindowQuota
     /// Emails asked for by one client address.
     public var sendsPerClient: WindowQuota
+    /// The hosts a continue URL may point at (lower case, exact match), as Firebase's authorized domains: an email
+    /// from this server never sends a user on to another site. `nil` accepts any host (the emulator's behaviour).
+    public var authorizedDomains: Set<String>?
 
     public init(
         publicURL: String = "http://127.0.0.1:9099", development: Bool = false,
         codeLifetime: Int64 = 3_600, signInLinkLifetime: Int64 = 21_600,
         sendsPerEmail: WindowQuota = WindowQuota(limit: 5, window: 3_600),
-        sendsPerClient: WindowQuota = WindowQuota(limit: 50, window: 3_600)
+        sendsPerClient: WindowQuota = WindowQuota(limit: 50, window: 3_600), authorizedDomains: Set<String>? = nil
     ) {
         self.publicURL = publicURL
         self.development = development
@@ -26,6 +31,20 @@ public struct EmailActionSettings: Sendable {
         self.signInLinkLifetime = signInLinkLifetime
         self.sendsPerEmail = sendsPerEmail
         self.sendsPerClient = sendsPerClient
+        self.authorizedDomains = authorizedDomains.map { Set($0.map { $0.lowercased() }) }
+    }
+
+    /// The domains every project authorizes: `localhost`, `127.0.0.1` and the host of `publicURL`.
+    public static func defaultAuthorizedDomains(publicURL: String) -> Set<String> {
+        let host = URLComponents(string: publicURL)?.host?.lowercased()
+        return Set(["localhost", "127.0.0.1"] + (host.map { [$0] } ?? []))
+    }
+
+    /// Whether `continueURL` (an absolute http(s) URL) may be sent to: its host is authorized.
+    func authorizes(continueURL: String) -> Bool {
+        guard let authorizedDomains else { return true }
+        guard let host = URLComponents(string: continueURL)?.host?.lowercased() else { return false }
+        return authorizedDomains.contains(host)
     }
 
     /// Seconds a code of `kind` lives.

@@ -54,14 +54,17 @@ public final class SigningKeyRing: Sendable {
     private let owner: Owner
     private let tokenLifetime: Int64
     private let reloadInterval: Int64
+    private let audit: AuditRecorder
     private let state: Mutex<Keys?> = Mutex(nil)
     /// Certificates are costly to make; keep them per key id across reloads.
     private let certificateCache: Mutex<[String: String]> = Mutex([:])
 
+    /// - Parameter audit: records rotations.
     public init(
         store: any HearthStore, time: any TimeSource, owner: Owner = .sessions, tokenLifetime: Int64 = 3600,
-        reloadInterval: Int64 = 5
+        reloadInterval: Int64 = 5, audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.store = store
         self.time = time
         self.owner = owner
@@ -140,6 +143,7 @@ public final class SigningKeyRing: Sendable {
                 }
             }
             try writer.insertSigningKey(newKey)
+            try audit.record(.keyRotated, actor: actor, detail: "key=\(newKey.keyID)", in: writer)
             return try writer.signingKeys().filter { owner.owns($0.keyID) }
         }
         try install(records)

@@ -1,13 +1,20 @@
 /// Reads and changes ``LimitCounter``s inside one write body, and collects the ``SecurityEvent``s to
-/// report once that body's transaction has committed.
+/// report once that body's transaction has committed. A lockout is also recorded in the audit log, in that
+/// transaction.
 struct LimitLedger {
     let writer: any StoreWriter
     let nowMillis: Int64
+    /// Records lockouts; nil records none.
+    let audit: AuditRecorder?
+    /// The caller's address, recorded with lockouts.
+    let client: String?
     private(set) var events: [SecurityEvent] = []
 
-    init(writer: any StoreWriter, nowMillis: Int64) {
+    init(writer: any StoreWriter, nowMillis: Int64, audit: AuditRecorder? = nil, client: String? = nil) {
         self.writer = writer
         self.nowMillis = nowMillis
+        self.audit = audit
+        self.client = client
     }
 
     /// Until when `key` is locked under `policy`, or nil when it is open.
@@ -15,11 +22,17 @@ struct LimitLedger {
         policy.lockedUntil(try writer.limitCounter(key: key), nowMillis: nowMillis)
     }
 
-    /// Counts one wrong attempt under `key`; reports a lockout when it starts one.
-    mutating func recordFailure(_ key: String, _ policy: FailureLockout) throws {
+    /// Counts one wrong attempt under `key`; reports (and records) a lockout when it starts one.
+    /// - Parameter localID: the account the key is about, if any (a second factor's).
+    mutating func recordFailure(_ key: String, _ policy: FailureLockout, localID: String? = nil) throws {
         let (counter, lockedNow) = policy.recordFailure(try writer.limitCounter(key: key), key: key, nowMillis: nowMillis)
         try writer.saveLimitCounter(counter)
-        if lockedNow { events.append(.lockout(key: key, untilMillis: counter.lockedUntilMillis)) }
+        guard lockedNow else { return }
+        events.append(.lockout(key: key, untilMillis: counter.lockedUntilMillis))
+        // Lockout keys name no email: an email's counter is keyed by its hash (`LimitKeys.passwordFailures`).
+        try audit?.record(
+            .lockout, localID: localID, client: client, actor: .system,
+            detail: "key=\(key) until_ms=\(counter.lockedUntilMillis)", in: writer)
     }
 
     /// Forgets the failures under `key` (after a success).

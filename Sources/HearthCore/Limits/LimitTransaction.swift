@@ -1,13 +1,16 @@
 extension HearthStore {
     /// Runs `body` as one write transaction with a ``LimitLedger`` at `nowMillis`, and hands the ledger's
     /// events to `report` once the transaction has committed (a body that throws reports nothing).
+    /// - Parameters:
+    ///   - audit: records the ledger's lockouts in the transaction; nil records none.
+    ///   - client: the caller's address, recorded with them.
     func transaction<Value>(
-        atMillis nowMillis: Int64, report: (SecurityEvent) -> Void,
-        _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
+        atMillis nowMillis: Int64, report: (SecurityEvent) -> Void, audit: AuditRecorder? = nil,
+        client: String? = nil, _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
     ) throws -> Value {
         var events: [SecurityEvent] = []
         let outcome = try write { writer -> WriteOutcome<Value> in
-            var ledger = LimitLedger(writer: writer, nowMillis: nowMillis)
+            var ledger = LimitLedger(writer: writer, nowMillis: nowMillis, audit: audit, client: client)
             let outcome = try body(writer, &ledger)
             events = ledger.events
             return outcome

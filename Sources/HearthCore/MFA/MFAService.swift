@@ -48,16 +48,19 @@ public final class MFAService: Sendable {
     let limits: Limits
     private let limiter: RateLimiter
     private let report: @Sendable (SecurityEvent) -> Void
+    private let audit: AuditRecorder
     private let totp = TOTP()
 
     /// - Parameters:
     ///   - limiter: the in-memory buckets (`mfaPerAccount`).
     ///   - report: receives lockouts and exhausted quotas, after they are committed.
+    ///   - audit: records factors enrolled and removed, second-factor sign-ins, wrong codes and lockouts.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, time: any TimeSource,
         sms: any SMSSender, limits: Limits = Limits(), limiter: RateLimiter = RateLimiter(),
-        report: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
+        report: @escaping @Sendable (SecurityEvent) -> Void = { _ in }, audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.project = project
         self.store = store
         self.tokens = tokens
@@ -147,7 +150,7 @@ public final class MFAService: Sendable {
         let enrollment: MFAEnrollment
         if let verification = request.phoneVerificationInfo {
             let (sessionInfo, code) = try requireSessionAndCode(verification.sessionInfo, verification.code)
-            enrollment = try transaction { writer, ledger -> WriteOutcome<MFAEnrollment> in
+            enrollment = try transaction(client: client) { writer, ledger -> WriteOutcome<MFAEnrollment> in
                 try requireClientUnlocked(client, ledger)
                 let session: VerificationSession
                 switch try checkPhoneCode(
@@ -155,10 +158,11 @@ public final class MFAService: Sendable {
                 {
                 case .accepted(let accepted?): session = accepted
                 case .accepted(nil): throw WireError(.invalidSessionInfo)
-                case .ended(let error): return .commitThenFail(error)
+                case .ended(let error):
+                    return try refuse(error, localID: localID, factor: .phone, client: client, writer)
                 case .wrong(let error):
                     try recordClientFailure(client, &ledger)
-                    return .commitThenFail(error)
+                    return try refuse(error, localID: localID, factor: .phone, client: client, writer)
                 }
                 guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
                 guard let number = session.phoneNumber else { throw WireError(.invalidSessionInfo) }
@@ -171,6 +175,7 @@ public final class MFAService: Sendable {
                     enrolledAtMillis: time.nowMillis, phoneNumber: number)
                 account.mfaEnrollments.append(enrollment)
                 try writer.updateAccount(account)
+                try recordEnrolled(enrollment, localID: localID, client: client, writer)
                 return .commit(enrollment)
             }
         } else if let verification = request.totpVerificationInfo {
@@ -179,7 +184,7 @@ public final class MFAService: Sendable {
             }
             guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
             let now = time.nowSeconds
-            enrollment = try transaction { writer, ledger -> WriteOutcome<MFAEnrollment> in
+            enrollment = try transaction(client: client) { writer, ledger -> WriteOutcome<MFAEnrollment> in
                 try requireClientUnlocked(client, ledger)
                 let hash = Identifiers.hash(sessionInfo)
                 guard var session = try writer.verificationSession(hash: hash), session.purpose == .totpEnrollment,
@@ -187,19 +192,20 @@ public final class MFAService: Sendable {
                 else { throw WireError(.invalidSessionInfo) }
                 guard session.expiresAt > now else {
                     try writer.deleteVerificationSession(hash: hash)
-                    return .commitThenFail(
-                        WireError(.sessionExpired, "The TOTP enrollment session has expired; start again."))
+                    let expired = WireError(.sessionExpired, "The TOTP enrollment session has expired; start again.")
+                    return try refuse(expired, localID: localID, factor: .totp, client: client, writer)
                 }
                 guard let step = totp.matchingStep(code: code, secret: secret, at: now) else {
                     try recordClientFailure(client, &ledger)
                     session.failedAttempts += 1
                     guard session.failedAttempts < limits.phoneCodeAttempts else {
                         try writer.deleteVerificationSession(hash: hash)
-                        return .commitThenFail(
-                            WireError(.tooManyAttemptsTryLater, "Too many wrong codes; start the enrollment again."))
+                        let ended = WireError(.tooManyAttemptsTryLater, "Too many wrong codes; start the enrollment again.")
+                        return try refuse(ended, localID: localID, factor: .totp, client: client, writer)
                     }
                     try writer.updateVerificationSession(session)
-                    return .commitThenFail(WireError(.invalidCode, "The verification code is wrong."))
+                    let wrong = WireError(.invalidCode, "The verification code is wrong.")
+                    return try refuse(wrong, localID: localID, factor: .totp, client: client, writer)
                 }
                 try writer.deleteVerificationSession(hash: hash)
                 guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
@@ -209,6 +215,7 @@ public final class MFAService: Sendable {
                     enrolledAtMillis: time.nowMillis, totpSecret: secret, lastUsedTOTPStep: step)
                 account.mfaEnrollments.append(enrollment)
                 try writer.updateAccount(account)
+                try recordEnrolled(enrollment, localID: localID, client: client, writer)
                 return .commit(enrollment)
             }
         } else {
@@ -223,7 +230,8 @@ public final class MFAService: Sendable {
     }
 
     /// `mfaEnrollment:withdraw`: removes a factor; answers new tokens without it.
-    public func withdraw(_ request: WithdrawMFARequest) throws -> MFATokensResponse {
+    /// - Parameter client: the caller's address, recorded with the removal; nil for in-process callers.
+    public func withdraw(_ request: WithdrawMFARequest, client: String? = nil) throws -> MFATokensResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
             throw WireError(.missingMFAEnrollmentID)
@@ -233,8 +241,10 @@ public final class MFAService: Sendable {
             guard account.mfaEnrollments.contains(where: { $0.enrollmentID == enrollmentID }) else {
                 throw WireError(.mfaEnrollmentNotFound)
             }
+            let before = account
             account.mfaEnrollments.removeAll { $0.enrollmentID == enrollmentID }
             try writer.updateAccount(account)
+            try audit.recordChanges(from: before, to: account, client: client, in: writer)
         }
         var session = user.session
         if session.secondFactorIdentifier == enrollmentID {
@@ -280,15 +290,15 @@ public final class MFAService: Sendable {
         let pendingHash = Identifiers.hash(credential)
         let now = time.nowSeconds
         let takes = RateLimitTakes(limiter)
-        let (localID, provider, enrollment) = try transaction { writer, ledger
+        let (localID, provider, enrollment) = try transaction(client: client) { writer, ledger
             -> WriteOutcome<(String, String, MFAEnrollment)> in
             guard var pending = try writer.mfaPendingSignIn(hash: pendingHash) else {
                 throw WireError(.invalidMFAPendingCredential, "The MFA pending credential is invalid or was already used.")
             }
             guard pending.expiresAt > now else {
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
-                return .commitThenFail(
-                    WireError(.invalidMFAPendingCredential, "The MFA pending credential has expired; sign in again."))
+                let expired = WireError(.invalidMFAPendingCredential, "The MFA pending credential has expired; sign in again.")
+                return try refuse(expired, localID: pending.localID, factor: attempt.factor, client: client, writer)
             }
             guard var account = try writer.account(localID: pending.localID) else {
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
@@ -331,24 +341,29 @@ public final class MFAService: Sendable {
 
             switch outcome {
             case .ended(let error):
-                return .commitThenFail(error)
+                return try refuse(error, localID: account.localID, factor: attempt.factor, client: client, writer)
             case .wrong(let error):
-                try ledger.recordFailure(factorKey, limits.factorFailures)
+                try ledger.recordFailure(factorKey, limits.factorFailures, localID: account.localID)
                 try recordClientFailure(client, &ledger)
                 pending.failedAttempts += 1
                 guard pending.failedAttempts < limits.pendingCredentialAttempts else {
                     try writer.deleteMFAPendingSignIn(hash: pendingHash)
-                    return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many wrong codes; sign in again."))
+                    let ended = WireError(.tooManyAttemptsTryLater, "Too many wrong codes; sign in again.")
+                    return try refuse(ended, localID: account.localID, factor: attempt.factor, client: client, writer)
                 }
                 try writer.updateMFAPendingSignIn(pending)
-                return .commitThenFail(error)
+                return try refuse(error, localID: account.localID, factor: attempt.factor, client: client, writer)
             case .accepted:
                 guard let usedIndex else { throw WireError(.mfaEnrollmentNotFound) }
                 try ledger.reset(factorKey)
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
                 account.recordSignIn(atMillis: time.nowMillis)
                 try writer.updateAccount(account)
-                return .commit((account.localID, pending.signInProvider, account.mfaEnrollments[usedIndex]))
+                let used = account.mfaEnrollments[usedIndex]
+                try audit.record(
+                    .signIn, localID: account.localID, provider: used.kind.rawValue, client: client,
+                    detail: "first_factor=\(pending.signInProvider)", in: writer)
+                return .commit((account.localID, pending.signInProvider, used))
             }
         }
         let session = Session(
@@ -396,6 +411,14 @@ public final class MFAService: Sendable {
                 throw WireError(.invalidArgument, "Send phoneVerificationInfo or totpVerificationInfo.")
             }
         }
+
+        /// The kind of factor the code is for.
+        var factor: MFAEnrollment.Kind {
+            switch self {
+            case .phone: .phone
+            case .totp: .totp
+            }
+        }
     }
 
     /// The result of checking a code inside a write body. `.wrong` and `.ended` carry the error to
@@ -407,11 +430,31 @@ public final class MFAService: Sendable {
         case ended(WireError)
     }
 
-    /// Runs `body` as one write transaction with a ``LimitLedger``; reports its events once committed.
+    /// Runs `body` as one write transaction with a ``LimitLedger``; reports its events once committed, and records
+    /// its lockouts (with `client`) in it.
     private func transaction<Value>(
-        _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
+        client: String? = nil, _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
     ) throws -> Value {
-        try store.transaction(atMillis: time.nowMillis, report: report, body)
+        try store.transaction(atMillis: time.nowMillis, report: report, audit: audit, client: client, body)
+    }
+
+    /// Records a wrong code (or an expired or spent session or pending sign-in) as `mfa_failed` in the write that
+    /// counts it, and answers `error` once that write commits.
+    private func refuse<Value>(
+        _ error: WireError, localID: String, factor: MFAEnrollment.Kind, client: String?, _ writer: any StoreWriter
+    ) throws -> WriteOutcome<Value> {
+        try audit.record(
+            .mfaFailed, localID: localID, provider: factor.rawValue, client: client,
+            detail: AuditRecorder.detail(of: error.code), in: writer)
+        return .commitThenFail(error)
+    }
+
+    private func recordEnrolled(_ enrollment: MFAEnrollment, localID: String, client: String?, _ writer: any StoreWriter)
+        throws
+    {
+        try audit.record(
+            .factorEnrolled, localID: localID, provider: enrollment.kind.rawValue, client: client,
+            detail: AccountChanges.factorDetail(enrollment), in: writer)
     }
 
     private func takeAccountToken(_ localID: String) throws {

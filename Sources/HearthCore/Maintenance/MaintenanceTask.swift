@@ -7,7 +7,8 @@ import Synchronization
 ///    (their sessions are then revoked by step 5, their provider tokens queued for revocation);
 /// 2. deletes expired pending MFA sign-ins and verification sessions (those still throttling SMS stay);
 /// 3. deletes expired dev IdP grants;
-/// 4. deletes expired limit counters (`LimitCounter`) and expired email action codes (`OOBCodeRecord`);
+/// 4. deletes expired limit counters (`LimitCounter`), expired email action codes (`OOBCodeRecord`) and audit events
+///    older than the audit log's retention (`AuditLog.retentionDays`), oldest first;
 /// 5. walks every session: sessions of deleted accounts or revoked by `validSince` are revoked when first
 ///    seen, revoked sessions are deleted after the retention, and with them their tokens;
 /// 6. walks every legacy refresh token, deleting those that can no longer tell anything (see
@@ -52,11 +53,13 @@ public final class MaintenanceTask: Sendable {
         public var failedRevocations = 0
         /// Expired email action codes.
         public var oobCodes = 0
+        /// Audit events older than the retention.
+        public var auditEvents = 0
 
         public init(
             sessions: Int = 0, legacyRefreshTokens: Int = 0, limitCounters: Int = 0, anonymousAccounts: Int = 0,
             mfaState: Int = 0, devGrants: Int = 0, revokedProviderTokens: Int = 0, failedRevocations: Int = 0,
-            oobCodes: Int = 0
+            oobCodes: Int = 0, auditEvents: Int = 0
         ) {
             self.sessions = sessions
             self.legacyRefreshTokens = legacyRefreshTokens
@@ -67,6 +70,7 @@ public final class MaintenanceTask: Sendable {
             self.revokedProviderTokens = revokedProviderTokens
             self.failedRevocations = failedRevocations
             self.oobCodes = oobCodes
+            self.auditEvents = auditEvents
         }
     }
 
@@ -75,6 +79,7 @@ public final class MaintenanceTask: Sendable {
     private let policy: SessionPolicy
     let schedule: Schedule
     private let anonymousAccountLifetimeDays: Int
+    private let auditRetentionDays: Int
     let revokers: [String: any ProviderTokenRevoking]
     let log: @Sendable (String) -> Void
     private let running = Atomic(false)
@@ -89,20 +94,22 @@ public final class MaintenanceTask: Sendable {
     /// - Parameters:
     ///   - anonymousAccountLifetimeDays: anonymous accounts created this many days ago or more are deleted; 0
     ///     keeps them forever.
+    ///   - audit: how long audit events are kept (whether new ones are written does not matter here).
     ///   - revokers: who revokes the tokens of each provider ID (`apple.com`); a revocation for a provider
     ///     without one stays queued, counted as a failed attempt.
     ///   - log: receives one line per pass that did something, per failed pass (`event=maintenance …`) and per
     ///     failed revocation; never a token.
     public init(
         store: any HearthStore, time: any TimeSource, policy: SessionPolicy, schedule: Schedule = Schedule(),
-        anonymousAccountLifetimeDays: Int = 30, revokers: [String: any ProviderTokenRevoking] = [:],
-        log: @escaping @Sendable (String) -> Void
+        anonymousAccountLifetimeDays: Int = 30, audit: AuditLog = AuditLog(),
+        revokers: [String: any ProviderTokenRevoking] = [:], log: @escaping @Sendable (String) -> Void
     ) {
         self.store = store
         self.time = time
         self.policy = policy
         self.schedule = schedule
         self.anonymousAccountLifetimeDays = max(0, anonymousAccountLifetimeDays)
+        self.auditRetentionDays = max(0, audit.retentionDays)
         self.revokers = revokers
         self.log = log
     }
@@ -183,10 +190,14 @@ public final class MaintenanceTask: Sendable {
             let limitCounters = try purgeInBatches(pausing: pausing, {
                 try $0.deleteExpiredLimitCounters(before: now, limit: $1)
             }),
-            let oobCodes = try purgeInBatches(pausing: pausing, { try $0.deleteExpiredOOBCodes(before: now, limit: $1) })
+            let oobCodes = try purgeInBatches(pausing: pausing, { try $0.deleteExpiredOOBCodes(before: now, limit: $1) }),
+            let auditEvents = try purgeInBatches(pausing: pausing, {
+                try $0.deleteAuditEvents(before: Self.daysBefore(now, auditRetentionDays), limit: $1)
+            })
         else { return nil }
         report.limitCounters = limitCounters
         report.oobCodes = oobCodes
+        report.auditEvents = auditEvents
         let rotatedBefore = now - policy.reuseDetectionMillis
         let revokedBefore = now - policy.revokedRetentionMillis
         let batch = schedule.batchSize
@@ -211,7 +222,7 @@ public final class MaintenanceTask: Sendable {
                     + " mfa_state_deleted=\(report.mfaState) dev_grants_deleted=\(report.devGrants)"
                     + " provider_tokens_revoked=\(report.revokedProviderTokens)"
                     + " provider_token_revocations_failed=\(report.failedRevocations)"
-                    + " oob_codes_deleted=\(report.oobCodes)")
+                    + " oob_codes_deleted=\(report.oobCodes) audit_events_deleted=\(report.auditEvents)")
         }
         return report
     }
@@ -221,8 +232,7 @@ public final class MaintenanceTask: Sendable {
     /// an account upgraded meanwhile is never deleted.
     private func deleteStaleAnonymousAccounts(atMillis now: Int64, pausing: Bool) throws -> Int? {
         guard anonymousAccountLifetimeDays > 0 else { return 0 }
-        let (lifetime, overflow) = Int64(anonymousAccountLifetimeDays).multipliedReportingOverflow(by: 86_400_000)
-        let createdBefore = overflow ? Int64.min : now - lifetime
+        let createdBefore = Self.daysBefore(now, anonymousAccountLifetimeDays)
         let batch = schedule.batchSize
         return try sweep(pausing: pausing) { cursor, writer in
             let page = try writer.anonymousAccountIDs(createdBefore: createdBefore, after: cursor, limit: batch)
@@ -232,6 +242,13 @@ public final class MaintenanceTask: Sendable {
             }
             return RefreshTokenPurgeStep(deleted: deleted, next: page.count == batch ? page.last : nil)
         }
+    }
+
+    /// The time `days` days before `millis` (`Int64.min` when that is before any time).
+    private static func daysBefore(_ millis: Int64, _ days: Int) -> Int64 {
+        let (span, overflow) = Int64(days).multipliedReportingOverflow(by: 86_400_000)
+        let (time, underflow) = millis.subtractingReportingOverflow(span)
+        return overflow || underflow ? .min : time
     }
 
     /// Runs `purge` (given the batch size) in one write transaction after another until one deletes less than a

@@ -18,7 +18,8 @@ extension PasswordAccounts {
         // A full hashing gate checks no password, so the attempt need not count: the store is spared a write for
         // each request of a flood.
         guard !hasher.isBusy else { throw HashingGate.busy }
-        let account = try store.transaction(atMillis: time.nowMillis, report: report) { writer, ledger in
+        let account = try store.transaction(atMillis: time.nowMillis, report: report, audit: audit, client: client) {
+            writer, ledger in
             try attempt.reserve(&ledger)
             return .commit(try writer.account(email: credentials.email))
         }
@@ -30,12 +31,17 @@ extension PasswordAccounts {
             check = .mismatch
         }
         guard case .match(let rehash) = check, let account, let stored = account.passwordHash else {
-            throw credentialFailure(emailKnown: account != nil)
+            let failure = credentialFailure(emailKnown: account != nil)
+            // An unknown email is recorded without it: no localID, nothing of what was submitted.
+            audit.recordRefusal(
+                .signInFailed, localID: account?.localID, provider: Self.providerID, client: client, code: failure.code,
+                in: store)
+            throw failure
         }
         guard limiter.take(.signInPerAccount, key: account.localID) else {
             throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
         }
-        return try finishSignIn(account, verifiedHash: stored, rehash: rehash, attempt: attempt)
+        return try finishSignIn(account, verifiedHash: stored, rehash: rehash, attempt: attempt, client: client)
     }
 
     /// The error for a wrong password or an unknown email: the same for both under email enumeration protection.
@@ -53,26 +59,37 @@ extension PasswordAccounts {
 
     /// After the right password for `account` (whose hash was `verifiedHash`): gives the attempt back, stores
     /// a rehash, and starts the session (or the pending second-factor sign-in), all in one write.
-    private func finishSignIn(_ account: Account, verifiedHash: String, rehash: String?, attempt: PasswordAttempt)
-        throws -> SignInWithPasswordResponse
-    {
+    private func finishSignIn(
+        _ account: Account, verifiedHash: String, rehash: String?, attempt: PasswordAttempt, client: String?
+    ) throws -> SignInWithPasswordResponse {
         let nowMillis = time.nowMillis
         let session = Session(signInProvider: Self.providerID, authTime: nowMillis / 1000)
         let outcome = try store.transaction(atMillis: nowMillis, report: report) { writer, ledger -> WriteOutcome<SignInOutcome> in
             try attempt.succeeded(&ledger)
+            /// Answers `error` once the returned attempt is kept, recording the refusal with it.
+            func refuse(_ error: WireError) throws -> WriteOutcome<SignInOutcome> {
+                try audit.record(
+                    .signInFailed, localID: account.localID, provider: Self.providerID, client: client,
+                    detail: AuditRecorder.detail(of: error.code), in: writer)
+                return .commitThenFail(error)
+            }
             // The password checked must still be the account's (not changed, the account not deleted, meanwhile).
             guard var current = try writer.account(localID: account.localID), current.passwordHash == verifiedHash else {
-                return .commitThenFail(credentialFailure(emailKnown: true))
+                return try refuse(credentialFailure(emailKnown: true))
             }
-            guard !current.disabled else { return .commitThenFail(WireError(.userDisabled)) }
+            guard !current.disabled else { return try refuse(WireError(.userDisabled)) }
             if let rehash { current.passwordHash = rehash }
             if !mfa.requiredFactors(of: current).isEmpty {
                 try writer.updateAccount(current)
+                try audit.record(
+                    .signIn, localID: current.localID, provider: Self.providerID, client: client,
+                    detail: AuditRecorder.mfaRequired, in: writer)
                 let pending = try mfa.startPendingSignIn(for: current, signInProvider: Self.providerID, writer: writer)
                 return .commit(.secondFactorRequired(current, credential: pending.credential, mfaInfo: pending.mfaInfo))
             }
             current.recordSignIn(atMillis: nowMillis)
             try writer.updateAccount(current)
+            try audit.record(.signIn, localID: current.localID, provider: Self.providerID, client: client, in: writer)
             return .commit(.signedIn(current, refreshToken: try tokens.newRefreshToken(for: current, session: session, writer: writer)))
         }
         switch outcome {

@@ -10,7 +10,8 @@ extension PasswordAccounts {
     ///   Firebase requires a recent sign-in for these changes; not for an anonymous account, which has no
     ///   credential to protect and upgrades this way with older iOS SDKs), `EMAIL_EXISTS`, the policy's errors.
     func changeCredentials(
-        email requestedEmail: String?, password: String?, profile: ProfileChange, of user: AuthenticatedUser
+        email requestedEmail: String?, password: String?, profile: ProfileChange, of user: AuthenticatedUser,
+        client: String?
     ) throws -> UpdateAccountResponse {
         let email = try requestedEmail.map(AccountFieldRules.checkedEmail)
         guard user.account.isAnonymous || time.nowSeconds - user.session.authTime <= Self.recentLoginSeconds else {
@@ -24,6 +25,7 @@ extension PasswordAccounts {
         if hash != nil { session.signInProvider = Self.providerID }
         let (account, refreshToken) = try store.write { writer -> (Account, String) in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
+            let before = account
             profile.apply(to: &account)
             if let email {
                 try requireAvailable(email, for: localID, writer)
@@ -36,6 +38,7 @@ extension PasswordAccounts {
             account.isAnonymous = false
             account.revokeSessions(atMillis: nowMillis)
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
+            try audit.recordChanges(from: before, to: account, client: client, in: writer)
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
         }
         var response = UpdateAccountResponse(account)

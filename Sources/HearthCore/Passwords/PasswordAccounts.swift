@@ -13,6 +13,7 @@ public final class PasswordAccounts: Sendable {
     let lockouts: PasswordLockouts
     let limiter: RateLimiter
     let report: @Sendable (SecurityEvent) -> Void
+    let audit: AuditRecorder
 
     /// The `sign_in_provider` of password sessions.
     static let providerID = "password"
@@ -24,11 +25,14 @@ public final class PasswordAccounts: Sendable {
     ///   - lockouts: the wrong-password counters per email and per client.
     ///   - limiter: the in-memory buckets (`accountCreationPerClient`, `signInPerAccount`).
     ///   - report: receives lockouts, after they are committed.
+    ///   - audit: records sign-ups, sign-ins (refused ones too), links, lockouts and credential changes.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
         time: any TimeSource, hasher: any PasswordHashing, lockouts: PasswordLockouts = PasswordLockouts(),
-        limiter: RateLimiter = RateLimiter(), report: @escaping @Sendable (SecurityEvent) -> Void = { _ in }
+        limiter: RateLimiter = RateLimiter(), report: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
+        audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.project = project
         self.store = store
         self.tokens = tokens
@@ -55,7 +59,8 @@ public final class PasswordAccounts: Sendable {
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : $0 }
         _ = try ProfileChange(displayName: displayName, photoURL: nil)
         if let idToken = request.idToken, !idToken.isEmpty {
-            return try link(credentials, displayName: displayName, to: tokens.authenticate(idToken: idToken))
+            return try link(
+                credentials, displayName: displayName, to: tokens.authenticate(idToken: idToken), client: client)
         }
         guard limiter.take(.accountCreationPerClient, key: client) else {
             throw WireError(.tooManyAttemptsTryLater, "Too many sign-ups; try again later.")
@@ -71,6 +76,7 @@ public final class PasswordAccounts: Sendable {
         let refreshToken = try store.write { writer in
             try requireAvailable(credentials.email, for: nil, writer)
             try writer.insertAccount(account)
+            try audit.record(.signUp, localID: account.localID, provider: Self.providerID, client: client, in: writer)
             return try tokens.newRefreshToken(for: account, session: session, writer: writer)
         }
         return SignUpResponse(
@@ -82,8 +88,8 @@ public final class PasswordAccounts: Sendable {
     /// Links an email and password to `user`: the web SDK's `linkWithCredential(EmailAuthCredential)`. The
     /// email becomes the account's (unverified when it changes); a user that has a password already changes it
     /// with `accounts:update`, which revokes its other sessions (`PROVIDER_ALREADY_LINKED` here).
-    private func link(_ credentials: Credentials, displayName: String?, to user: AuthenticatedUser) throws
-        -> SignUpResponse
+    private func link(_ credentials: Credentials, displayName: String?, to user: AuthenticatedUser, client: String?)
+        throws -> SignUpResponse
     {
         let localID = user.account.localID
         try requireAvailable(credentials.email, for: localID, store)
@@ -105,6 +111,7 @@ public final class PasswordAccounts: Sendable {
             account.displayName = displayName ?? account.displayName
             account.recordSignIn(atMillis: nowMillis)
             try writer.updateAccount(account)
+            try audit.record(.link, localID: localID, provider: Self.providerID, client: client, in: writer)
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
         }
         return SignUpResponse(

@@ -243,7 +243,8 @@ public protocol StoreWriter: StoreReader {
 
     // MARK: Audit log
 
-    /// Appends an event as given. Throws `.duplicateToken` if its id exists.
+    /// Appends an event as given. Throws `.duplicateToken` if its id exists. Its id must be
+    /// `AuditEvent.newID(atMillis: event.atMillis)`: the SQL stores find `sinceMillis` by the id's time.
     func insertAuditEvent(_ event: AuditEvent) throws
     /// Deletes at most `limit` events (at least 1) whose `atMillis` is before `millis`, oldest first (retention).
     /// Returns how many.

@@ -1,6 +1,6 @@
 /// Copies what a store keeps for good into an empty store of any kind (`hearth db copy`, from SQLite to PostgreSQL and
 /// back): every account with its identities and second factors, signing key, dev IdP account, service account, live
-/// refresh session and queued provider-token revocation. Short-lived state (pending sign-ins, verification sessions,
+/// refresh session, queued provider-token revocation and audit event. Short-lived state (pending sign-ins, verification sessions,
 /// action codes, dev IdP grants, limit counters) is left behind, as are revoked sessions.
 ///
 /// Records go through the stores' own reads and writes, so each store's sealer opens and seals the secrets in them.
@@ -15,13 +15,14 @@ public struct StoreCopy {
         public var serviceAccounts = 0
         public var refreshSessions = 0
         public var providerTokenRevocations = 0
+        public var auditEvents = 0
 
         public init() {}
 
         public var description: String {
             "accounts=\(accounts) signing_keys=\(signingKeys) dev_accounts=\(devAccounts) "
                 + "service_accounts=\(serviceAccounts) refresh_sessions=\(refreshSessions) "
-                + "provider_token_revocations=\(providerTokenRevocations)"
+                + "provider_token_revocations=\(providerTokenRevocations) audit_events=\(auditEvents)"
         }
     }
 
@@ -80,6 +81,7 @@ public struct StoreCopy {
         try write(revocations) { try $0.enqueueProviderTokenRevocation($1) }
         copied.providerTokenRevocations = revocations.count
         progress(copied)
+        try copyAuditEvents(&copied, progress)
         let found = try counts(of: target)
         guard found == copied else { throw Failure.countsDiffer(copied: copied, target: found) }
         return copied
@@ -98,6 +100,7 @@ public struct StoreCopy {
         try forEachPage(of: store, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
             counts.refreshSessions += page.filter { $0.revokedAtMillis == nil }.count
         }
+        try forEachPage(of: store, Self.auditEventPage, key: \.id) { counts.auditEvents += $0.count }
         return counts
     }
 
@@ -109,6 +112,7 @@ public struct StoreCopy {
             if try !reader.serviceAccounts().isEmpty { return "service accounts" }
             if try !reader.refreshSessions(after: nil, limit: 1).isEmpty { return "refresh sessions" }
             if try !Self.allRevocations(reader).isEmpty { return "provider-token revocations" }
+            if try !reader.auditEvents(AuditQuery(limit: 1)).isEmpty { return "audit events" }
             return nil
         }
         if let found { throw Failure.targetNotEmpty(what: found) }
@@ -144,6 +148,22 @@ public struct StoreCopy {
             copied.refreshSessions = count
             progress(copied)
         }
+    }
+
+    /// Every audit event, newest first, a page per transaction.
+    private func copyAuditEvents(_ copied: inout Counts, _ progress: (Counts) -> Void) throws {
+        try forEachPage(of: source, Self.auditEventPage, key: \.id) { page in
+            try target.write { writer in
+                for event in page { try writer.insertAuditEvent(event) }
+            }
+            copied.auditEvents += page.count
+            progress(copied)
+        }
+    }
+
+    /// The page of audit events after `cursor` (the last id of the previous page), newest first.
+    private static func auditEventPage(_ reader: any StoreReader, _ cursor: String?, _ limit: Int) throws -> [AuditEvent] {
+        try reader.auditEvents(AuditQuery(beforeID: cursor, limit: limit))
     }
 
     /// Reads `store` a page at a time (`fetch(reader, after, limit)`), each page in its own read, until a short page.

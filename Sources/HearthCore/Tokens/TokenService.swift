@@ -19,11 +19,14 @@ public final class TokenService: Sendable {
     private let keys: SigningKeyRing
     private let time: any TimeSource
     private let policy: SessionPolicy
+    private let audit: AuditRecorder
 
+    /// - Parameter audit: records the revocation of a session whose old refresh token came back (reuse).
     public init(
         project: ProjectConfiguration, store: any HearthStore, keys: SigningKeyRing, time: any TimeSource,
-        policy: SessionPolicy = SessionPolicy()
+        policy: SessionPolicy = SessionPolicy(), audit: AuditLog = AuditLog()
     ) {
+        self.audit = AuditRecorder(audit, time: time)
         self.project = project
         self.store = store
         self.keys = keys
@@ -123,7 +126,8 @@ public final class TokenService: Sendable {
     /// transaction (a refused token holds the writer for a primary-key lookup; the per-client bucket of
     /// refresh failures bounds how many). Without rotation, the checks run in a read, and most refreshes
     /// write nothing.
-    public func refresh(_ request: RefreshTokenRequest) throws -> RefreshTokenResponse {
+    /// - Parameter client: the caller's address, recorded with a revocation for reuse; nil for in-process callers.
+    public func refresh(_ request: RefreshTokenRequest, client: String? = nil) throws -> RefreshTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw WireError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw WireError(.invalidGrantType) }
         guard let text = request.refreshToken, !text.isEmpty else {
@@ -133,13 +137,13 @@ public final class TokenService: Sendable {
         let now = time.nowMillis
         let refreshed: Refreshed
         if policy.rotatesRefreshTokens {
-            refreshed = try store.transaction { writer in try exchange(presented, at: now, writer: writer) }
+            refreshed = try store.transaction { writer in try exchange(presented, at: now, client: client, writer: writer) }
         } else {
             let (session, account) = try store.read { reader in try Self.checkedSession(of: presented, reader) }
             if presented.matches(session.currentTokenHash), !Self.lastRefreshIsDue(account, at: now) {
                 refreshed = Refreshed(session: session, account: account, refreshToken: presented.text)
             } else {
-                refreshed = try store.transaction { writer in try exchange(presented, at: now, writer: writer) }
+                refreshed = try store.transaction { writer in try exchange(presented, at: now, client: client, writer: writer) }
             }
         }
         let session = refreshed.session
@@ -196,7 +200,7 @@ public final class TokenService: Sendable {
 
     /// The check-and-rotate of one refresh, in one write transaction: concurrent refreshes of one token
     /// see each other's rotation, so a session never forks. A refusal for reuse commits the revocation.
-    private func exchange(_ presented: RefreshTokenText, at now: Int64, writer: any StoreWriter) throws
+    private func exchange(_ presented: RefreshTokenText, at now: Int64, client: String?, writer: any StoreWriter) throws
         -> WriteOutcome<Refreshed>
     {
         let (session, account) = try Self.checkedSession(of: presented, writer)
@@ -212,6 +216,9 @@ public final class TokenService: Sendable {
         } else {
             // The replaced token after the grace window, or an older one: reuse.
             try writer.revokeSession(session.sessionID, atMillis: now)
+            try audit.record(
+                .sessionsRevoked, localID: account.localID, client: client, actor: .system,
+                detail: "reason=refresh_token_reuse", in: writer)
             return .commitThenFail(Self.sessionEnded)
         }
         if Self.lastRefreshIsDue(account, at: now) { try writer.recordRefresh(localID: account.localID, atMillis: now) }

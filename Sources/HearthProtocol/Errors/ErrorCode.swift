@@ -99,6 +99,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let invalidIdentifier = ErrorCode(rawValue: "INVALID_IDENTIFIER")
     public static let missingContinueURI = ErrorCode(rawValue: "MISSING_CONTINUE_URI")
     public static let invalidContinueURI = ErrorCode(rawValue: "INVALID_CONTINUE_URI")
+    /// A continue URL whose host is not one of the project's authorized domains.
+    public static let unauthorizedDomain = ErrorCode(rawValue: "UNAUTHORIZED_DOMAIN")
     public static let resetPasswordExceedLimit = ErrorCode(rawValue: "RESET_PASSWORD_EXCEED_LIMIT")
     public static let invalidHashAlgorithm = ErrorCode(rawValue: "INVALID_HASH_ALGORITHM")
     public static let invalidHashRounds = ErrorCode(rawValue: "INVALID_HASH_ROUNDS")

@@ -29,7 +29,29 @@ public struct RequestFields: Sendable {
         guard case .object(let object) = parsed else {
             throw WireError(.invalidArgument, "Invalid JSON payload received. The body must be a JSON object.")
         }
+        if Self.mayEscapeNUL(body), Self.containsNUL(parsed) {
+            throw WireError(.invalidArgument, "Invalid JSON payload received. Text must not contain NUL (\\u0000) characters.")
+        }
         self.init(object)
+    }
+
+    /// Whether `body` has the escape `\u0000` somewhere (RFC 8259 allows NUL in a string only escaped): a cheap
+    /// test before looking for the character itself, which no stored text may hold (PostgreSQL's cannot).
+    private static func mayEscapeNUL(_ body: [UInt8]) -> Bool {
+        let escape = Array(#"\u0000"#.utf8)
+        guard body.count >= escape.count else { return false }
+        return (0...(body.count - escape.count)).contains { start in
+            body[start] == escape[0] && body[start..<(start + escape.count)].elementsEqual(escape)
+        }
+    }
+
+    private static func containsNUL(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string(let text): text.utf8.contains(0)
+        case .array(let items): items.contains(where: containsNUL)
+        case .object(let members): members.contains { $0.key.utf8.contains(0) || containsNUL($0.value) }
+        case .null, .bool, .integer, .double: false
+        }
     }
 
     /// Reads an `application/x-www-form-urlencoded` body; every value is a string.

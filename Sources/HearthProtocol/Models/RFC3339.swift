@@ -62,6 +62,11 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
     }
 
+    /// The instant `text` names in milliseconds since 1970 (to the nearest), or nil if it is not an RFC 3339 date-time.
+    public static func millis(from text: String) -> Int64? {
+        date(from: text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+    }
+
     private static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28

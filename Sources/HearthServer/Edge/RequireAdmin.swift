@@ -7,19 +7,22 @@ import HearthProtocol
 /// `Authorization: Bearer <token>` and the path names this server's project. An API key counts for
 /// nothing here. Refusals are Firebase's: 401 `UNAUTHENTICATED` without a bearer token or with one no
 /// verifier recognizes (the emulator's messages), a verifier's own error for a token it refuses, and
-/// `PROJECT_NOT_FOUND` for another project.
+/// `PROJECT_NOT_FOUND` for another project. The caller it accepted goes on with the request
+/// (``HTTPRequest/adminCaller``), for the audit log.
 struct RequireAdmin: HTTPMiddleware {
     let verifiers: [any AdminTokenVerifier]
     let projectID: String
 
     func respond(to request: HTTPRequest, next: HTTPResponder) throws -> HTTPResponse {
         guard let token = Self.bearerToken(of: request) else { throw Self.missingCredential }
-        guard try caller(for: token) != nil else { throw Self.invalidCredential }
+        guard let caller = try caller(for: token) else { throw Self.invalidCredential }
         let requested = request.pathParameters["project"] ?? ""
         guard requested == projectID else {
             throw WireError(
                 .projectNotFound, "Requested project ID \(requested), but this Hearth server serves \(projectID).")
         }
+        var request = request
+        request.values[AdminCallerKey.self] = caller
         return try next(request)
     }
 
@@ -39,6 +42,11 @@ struct RequireAdmin: HTTPMiddleware {
         return token.isEmpty ? nil : token
     }
 
+    /// The request value ``RequireAdmin`` sets: the caller it accepted.
+    enum AdminCallerKey: RequestValueKey {
+        typealias Value = AdminCaller
+    }
+
     static let missingCredential = WireError(
         .unauthenticated,
         "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
@@ -48,4 +56,13 @@ struct RequireAdmin: HTTPMiddleware {
         .unauthenticated,
         "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
         reason: "authError")
+}
+
+extension HTTPRequest {
+    /// The administrator ``RequireAdmin`` let through; `UNAUTHENTICATED` for a request it did not see, so a route
+    /// registered without it acts for nobody.
+    func adminCaller() throws -> AdminCaller {
+        guard let caller = values[RequireAdmin.AdminCallerKey.self] else { throw RequireAdmin.missingCredential }
+        return caller
+    }
 }

@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthHTTP
 public import HearthMetrics
 
 /// Hearth's metrics, as `GET /metrics` exposes them (docs/CONFIGURATION.md, "Metrics, health and logs"):
@@ -17,6 +18,7 @@ public final class ServerMetrics: MetricsRecording {
     private let storeDuration: MetricFamily<Histogram>
     private let storeFailures: MetricFamily<Counter>
     private let storeRetries: Counter
+    private let refusals: MetricFamily<Counter>
 
     /// - Parameter workerThreads: the HTTP server's worker threads (the saturation gauge compares handlers in
     ///   flight to it).
@@ -51,7 +53,17 @@ public final class ServerMetrics: MetricsRecording {
         storeRetries = registry.counter(
             "hearth_store_transaction_retries_total", help: "Write bodies a store reran after a serialization failure.")
             .labels()
+        refusals = registry.counter(
+            "hearth_http_refusals_total",
+            help: "Requests the HTTP layer refused before routing (413, 431, 400, the body budget's 503, CORS 403), by status.",
+            labels: ["status"])
         ProcessStatistics.register(in: registry)
+    }
+
+    /// Renders an error the HTTP layer produced itself (``IdentityServer/render(_:)``) and counts it by status.
+    public func renderCounting(_ error: HTTPStatusError) -> HTTPResponse {
+        refusals.labels(String(error.status)).increment()
+        return IdentityServer.render(error)
     }
 
     /// Exposes the age of the newest key of `signingKeys` (the session keys) as `hearth_signing_key_age_seconds`,
@@ -60,6 +72,19 @@ public final class ServerMetrics: MetricsRecording {
         registry.gauge("hearth_signing_key_age_seconds", help: "Seconds since the newest session signing key was created.") {
             guard let newest = (try? signingKeys.current())?.records.map(\.createdAt).max() else { return nil }
             return Double(time.nowSeconds - newest)
+        }
+    }
+
+    /// Exposes a database connection pool's use, read at each scrape: `hearth_store_connections_in_use`,
+    /// `hearth_store_connections_waiting` (threads waiting for a connection: the pool is too small) and
+    /// `hearth_store_connections_max`.
+    public func exposeConnectionPool(_ usage: @escaping @Sendable () -> (inUse: Int, waiting: Int, size: Int)) {
+        registry.gauge("hearth_store_connections_in_use", help: "Database connections in use.") { Double(usage().inUse) }
+        registry.gauge("hearth_store_connections_waiting", help: "Threads waiting for a database connection.") {
+            Double(usage().waiting)
+        }
+        registry.gauge("hearth_store_connections_max", help: "Database connections the pool may hold.") {
+            Double(usage().size)
         }
     }
 

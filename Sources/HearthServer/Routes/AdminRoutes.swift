@@ -14,27 +14,13 @@ struct AdminRoutes {
     func register(in router: inout Router) {
         let admin = platform.admin
         let endpoints: [(method: HTTPMethod, name: String, responder: HTTPResponder)] = [
-            (.post, "accounts", IdentityToolkitRoutes.json { fields, _ in
-                try admin.create(AdminCreateAccountRequest(fields: fields))
-            }),
-            (.post, "accounts:lookup", IdentityToolkitRoutes.json { fields, _ in
-                try admin.lookup(AdminLookupRequest(fields: fields))
-            }),
-            (.post, "accounts:update", IdentityToolkitRoutes.json { fields, _ in
-                try admin.update(AdminUpdateAccountRequest(fields: fields))
-            }),
-            (.post, "accounts:delete", IdentityToolkitRoutes.json { fields, _ in
-                try admin.delete(AdminDeleteAccountRequest(fields: fields))
-            }),
-            (.post, "accounts:batchDelete", IdentityToolkitRoutes.json { fields, _ in
-                try admin.batchDelete(BatchDeleteRequest(fields: fields))
-            }),
-            (.post, "accounts:query", IdentityToolkitRoutes.json { fields, _ in
-                try admin.query(QueryAccountsRequest(fields: fields))
-            }),
-            (.post, "accounts:batchCreate", IdentityToolkitRoutes.json { fields, _ in
-                try admin.batchCreate(BatchCreateRequest(fields: fields))
-            }),
+            (.post, "accounts", Self.json(admin) { try $1.create(AdminCreateAccountRequest(fields: $0)) }),
+            (.post, "accounts:lookup", Self.json(admin) { try $1.lookup(AdminLookupRequest(fields: $0)) }),
+            (.post, "accounts:update", Self.json(admin) { try $1.update(AdminUpdateAccountRequest(fields: $0)) }),
+            (.post, "accounts:delete", Self.json(admin) { try $1.delete(AdminDeleteAccountRequest(fields: $0)) }),
+            (.post, "accounts:batchDelete", Self.json(admin) { try $1.batchDelete(BatchDeleteRequest(fields: $0)) }),
+            (.post, "accounts:query", Self.json(admin) { try $1.query(QueryAccountsRequest(fields: $0)) }),
+            (.post, "accounts:batchCreate", Self.json(admin) { try $1.batchCreate(BatchCreateRequest(fields: $0)) }),
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
                 try IdentityToolkitRoutes.refuseTenant(fields)
@@ -55,5 +41,16 @@ struct AdminRoutes {
                 sessionCookie: try tokens.mintSessionCookie(idToken: request.idToken, validDuration: request.validDuration))
         }))
         router.add(.post, "\(Self.base)/tenants/{tenant}:createSessionCookie", edge.admin.handler(tenants))
+    }
+
+    /// An admin call taking the request's JSON fields and `service` acting as the request's caller, as
+    /// ``RequireAdmin`` accepted it, so that its changes are recorded as that caller's (the audit log's actor).
+    static func json(
+        _ service: AdminService, _ operation: @escaping @Sendable (RequestFields, AdminService) throws -> any Encodable
+    ) -> HTTPResponder {
+        { request in
+            let caller = service.acting(as: AuditActor(try request.adminCaller()))
+            return try IdentityToolkitRoutes.json { fields, _ in try operation(fields, caller) }(request)
+        }
     }
 }

@@ -17,8 +17,8 @@ struct EmailActionRoutes {
             ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(), IdentityToolkitRoutes.json { fields, client in
                 try actions.sendOobCode(SendOobCodeRequest(fields: fields), caller: .client(address: client))
             }),
-            ("accounts:resetPassword", "resetPassword", signIn, IdentityToolkitRoutes.json { fields, _ in
-                try actions.resetPassword(ResetPasswordRequest(fields: fields))
+            ("accounts:resetPassword", "resetPassword", signIn, IdentityToolkitRoutes.json { fields, client in
+                try actions.resetPassword(ResetPasswordRequest(fields: fields), client: client)
             }),
             ("accounts:signInWithEmailLink", "emailLinkSignin", signIn, IdentityToolkitRoutes.json { fields, client in
                 try actions.signInWithEmailLink(SignInWithEmailLinkRequest(fields: fields), client: client)

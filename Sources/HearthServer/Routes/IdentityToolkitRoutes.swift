@@ -53,11 +53,11 @@ struct IdentityToolkitRoutes {
             ("accounts:lookup", "getAccountInfo", edge.clientCall(), Self.json { fields, _ in
                 try accounts.lookup(LookupRequest(fields: fields))
             }),
-            ("accounts:update", "setAccountInfo", edge.clientCall(), Self.json { fields, _ in
-                try accounts.update(UpdateAccountRequest(fields: fields))
+            ("accounts:update", "setAccountInfo", edge.clientCall(), Self.json { fields, client in
+                try accounts.update(UpdateAccountRequest(fields: fields), client: client)
             }),
-            ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, _ in
-                try accounts.delete(DeleteAccountRequest(fields: fields))
+            ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, client in
+                try accounts.delete(DeleteAccountRequest(fields: fields), client: client)
             }),
         ] + PasswordRoutes.endpoints(platform, edge: edge)
         Self.register(endpoints, in: &router)
@@ -78,8 +78,8 @@ struct IdentityToolkitRoutes {
             ("accounts/mfaEnrollment:finalize", .enrollmentFinalize, Self.json { fields, client in
                 try mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields), client: client)
             }),
-            ("accounts/mfaEnrollment:withdraw", nil, Self.json { fields, _ in
-                try mfa.withdraw(WithdrawMFARequest(fields: fields))
+            ("accounts/mfaEnrollment:withdraw", nil, Self.json { fields, client in
+                try mfa.withdraw(WithdrawMFARequest(fields: fields), client: client)
             }),
             ("accounts/mfaSignIn:start", .signInStart, Self.json { fields, client in
                 try mfa.startSignIn(StartMFASignInRequest(fields: fields), client: client)
@@ -143,7 +143,7 @@ struct IdentityToolkitRoutes {
                 ? RequestFields(form: String(decoding: request.body, as: UTF8.self))
                 : try RequestFields(json: request.body)
             try Self.refuseTenant(fields)
-            return Responses.json(try platform.tokens.refresh(RefreshTokenRequest(fields: fields)))
+            return Responses.json(try platform.tokens.refresh(RefreshTokenRequest(fields: fields), client: request.clientKey))
         }
     }
 

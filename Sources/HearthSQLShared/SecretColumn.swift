@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// A column of the SQL stores (SQLite and PostgreSQL, whose schemas name tables and columns alike) that holds secrets,
 /// with the key columns that name each row's record: what `SecretResealing` goes through. Read in pages in key order,
 /// so that going through every secret takes bounded memory.
@@ -68,18 +70,5 @@ public struct SecretColumn: Sendable {
                 after = entries.count == pageSize ? entries.last?.key ?? [] : []
             } while !after.isEmpty
         }
-    }
-}
-
-extension SecretSealer {
-    /// Opens `stored` (so that a secret that does not open fails the caller) and counts its form in `inventory`.
-    /// Returns the form to rewrite it in when it ``needsResealing(_:)``, else `nil`.
-    public func check(_ stored: [UInt8], for field: SecretField, counting inventory: inout SecretInventory) throws
-        -> [UInt8]?
-    {
-        let state = state(of: stored)
-        let secret = try open(stored, for: field)
-        inventory.count(state)
-        return needsResealing(state) ? try seal(secret, for: field) : nil
     }
 }

@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// One row of a query result, as the SQL stores read it (`SQLiteRow`, `PostgresRow`): what the record decoders below
 /// need, so that both stores turn rows into records the same way. Column indexes are 0-based; `required…` throw the
 /// row type's own error on NULL or a value of another type.
@@ -163,5 +165,13 @@ extension StoredRow {
             token: String(decoding: token, as: UTF8.self), tokenTypeHint: try requiredText(4),
             localID: try requiredText(5), createdAtMillis: try requiredInt64(6), attempts: Int(try requiredInt64(7)),
             nextAttemptAtMillis: try requiredInt64(8), lastError: text(9))
+    }
+
+    /// `id, at_millis, kind, local_id, provider, client_address, actor, detail`.
+    public func auditEvent() throws -> AuditEvent {
+        AuditEvent(
+            id: try requiredText(0), atMillis: try requiredInt64(1), kind: AuditEventKind(rawValue: try requiredText(2)),
+            localID: text(3), provider: text(4), clientAddress: text(5), actor: AuditActor(rawValue: try requiredText(6)),
+            detail: try requiredText(7))
     }
 }
