@@ -32,7 +32,7 @@ public struct AuditPage: Sendable {
                 "<a href=\"\(ConsoleHTML.escape(ConsoleHTML.userPath($0)))\" class=\"mono\">\(ConsoleHTML.escape($0))</a>"
             } ?? "—"
             return """
-                <tr><td>\(ConsoleHTML.time(millis: event.atMillis))</td><td class="kind">\(ConsoleHTML.escape(event.kind.rawValue))</td><td>\(user)</td>
+                <tr><td class="time">\(ConsoleHTML.time(millis: event.atMillis))</td><td class="kind">\(ConsoleHTML.escape(event.kind.rawValue))</td><td>\(user)</td>
                 <td class="actor">\(ConsoleHTML.escape(event.actor.rawValue))</td><td>\(ConsoleHTML.escape(event.provider ?? "—"))</td>
                 <td>\(ConsoleHTML.escape(event.clientAddress ?? "—"))</td><td class="detail">\(ConsoleHTML.escape(event.detail))</td></tr>
                 """

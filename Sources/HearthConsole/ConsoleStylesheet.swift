@@ -20,10 +20,11 @@ public enum ConsoleStylesheet {
         .table{overflow-x:auto}.table table{min-width:44rem}
         table{border-collapse:collapse;width:100%;background:#fff}
         th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
+        td.kind,td.time{white-space:nowrap}
         th{font-weight:600;font-size:.9rem;color:var(--muted);overflow-wrap:normal;white-space:nowrap}
         dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
         form.inline{display:inline}
-        .search{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end}
+        .search{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin-bottom:1.2rem}
         label{display:block;font-weight:500;margin:.3rem 0 .2rem}
         input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #8c959f;border-radius:4px;background:#fff;color:var(--ink)}
         textarea{width:100%;min-height:8rem;font-family:ui-monospace,monospace}

@@ -12,6 +12,7 @@ import sys
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -35,11 +36,22 @@ def main():
     def text(css):
         return element(css).text
 
+    def replaced(page):
+        """A wait condition: the document `page` belongs to has been replaced (Chromium reports a node of a replaced
+        document as stale, or as not belonging to the document, depending on timing)."""
+        def check(_):
+            try:
+                page.is_enabled()
+                return False
+            except WebDriverException:
+                return True
+        return check
+
     def click(css):
         """Clicks `css` and waits for the page it leads to."""
         page = driver.find_element(By.TAG_NAME, "html")
         element(css).click()
-        wait.until(expected_conditions.staleness_of(page))
+        wait.until(replaced(page))
 
     def shoot(name):
         if shots:
@@ -54,7 +66,7 @@ def main():
             (By.XPATH, f"//form[contains(@class, 'account')][contains(., '{email}')]//button[@type='submit']")))
         page = driver.find_element(By.TAG_NAME, "html")
         row.click()
-        wait.until(expected_conditions.staleness_of(page))
+        wait.until(replaced(page))
 
     def confirm(link):
         """Follows a change's link to its confirmation step, confirms, and returns the notice shown afterwards."""
