@@ -95,7 +95,12 @@ struct ConsolePageRouteTests {
             #expect(page.text.contains(#"role="alert">Not saved: \#(code)"#), "\(code)")
             #expect(try Self.stored(fixture, "target")?.customAttributes == nil)
         }
+        func claimEvents() throws -> [AuditEvent] {
+            try fixture.platform.store.read { try $0.auditEvents(AuditQuery(localID: "target", kind: .claimsChanged)) }
+        }
+        #expect(try claimEvents().isEmpty, "a refused change leaves no audit entry")
         let saved = browser.post("/console/users/target/claims", [("claims", #"{"tier": "gold"}"#)])
+        #expect(try claimEvents().map(\.actor) == [.owner], "open development acts as the owner")
         #expect(saved.status == 303 && saved.headers["Location"] == "/console/users/target?done=claims")
         #expect(try Self.stored(fixture, "target")?.customAttributes == #"{"tier": "gold"}"#)
         #expect(browser.post("/console/users/target/claims", [("claims", "")]).status == 303)

@@ -164,9 +164,13 @@ struct ConsoleSecurityTests {
         var good = HTTPHeaders(form.map { ($0.key, $0.value) })
         good["Origin"] = Self.origin
         good["Sec-Fetch-Site"] = "same-origin"
+        #expect(try fixture.platform.store.read { try $0.auditEvents(AuditQuery(localID: victim, kind: .accountDisabled)) }.isEmpty)
         let done = fixture.call(.post, path, headers: good, body: "csrf=\(mine)", from: Self.outsider)
         #expect(done.status == 303)
         #expect(try Self.isDisabled(fixture, victim))
+        let adminID = try #require(try fixture.platform.store.read { try $0.account(email: "admin@example.com") }?.localID)
+        let events = try fixture.platform.store.read { try $0.auditEvents(AuditQuery(localID: victim, kind: .accountDisabled)) }
+        #expect(events.map(\.actor) == [.console(uid: adminID)])
     }
 
     @Test("the session ends with the account: revoked, disabled, deleted, no longer an administrator, or a forged cookie")
