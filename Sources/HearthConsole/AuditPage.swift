@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HearthCore
 
 /// The audit log, newest first, filtered by user, kind and time; "Older events" continues after the page's last

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HearthCore
 
 /// Small pieces every console page is made of: escaped text, times, the CSRF field, links with queries.
