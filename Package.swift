@@ -52,12 +52,17 @@ let package = Package(
         // Domain logic: no HTTP, no SQL.
         .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2", "BCrypt"]),
 
+        // The admin console's pages: accounts, keys and audit events rendered as HTML (no HTTP: HearthServer serves them).
+        .target(name: "HearthConsole", dependencies: ["HearthCore"]),
+
         // Adapters.
         // What both SQL stores share: row decoders and the catalogue of secret columns.
         .target(name: "HearthSQLShared", dependencies: ["HearthCore"]),
         .target(name: "HearthSQLite", dependencies: ["HearthCore", "HearthSQLShared", "SQLite"]),
         .target(name: "HearthPostgres", dependencies: ["HearthCore", "HearthSQLShared", "Postgres"]),
-        .target(name: "HearthServer", dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics"]),
+        .target(
+            name: "HearthServer",
+            dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics", "HearthConsole"]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
         // Security there, with JOSE on Linux); HearthVerify is for backends.
@@ -100,6 +105,7 @@ let package = Package(
             name: "StoreConformanceTests",
             dependencies: ["HearthCore", "HearthSQLShared", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
+        .testTarget(name: "HearthConsoleTests", dependencies: ["HearthConsole", "HearthCore"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
         .testTarget(name: "HearthAdminTests", dependencies: ["HearthAdmin", "HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),

@@ -40,6 +40,7 @@ public final class IdentityServer: Sendable {
                 DevAppleRoutes(provider: devApple, edge: edge, log: log).register(in: &router)
             }
         }
+        ConsoleRoutes(platform: platform, options: options, log: log).register(in: &router, edge: edge)
         if let operations = options.operations {
             OperatorRoutes(operations).register(in: &router)
         }
@@ -73,6 +74,11 @@ public final class IdentityServer: Sendable {
     /// The dev playground's redirect URI (`/dev/google/callback`), which the dev client must accept.
     public static func playgroundCallbackURI(publicURL: String) -> String {
         DevPlaygroundRoutes.callbackURI(publicURL: publicURL)
+    }
+
+    /// The admin console's redirect URI (`/console/callback`), which its client at the sign-in provider must accept.
+    public static func consoleCallbackURI(publicURL: String) -> String {
+        ConsoleSignInRoutes.callbackURI(publicURL: publicURL)
     }
 
     /// Renders errors the HTTP layer produces itself (oversize bodies, too many headers, a refused

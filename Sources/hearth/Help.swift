@@ -98,6 +98,10 @@ enum Help {
         Password sign-in: email enumeration protection is on (HEARTH_EMAIL_ENUMERATION_PROTECTION=0 answers
         EMAIL_NOT_FOUND / INVALID_PASSWORD instead of INVALID_LOGIN_CREDENTIALS); wrong passwords lock an email
         and a client address (config passwordLockout). More in docs/CONFIGURATION.md, "Password sign-in".
+
+        Admin console at <public-url>/console: open on loopback with --dev (HEARTH_CONSOLE_REQUIRE_SIGN_IN=1 asks for
+        sign-in there too); otherwise accounts with the claim "hearthAdmin": true sign in with the "console" provider
+        of --config (client secret in HEARTH_CONSOLE_CLIENT_SECRET). More in docs/CONFIGURATION.md, "Admin console".
         """
 
     static let keys = """

@@ -80,7 +80,10 @@ enum ServeCommand {
                 issuer: "\(publicURL)/dev/google",
                 clients: [DevIdPClient.development(
                     clientID: Settings.developmentClientID,
-                    extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: publicURL)])])
+                    extraRedirectURIs: [
+                        IdentityServer.playgroundCallbackURI(publicURL: publicURL),
+                        IdentityServer.consoleCallbackURI(publicURL: publicURL),
+                    ])])
             : nil
         let crossOrigin = CrossOriginRules(
             publicURL: publicURL, development: settings.development, trustedOrigins: settings.trustedOrigins)
@@ -144,12 +147,14 @@ enum ServeCommand {
         // of `POST /oauth2/token`, and in development `Bearer owner`, as the Admin SDKs send to an emulator.
         let adminVerifiers: [any AdminTokenVerifier] =
             (settings.development ? [DevelopmentOwnerVerifier()] : []) + [platform.serviceAccountTokenVerifier]
+        let console = try Self.closingStore(store) { try settings.consoleOptions(timeout: outboundLimits.timeout) }
         let server = IdentityServer(
             platform: platform,
             options: ServerOptions(
                 publicURL: publicURL, development: settings.development, sentVerificationCodes: developmentCodes,
                 trustedProxies: trustedProxies, adminVerifiers: adminVerifiers, devApple: platform.devApple,
-                passwordPolicy: settings.passwords.policy, operations: operations.mainEndpoints(readiness: readiness)),
+                passwordPolicy: settings.passwords.policy, operations: operations.mainEndpoints(readiness: readiness),
+                console: console),
             log: logLine)
         let http = HTTPServer(
             configuration: settings.httpLimits.applied(
@@ -293,6 +298,7 @@ enum ServeCommand {
             "  Database           \(settings.databaseLocation.bannerDescription)",
             "  Secrets at rest    \(secretsAtRest)",
             "  Sign-in providers  \(providers.joined(separator: ", "))",
+            "  Admin console      \(publicURL)/console",
         ]
         if settings.development {
             lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")

@@ -51,6 +51,8 @@ struct Settings {
     var passwords = Passwords()
     /// Metrics, health endpoints and the log format (Settings+Operations.swift).
     var operations = Operations()
+    /// Who may use the admin console and how they sign in (Settings+Console.swift).
+    var console = ConsoleSettings()
     /// Whether the audit log is written and how long it is kept (`audit` in the config file, `HEARTH_AUDIT*`;
     /// Settings+Audit.swift).
     var audit = AuditLog()
@@ -178,6 +180,7 @@ struct Settings {
         var emailPrivacy: EmailPrivacySettings?
         var passwordLockout: PasswordLockoutSettings?
         var passwords: PasswordsFile?
+        var console: ConsoleSettings?
         var metrics: Operations.MetricsFile?
         var logFormat: String?
         var shutdownDelaySeconds: Int?
@@ -189,7 +192,7 @@ struct Settings {
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
         "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
-        "metrics", "logFormat", "shutdownDelaySeconds", "audit",
+        "metrics", "logFormat", "shutdownDelaySeconds", "audit", "console",
     ]
 
     /// The options of every command that opens the store.
@@ -208,6 +211,7 @@ struct Settings {
         try checkSessions()
         try checkProviders()
         try checkEmail()
+        try checkConsole()
     }
 
     private mutating func apply(file path: String) throws {
@@ -288,6 +292,7 @@ struct Settings {
         encryptionKey = file.encryptionKeyFile.map(EncryptionKeySource.file) ?? encryptionKey
         previousEncryptionKeys = file.encryptionKeyPreviousFile.map(EncryptionKeySource.file) ?? previousEncryptionKeys
         if let filePasswords = file.passwords { try passwords.apply(file: filePasswords, fileObject: object["passwords"], path: path) }
+        try applyConsole(file.console, fileObject: object, path: path)
         try Self.checkKeys(of: "metrics", in: object, known: Operations.metricsFileKeys, path: path)
         try operations.apply(metrics: file.metrics, logFormat: file.logFormat, shutdownDelay: file.shutdownDelaySeconds)
         try applyAudit(file.audit, fileObject: object, path: path)
@@ -414,6 +419,7 @@ struct Settings {
         try applyPasswordSignIn(environment: environment)
         try passwords.apply(environment: environment)
         try operations.apply(environment: environment)
+        try applyConsole(environment: environment)
         try applyAudit(environment: environment)
         if let value = nonEmpty("HEARTH_ROTATE_REFRESH_TOKENS") {
             sessionPolicy.rotatesRefreshTokens = try Self.flag(value, source: "HEARTH_ROTATE_REFRESH_TOKENS")

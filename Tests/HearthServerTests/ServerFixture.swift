@@ -19,7 +19,7 @@ struct ServerFixture {
         store: any HearthStore = InMemoryStore(), rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
         trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil,
         appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker(),
-        passwordPolicy: PasswordPolicy = .firebaseDefault
+        passwordPolicy: PasswordPolicy = .firebaseDefault, console: ConsoleOptions = ConsoleOptions()
     ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
@@ -29,7 +29,10 @@ struct ServerFixture {
                 issuer: "\(Self.publicURL)/dev/google",
                 clients: [.development(
                     clientID: "hearth-dev.apps.googleusercontent.com",
-                    extraRedirectURIs: [IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL)])])
+                    extraRedirectURIs: [
+                        IdentityServer.playgroundCallbackURI(publicURL: Self.publicURL),
+                        IdentityServer.consoleCallbackURI(publicURL: Self.publicURL),
+                    ])])
             : nil
         let platform = try IdentityPlatform(
             project: project, store: store, googleIssuers: [], devIdentityProvider: dev,
@@ -50,7 +53,7 @@ struct ServerFixture {
             options: ServerOptions(
                 publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies,
                 adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devApple: devApple,
-                passwordPolicy: passwordPolicy),
+                passwordPolicy: passwordPolicy, console: console),
             log: log.append)
     }
 

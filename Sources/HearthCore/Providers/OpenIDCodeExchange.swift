@@ -10,9 +10,9 @@ import HearthProtocol
 /// No error, log or description carries the code, a token or the client secret.
 public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
     /// What the token endpoint answered to an exchange; unverified.
-    struct Tokens: Equatable {
-        var idToken: String
-        var accessToken: String?
+    public struct Tokens: Equatable, Sendable {
+        public var idToken: String
+        public var accessToken: String?
     }
 
     /// The client ID codes are exchanged as, and the audience the returned ID token must name.
@@ -47,7 +47,7 @@ public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
     ///   - codeVerifier: the PKCE verifier the client sent along, if any.
     /// - Throws: `INVALID_IDP_RESPONSE` when the provider refuses the code (naming its OAuth error), cannot be reached,
     ///   or answers without an `id_token`.
-    func tokens(code: String, redirectURI: String, codeVerifier: String?) throws -> Tokens {
+    public func tokens(code: String, redirectURI: String, codeVerifier: String?) throws -> Tokens {
         let endpoint = try tokenEndpoint()
         var fields: [(name: String, value: String)] = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),

@@ -22,13 +22,17 @@ public struct ServerOptions: Sendable {
     /// `/metrics`, `/healthz` and `/readyz` on this listener, and the metrics requests are counted into; nil
     /// serves none of them and counts nothing.
     public var operations: OperatorEndpoints?
+    /// Who may use the admin console at `/console` and how they sign in.
+    public var console: ConsoleOptions
 
     public init(
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
         sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
         adminVerifiers: [any AdminTokenVerifier] = [], devApple: DevAppleProvider? = nil,
-        passwordPolicy: PasswordPolicy = .firebaseDefault, operations: OperatorEndpoints? = nil
+        passwordPolicy: PasswordPolicy = .firebaseDefault, operations: OperatorEndpoints? = nil,
+        console: ConsoleOptions = ConsoleOptions()
     ) {
+        self.console = console
         self.operations = operations
         self.publicURL = publicURL
         self.development = development

@@ -1,0 +1,172 @@
+import Foundation
+import HearthConsole
+import HearthCore
+import HearthHTTP
+import HearthProtocol
+
+/// The admin console at `/console` (issue 12 §1): users (exact search and keyset paging), a user, signing keys, the
+/// audit log and, in development, the dev IdP's accounts and the codes waiting to be read. Pages are GETs that change
+/// nothing; every change is a POST through ``ConsoleGate/change(_:)`` into the admin operations, recorded as done by
+/// the signed-in administrator (``ConsoleChanges``).
+struct ConsoleRoutes {
+    let platform: IdentityPlatform
+    let options: ServerOptions
+    let gate: ConsoleGate
+    let signIn: ConsoleSignInRoutes?
+    let cookies: ConsoleCookies
+
+    /// Accounts per page of the listing, and events per page of the audit log.
+    static let pageSize = 50
+
+    init(platform: IdentityPlatform, options: ServerOptions, log: @escaping @Sendable (String) -> Void) {
+        self.platform = platform
+        self.options = options
+        let console = options.console
+        let cookies = ConsoleCookies(secure: options.publicURL.lowercased().hasPrefix("https:"))
+        self.cookies = cookies
+        let csrf = ConsoleCSRF(publicURL: options.publicURL)
+        let provider = console.signIn ?? platform.devIdentityProvider.map {
+            Self.devGoogle($0, publicURL: options.publicURL)
+        }
+        signIn = provider.map {
+            ConsoleSignInRoutes(
+                platform: platform, provider: $0, publicURL: options.publicURL, cookies: cookies, csrf: csrf,
+                sessionLifetime: console.sessionLifetime)
+        }
+        gate = ConsoleGate(
+            platform: platform, session: ConsoleSession(platform: platform), csrf: csrf,
+            cookies: cookies, opensOnLoopback: options.development && !console.requiresSignIn,
+            development: options.development, signInName: provider?.displayName, log: log)
+    }
+
+    /// In development: the dev Google at `/dev/google` with its development client, the code exchanged in process.
+    private static func devGoogle(_ dev: DevIdentityProvider, publicURL: String) -> ConsoleSignInProvider {
+        ConsoleSignInProvider(
+            providerID: IdentityProvider.googleID, clientID: DevPlaygroundRoutes.clientID,
+            authorizationEndpoint: "\(publicURL)\(DevIdPRoutes.base)/o/oauth2/v2/auth", displayName: "Google (development)"
+        ) { code, redirectURI, verifier in
+            let answer = try dev.token([
+                "grant_type": "authorization_code", "code": code, "client_id": DevPlaygroundRoutes.clientID,
+                "redirect_uri": redirectURI, "code_verifier": verifier,
+            ])
+            guard let idToken = answer["id_token"]?.stringValue else { throw WireError(.invalidIdpResponse) }
+            return idToken
+        }
+    }
+
+    func register(in router: inout Router, edge: Edge) {
+        let chain = edge.plain
+        router.add(.get, ConsolePaths.base, chain.handler { _ in ConsoleGate.secured(.redirect(to: ConsolePaths.users)) })
+        router.add(.get, ConsolePaths.stylesheet, chain.handler { _ in
+            var response = HTTPResponse(status: 200, headers: ["Content-Type": "text/css; charset=utf-8"], body: Array(ConsoleStylesheet.css.utf8))
+            response.headers["Cache-Control"] = "max-age=3600"
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            return response
+        })
+        router.add(.get, ConsolePaths.users, chain.handler(gate.page(users)))
+        router.add(.get, "\(ConsolePaths.users)/{uid}", chain.handler(gate.page(user)))
+        router.add(.get, ConsolePaths.keys, chain.handler(gate.page(keys)))
+        router.add(.get, ConsolePaths.audit, chain.handler(gate.page(audit)))
+        if options.development {
+            router.add(.get, ConsolePaths.development, chain.handler(gate.page(development)))
+        }
+        ConsoleChanges(platform: platform, gate: gate, cookies: cookies).register(in: &router, chain: chain)
+        if let signIn {
+            router.add(.get, ConsolePaths.signIn, chain.handler(signIn.start))
+            router.add(.get, ConsolePaths.callback, chain.handler(signIn.callback))
+            router.add(.post, ConsolePaths.secondFactor, chain.handler(signIn.secondFactor))
+        }
+    }
+
+    /// `?q=` searches (exact: uid, email, phone number, a provider's id for the person; each an indexed lookup);
+    /// without it, one page of every account after `?after=` in uid order.
+    private var users: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform] request, visit in
+            let query = (request.query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+            if !query.isEmpty {
+                let found = try platform.store.read { reader -> [Account] in
+                    var found = [
+                        try reader.account(localID: query), try reader.account(email: query), try reader.account(phoneNumber: query),
+                    ]
+                    for providerID in platform.identityProviders.providerIDs {
+                        found.append(try reader.account(providerID: providerID, rawID: query))
+                    }
+                    var seen = Set<String>()
+                    return found.compactMap { $0 }.filter { seen.insert($0.localID).inserted }
+                }
+                return .html(UsersPage(query: query, accounts: found, nextAfter: nil, isFirstPage: true).html(visit.viewer))
+            }
+            let after = request.query["after"].flatMap { $0.isEmpty ? nil : $0 }
+            let page = try platform.store.read { try $0.accounts(after: after, limit: Self.pageSize + 1) }
+            let shown = Array(page.prefix(Self.pageSize))
+            let next = page.count > Self.pageSize ? shown.last?.localID : nil
+            return .html(UsersPage(query: "", accounts: shown, nextAfter: next, isFirstPage: after == nil).html(visit.viewer))
+        }
+    }
+
+    private var user: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform] request, visit in
+            let account = try Self.account(request, platform)
+            let notice = request.query["done"].flatMap { ConsoleChanges.notices[$0] }
+            return .html(UserPage(account: account, notice: notice).html(visit.viewer))
+        }
+    }
+
+    /// The account the path's `{uid}` names, or `USER_NOT_FOUND`.
+    static func account(_ request: HTTPRequest, _ platform: IdentityPlatform) throws -> Account {
+        let localID = request.pathParameters["uid"] ?? ""
+        guard let account = try platform.store.read({ try $0.account(localID: localID) }) else {
+            throw WireError(.userNotFound, "There is no account with this uid.", httpStatus: 404)
+        }
+        return account
+    }
+
+    private var keys: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform] request, visit in
+            let notice = request.query["done"].flatMap { ConsoleChanges.notices[$0] }
+            return .html(KeysPage(keys: try platform.sessionKeys.reload().records, notice: notice).html(visit.viewer))
+        }
+    }
+
+    /// Newest first, filtered by `uid`, `kind` and `since` (`YYYY-MM-DDTHH:MM`, UTC); `before` continues after the
+    /// previous page's last event.
+    private var audit: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform] request, visit in
+            let uid = (request.query["uid"] ?? "").trimmingCharacters(in: .whitespaces)
+            let kind = request.query["kind"] ?? ""
+            let since = request.query["since"] ?? ""
+            func page(_ events: [AuditEvent], older: String?, error: String?, status: Int = 200) -> HTTPResponse {
+                .html(AuditPage(uid: uid, kind: kind, since: since, events: events, olderBefore: older, error: error).html(visit.viewer), status: status)
+            }
+            guard kind.isEmpty || AuditEventKind.all.contains(AuditEventKind(rawValue: kind)) else {
+                return page([], older: nil, error: "Unknown event kind “\(kind)”.", status: 400)
+            }
+            var sinceMillis: Int64?
+            if !since.isEmpty {
+                guard let millis = AuditPage.millis(since: since) else {
+                    return page([], older: nil, error: "“Since” must be a date and time like 2026-12-01T09:30 (UTC).", status: 400)
+                }
+                sinceMillis = millis
+            }
+            let query = AuditQuery(
+                localID: uid.isEmpty ? nil : uid, kind: kind.isEmpty ? nil : AuditEventKind(rawValue: kind),
+                sinceMillis: sinceMillis, beforeID: request.query["before"].flatMap { $0.isEmpty ? nil : $0 },
+                limit: Self.pageSize + 1)
+            let events = try platform.store.read { try $0.auditEvents(query) }
+            let shown = Array(events.prefix(Self.pageSize))
+            return page(shown, older: events.count > Self.pageSize ? shown.last?.id : nil, error: nil)
+        }
+    }
+
+    private var development: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform, options] _, visit in
+            let sms = try (options.sentVerificationCodes?() ?? [])
+                .filter { try platform.mfa.isOpenSession(sessionInfo: $0.sessionInfo) }
+                .map { DevelopmentPage.SMSCode(phoneNumber: $0.phoneNumber, code: $0.code) }
+            let page = DevelopmentPage(
+                accounts: try platform.devIdentityProvider?.accounts() ?? [], smsCodes: sms,
+                emailCodes: try platform.emailActions.openIssuedCodes())
+            return .html(page.html(visit.viewer))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The admin console in a real browser (headless Chromium driven by selenium, `Tests/Python/console_browser.py`)
+/// against `hearth serve --dev` configured to require sign-in, with 10,000 accounts.
+@Suite("Admin console in a browser (e2e)")
+struct ConsoleBrowserTests {
+    /// 10,000 accounts through the admin API's `batchCreate` (`user-00000` … `user-09999`), 1,000 per request.
+    static func seedUsers(_ server: HearthProcess) throws {
+        let admin = FirebaseAdminClient(server: server)
+        for batch in 0..<10 {
+            let users = (0..<1000).map { index -> [String: Any] in
+                let number = String(format: "%05d", batch * 1000 + index)
+                return ["localId": "user-\(number)", "email": "user\(number)@example.com", "displayName": "User \(number)"]
+            }
+            let body = String(decoding: try JSONSerialization.data(withJSONObject: ["users": users]), as: UTF8.self)
+            let created = try admin.post("/accounts:batchCreate", body)
+            #expect(created.status == 200 && (created.json["error"] as? [Any])?.isEmpty == true, "\(created.text.prefix(300))")
+        }
+    }
+
+    @Test("sign in as an administrator (a non-administrator is refused), find a user among 10,000, edit its claims, revoke, disable, remove its factor, rotate a key, read the audit trail")
+    func console() throws {
+        let directory = HearthProcess.temporaryDirectory()
+        let config = directory.appendingPathComponent("console.json")
+        try Data(#"{"console": {"requireSignIn": true}}"#.utf8).write(to: config)
+        let server = HearthProcess(arguments: ["--dev", "--config", config.path])
+        try server.start()
+        #expect(server.lines.contains("  Admin console      http://127.0.0.1:\(server.port)/console"))
+        try Self.seedUsers(server)
+        let client = MFATests.Client(server: server)
+        let needle = try SignedIn(client.signIn("needle@example.com"))
+        _ = try client.enrollTOTP(needle)
+        let admin = try SignedIn(client.signIn("admin@example.com"))
+        _ = try SignedIn(client.signIn("outsider@example.com"))
+        let claims = try server.runCommand(["users", "set-claims", admin.localID, #"{"hearthAdmin": true}"#])
+        #expect(claims.status == 0, "\(claims.output)")
+
+        try PythonClients.browser.get()
+        let facts = try PythonClients.run(
+            "console_browser.py",
+            ["http://127.0.0.1:\(server.port)", "admin@example.com", "outsider@example.com", "needle@example.com"])
+        #expect(facts["error"] == nil, "\(facts["error"] ?? "")")
+        #expect(facts["before_sign_in"] as? String == "Sign in")
+        #expect((facts["outsider"] as? String)?.hasPrefix("Not an administrator: ") == true, "\(facts["outsider"] ?? "")")
+        #expect(facts["signed_in_as"] as? String == "admin@example.com")
+        #expect(facts["first_page_rows"] as? Int == 50)
+        let rows = facts["search_rows"] as? [String] ?? []
+        #expect(rows.count == 1 && rows.first?.contains(needle.localID) == true, "\(rows)")
+        #expect(facts["user_heading"] as? String == "needle@example.com")
+        #expect(facts["factors_before"] as? Int == 1)
+        #expect((facts["invalid_claims"] as? String)?.contains("FORBIDDEN_CLAIM") == true, "\(facts["invalid_claims"] ?? "")")
+        #expect(facts["invalid_claims_kept"] as? String == #"{"sub": "someone-else"}"#)
+        #expect(facts["claims_saved"] as? String == "Custom claims saved.")
+        #expect(facts["confirmations"] as? [String] == ["Revoke sessions", "Disable account", "Remove second factor", "Rotate the signing key"])
+        #expect((facts["revoked"] as? String)?.hasPrefix("Sessions revoked") == true)
+        #expect(facts["disabled"] as? String == "Account disabled.")
+        #expect(facts["state"] as? String == "disabled")
+        #expect(facts["factor_removed"] as? String == "Second factor removed.")
+        #expect(facts["factors_after"] as? Int == 0)
+        let keysBefore = facts["keys_before"] as? [String] ?? []
+        let keysAfter = facts["keys_after"] as? [String] ?? []
+        #expect((facts["rotated"] as? String)?.hasPrefix("Key rotated") == true)
+        #expect(keysAfter.count == keysBefore.count + 1 && keysAfter.filter { $0.hasSuffix("signing") }.count == 1, "\(keysAfter)")
+        #expect(facts["signed_out"] as? String == "Signed out")
+        #expect(facts["after_sign_out"] as? String == "Sign in")
+
+        // What the console did, as the admin API sees it.
+        let record = try #require(try FirebaseAdminClient(server: server).lookUp(#"{"localId": ["\#(needle.localID)"]}"#))
+        #expect(record["disabled"] as? Bool == true)
+        #expect(record["customAttributes"] as? String == #"{"tier": "gold"}"#)
+        #expect(record["mfaInfo"] == nil)
+        #expect(try FirebaseIOSClient(server: server).refresh(needle.refreshToken).status == 400)
+
+        // The audit trail of each change, recorded as done by the console's administrator.
+        let actor = "console:\(admin.localID)"
+        let events = (facts["needle_events"] as? [[String: String]] ?? []).filter { $0["actor"] == actor }.compactMap { $0["kind"] }
+        for kind in ["claims_changed", "sessions_revoked", "account_disabled", "factor_removed"] {
+            #expect(events.contains(kind), "no \(kind) in \(facts["needle_events"] ?? "") \(facts["audit_alert"] ?? "")")
+        }
+        #expect((facts["key_events"] as? [String])?.contains(actor) == true, "\(facts["key_events"] ?? "")")
+    }
+}

@@ -1,0 +1,158 @@
+"""Drives Hearth's admin console in a real headless Chromium: signs in through the dev Google chooser (refused as a
+non-administrator, let in as one), finds one user among many, edits its claims (an invalid set refused first),
+revokes its sessions, disables it, removes its second factor, rotates the signing key, reads the audit log, and signs
+out. With CONSOLE_SCREENSHOTS=<dir> it also saves console-users.png, console-user.png, console-keys.png, console-audit.png.
+
+Usage: python console_browser.py BASE_URL ADMIN_EMAIL OUTSIDER_EMAIL NEEDLE_EMAIL
+Prints one JSON object of what the pages showed (the Swift test checks it).
+"""
+import json
+import os
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def main():
+    base, admin, outsider, needle = sys.argv[1:5]
+    shots = os.environ.get("CONSOLE_SCREENSHOTS")
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(30)
+    wait = WebDriverWait(driver, 20)
+    facts = {}
+
+    def element(css):
+        return wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+    def text(css):
+        return element(css).text
+
+    def replaced(page):
+        """A wait condition: the document `page` belongs to has been replaced (Chromium reports a node of a replaced
+        document as stale, or as not belonging to the document, depending on timing)."""
+        def check(_):
+            try:
+                page.is_enabled()
+                return False
+            except WebDriverException:
+                return True
+        return check
+
+    def click(css):
+        """Clicks `css` and waits for the page it leads to."""
+        page = driver.find_element(By.TAG_NAME, "html")
+        element(css).click()
+        wait.until(replaced(page))
+
+    def shoot(name):
+        if shots:
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.set_window_size(1280, max(700, min(height + 160, 1400)))
+            driver.save_screenshot(os.path.join(shots, f"console-{name}.png"))
+            driver.set_window_size(1280, 900)
+
+    def choose(email):
+        """On the dev Google chooser, picks the account with `email`."""
+        row = wait.until(expected_conditions.element_to_be_clickable(
+            (By.XPATH, f"//form[contains(@class, 'account')][contains(., '{email}')]//button[@type='submit']")))
+        page = driver.find_element(By.TAG_NAME, "html")
+        row.click()
+        wait.until(replaced(page))
+
+    def confirm(link):
+        """Follows a change's link to its confirmation step, confirms, and returns the notice shown afterwards."""
+        click(link)
+        facts.setdefault("confirmations", []).append(text("h1"))
+        click("#confirm")
+        return text("p.status")
+
+    try:
+        driver.get(f"{base}/console/users")
+        facts["before_sign_in"] = text("h1")
+        click("#sign-in")
+        choose(outsider)
+        facts["outsider"] = text("h1") + ": " + text("p.alert")
+
+        driver.get(f"{base}/console/users")
+        click("#sign-in")
+        choose(admin)
+        wait.until(expected_conditions.url_contains("/console/users"))
+        facts["signed_in_as"] = text("header .who span")
+        facts["first_page_rows"] = len(driver.find_elements(By.CSS_SELECTOR, "#users tbody tr"))
+        shoot("users")
+
+        element("#q").send_keys(needle)
+        click("#search")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#users tbody tr")
+        facts["search_rows"] = [row.text for row in rows]
+        click("#users tbody tr a")
+        facts["user_heading"] = text("h1")
+        facts["factors_before"] = len(driver.find_elements(By.CSS_SELECTOR, "#factors tbody tr"))
+        shoot("user")
+
+        claims = element("#claims")
+        claims.clear()
+        claims.send_keys('{"sub": "someone-else"}')
+        click("#save-claims")
+        facts["invalid_claims"] = text("p.alert")
+        facts["invalid_claims_kept"] = element("#claims").get_attribute("value")
+        claims = element("#claims")
+        claims.clear()
+        claims.send_keys('{"tier": "gold"}')
+        click("#save-claims")
+        facts["claims_saved"] = text("p.status")
+
+        facts["revoked"] = confirm("#revoke")
+        facts["disabled"] = confirm("#disable")
+        facts["state"] = text("#state")
+        facts["factor_removed"] = confirm(".remove-factor")
+        facts["factors_after"] = len(driver.find_elements(By.CSS_SELECTOR, "#factors tbody tr"))
+
+        click("nav a[href='/console/keys']")
+        facts["keys_before"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")]
+        facts["rotated"] = confirm("#rotate")
+        facts["keys_after"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")]
+        shoot("keys")
+
+        driver.get(f"{base}/console/users")
+        element("#q").send_keys(needle)
+        click("#search")
+        click("#users tbody tr a")
+        click("#user-audit")
+        facts["audit_heading"] = text("h1")
+        facts["audit_alert"] = " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, "p.alert"))
+        facts["needle_events"] = [
+            {"kind": row.find_element(By.CSS_SELECTOR, ".kind").text, "actor": row.find_element(By.CSS_SELECTOR, ".actor").text}
+            for row in driver.find_elements(By.CSS_SELECTOR, "#events tbody tr")
+        ]
+        if shots:
+            driver.get(f"{base}/console/audit")
+            element("h1")
+        shoot("audit")
+        driver.get(f"{base}/console/audit?kind=key_rotated")
+        element("h1")
+        facts["key_events"] = [row.find_element(By.CSS_SELECTOR, ".actor").text for row in driver.find_elements(By.CSS_SELECTOR, "#events tbody tr")]
+
+        click("#sign-out")
+        facts["signed_out"] = text("h1")
+        driver.get(f"{base}/console/users")
+        facts["after_sign_out"] = text("h1")
+    except Exception as error:
+        page = driver.find_elements(By.TAG_NAME, "body")
+        facts["error"] = f"{type(error).__name__}: {error} at {driver.current_url}: {page[0].text[:600] if page else ''}"
+    finally:
+        driver.quit()
+    print(json.dumps(facts))
+
+
+if __name__ == "__main__":
+    main()
