@@ -173,13 +173,9 @@ struct ConsoleGate: Sendable {
 
     /// The headers every console answer carries.
     static func secured(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        response.headers["Cache-Control"] = "no-store"
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Content-Security-Policy"] =
-            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-        return response
+        Responses.securedPage(
+            response,
+            contentSecurityPolicy:
+                "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
     }
 }

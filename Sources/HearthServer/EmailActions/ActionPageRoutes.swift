@@ -116,12 +116,9 @@ struct ActionPageRoutes {
     }
 
     private static func secured(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        response.headers["Cache-Control"] = "no-store"
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Content-Security-Policy"] =
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-        return response
+        Responses.securedPage(
+            response,
+            contentSecurityPolicy:
+                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
     }
 }

@@ -32,4 +32,16 @@ enum Responses {
         response.headers["Cache-Control"] = "public, max-age=\(maxAge), must-revalidate, no-transform"
         return response
     }
+
+    /// A page of Hearth's own (the action page, the console): never cached, never framed, no referrer to other
+    /// sites, no sniffing, under `contentSecurityPolicy`.
+    static func securedPage(_ response: HTTPResponse, contentSecurityPolicy: String) -> HTTPResponse {
+        var response = response
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Content-Security-Policy"] = contentSecurityPolicy
+        return response
+    }
 }
