@@ -279,7 +279,7 @@ enum PostgresSchema {
         """
 
     /// The audit log (`AuditEvent`), as in SQLite's migration 10: keyed by its time-ordered id; an account's events and
-    /// a kind's found by an index each in id order; the retention purge by time.
+    /// a kind's found by an index each in id order; the retention purge a range of ids (they start with their time).
     static let version2 = """
         CREATE TABLE audit_events (
             id TEXT COLLATE "C" NOT NULL PRIMARY KEY,

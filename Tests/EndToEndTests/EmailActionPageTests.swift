@@ -44,6 +44,8 @@ struct EmailActionPageTests {
             #expect(page.header("Referrer-Policy") == "same-origin")
             #expect(page.header("Cache-Control") == "no-store")
             #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+            #expect(page.header("X-Frame-Options") == "DENY")
+            #expect(page.header("X-Content-Type-Options") == "nosniff")
         }
         #expect(try clients.lookup(uid)["emailVerified"] as? Bool != true)
         // The production path serves the same page.

@@ -82,6 +82,8 @@ struct ConsoleSecurityTests {
         #expect(!setCookie.contains("Secure"))
         #expect(page.headers["Cache-Control"] == "no-store")
         #expect(page.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+        #expect(page.headers["X-Frame-Options"] == "DENY")
+        #expect(page.headers["X-Content-Type-Options"] == "nosniff")
         #expect(fixture.call(.get, "/console/users", from: "::1").status == 200)
         for address in [Self.outsider, "::ffff:10.0.0.1", "128.0.0.1"] {
             let refused = fixture.call(.get, "/console/users", from: address)
