@@ -19,16 +19,16 @@ struct UserAdministration {
             case .show:
                 printRecord(try platform.accounts.userRecord(localID: localID))
             case .disable:
-                try platform.accounts.setDisabled(localID: localID, true)
+                try platform.accounts.setDisabled(localID: localID, true, by: .commandLine)
                 print("Disabled \(localID): it can no longer sign in or refresh tokens.")
             case .enable:
-                try platform.accounts.setDisabled(localID: localID, false)
+                try platform.accounts.setDisabled(localID: localID, false, by: .commandLine)
                 print("Enabled \(localID).")
             case .revoke:
-                try platform.accounts.revokeSessions(localID: localID)
+                try platform.accounts.revokeSessions(localID: localID, by: .commandLine)
                 print("Revoked every session of \(localID): its refresh tokens now answer TOKEN_EXPIRED.")
             default:
-                try platform.accounts.deleteAccount(localID: localID)
+                try platform.accounts.deleteAccount(localID: localID, by: .commandLine)
                 print("Deleted \(localID).")
             }
         }
@@ -103,7 +103,7 @@ struct UserAdministration {
         var result: (removed: MFAEnrollment, remaining: Int)?
         try refusingUnknown(uid: localID) {
             do {
-                result = try platform.accounts.removeSecondFactor(localID: localID, enrollmentID: enrollmentID)
+                result = try platform.accounts.removeSecondFactor(localID: localID, enrollmentID: enrollmentID, by: .commandLine)
             } catch let error as WireError where error.code == .mfaEnrollmentNotFound {
                 throw StartupError(error.detail ?? error.message)
             }

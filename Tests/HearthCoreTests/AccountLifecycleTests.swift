@@ -145,11 +145,11 @@ struct AccountLifecycleTests {
     func operatorDelete() throws {
         let test = try TestPlatform()
         let plain = try #require(try test.signIn(subject: "op-plain").localId)
-        try test.accounts.deleteAccount(localID: plain)
+        try test.accounts.deleteAccount(localID: plain, by: .commandLine)
         #expect(try Self.queued(test).isEmpty)
         let apple = try #require(try test.signIn(subject: "op-apple").localId)
         try Self.linkApple(test, to: apple)
-        try test.accounts.deleteAccount(localID: apple)
+        try test.accounts.deleteAccount(localID: apple, by: .commandLine)
         #expect(try Self.queued(test).map(\.localID) == [apple])
     }
 

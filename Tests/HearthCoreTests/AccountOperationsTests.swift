@@ -144,19 +144,19 @@ struct AccountOperationsTests {
         let totp = MFAEnrollment(enrollmentID: "totp-1", kind: .totp, enrolledAtMillis: 2, totpSecret: Array(repeating: 7, count: 20))
         try test.store.write { try $0.insertAccount(Account(localID: "mfa-user", createdAtMillis: 0, validSinceMillis: 0, mfaEnrollments: [phone, totp])) }
 
-        let result = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1")
+        let result = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1", by: .commandLine)
         #expect(result.removed == phone)
         #expect(result.remaining == 1)
         #expect(try test.store.read { try $0.account(localID: "mfa-user") }?.mfaEnrollments == [totp])
 
         do {
-            _ = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1")
+            _ = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1", by: .commandLine)
             Issue.record("a removed factor was removed again")
         } catch let error as WireError {
             #expect(error.code == .mfaEnrollmentNotFound)
             #expect(error.detail?.contains("(it has: totp-1)") == true, "\(error)")
         }
-        #expect(wireErrorCode { _ = try test.accounts.removeSecondFactor(localID: "nobody", enrollmentID: "totp-1") } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.accounts.removeSecondFactor(localID: "nobody", enrollmentID: "totp-1", by: .commandLine) } == .userNotFound)
         #expect(try test.store.read { try $0.account(localID: "mfa-user") }?.mfaEnrollments == [totp])
     }
 }

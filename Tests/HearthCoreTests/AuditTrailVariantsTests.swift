@@ -226,11 +226,11 @@ struct AuditTrailVariantsTests {
         let (user, _, enrollmentID, _) = try f.enrolledTOTPUser()
         let localID = try #require(user.signIn.localId)
         f.test.time.advance(by: 5)
-        try f.platform.accounts.setDisabled(localID: localID, true)
-        try f.platform.accounts.setDisabled(localID: localID, false)
-        try f.platform.accounts.revokeSessions(localID: localID)
-        _ = try f.platform.accounts.removeSecondFactor(localID: localID, enrollmentID: enrollmentID)
-        try f.platform.accounts.deleteAccount(localID: localID)
+        try f.platform.accounts.setDisabled(localID: localID, true, by: .commandLine)
+        try f.platform.accounts.setDisabled(localID: localID, false, by: .commandLine)
+        try f.platform.accounts.revokeSessions(localID: localID, by: .commandLine)
+        _ = try f.platform.accounts.removeSecondFactor(localID: localID, enrollmentID: enrollmentID, by: .commandLine)
+        try f.platform.accounts.deleteAccount(localID: localID, by: .commandLine)
         #expect(
             try Self.summary(f).filter { $0.contains(" command-line ") } == [
                 "account_updated \(localID) - - command-line fields=disabled",

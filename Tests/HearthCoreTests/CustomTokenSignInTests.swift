@@ -137,7 +137,7 @@ struct CustomTokenSignInTests {
         #expect(wireErrorCode { _ = try signIn(test, idToken) } == .invalidCustomToken)
 
         _ = try signIn(test, account.sign(account.customTokenClaims(uid: "u1", now: test.time.nowSeconds)))
-        try test.accounts.setDisabled(localID: "u1", true)
+        try test.accounts.setDisabled(localID: "u1", true, by: .commandLine)
         #expect(wireErrorCode {
             _ = try signIn(test, account.sign(account.customTokenClaims(uid: "u1", now: test.time.nowSeconds)))
         } == .userDisabled)

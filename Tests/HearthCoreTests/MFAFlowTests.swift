@@ -214,7 +214,7 @@ struct MFAFlowTests {
         #expect(fixture.test.sms.messages.map(\.phoneNumber) == [number])
 
         let oldLocalID = try #require(fixture.signIn.localId)
-        try fixture.test.accounts.deleteAccount(localID: oldLocalID)
+        try fixture.test.accounts.deleteAccount(localID: oldLocalID, by: .commandLine)
         let again = try fixture.signInAgain()
         #expect(again.localId != oldLocalID, "a new account")
         let idToken = try #require(again.idToken)

@@ -12,13 +12,13 @@ extension AccountService {
     }
 
     /// Disables or enables sign-in; a disabled account cannot sign in or refresh (`USER_DISABLED`).
-    public func setDisabled(localID: String, _ disabled: Bool, by actor: AuditActor = .commandLine) throws {
+    public func setDisabled(localID: String, _ disabled: Bool, by actor: AuditActor) throws {
         try modify(localID: localID, by: actor) { $0.disabled = disabled }
     }
 
     /// Revokes every session that exists now: their refresh tokens answer `TOKEN_EXPIRED`, and ID
     /// tokens issued before now stop being accepted.
-    public func revokeSessions(localID: String, by actor: AuditActor = .commandLine) throws {
+    public func revokeSessions(localID: String, by actor: AuditActor) throws {
         let now = time.nowMillis
         try modify(localID: localID, by: actor) { $0.revokeSessions(atMillis: now) }
     }
@@ -27,7 +27,7 @@ extension AccountService {
     /// how many remain.
     ///
     /// - Throws: `USER_NOT_FOUND`, or `MFA_ENROLLMENT_NOT_FOUND` naming the account's factors.
-    public func removeSecondFactor(localID: String, enrollmentID: String, by actor: AuditActor = .commandLine) throws
+    public func removeSecondFactor(localID: String, enrollmentID: String, by actor: AuditActor) throws
         -> (removed: MFAEnrollment, remaining: Int)
     {
         try store.write { writer in
@@ -49,7 +49,7 @@ extension AccountService {
 
     /// Deletes the account (queueing the revocation of its provider tokens); its sessions then answer
     /// `USER_NOT_FOUND`.
-    public func deleteAccount(localID: String, by actor: AuditActor = .commandLine) throws {
+    public func deleteAccount(localID: String, by actor: AuditActor) throws {
         let now = time.nowMillis
         let existed = try store.write { writer in
             guard try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) else { return false }
