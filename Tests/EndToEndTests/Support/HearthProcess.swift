@@ -116,14 +116,17 @@ class ServiceProcess: @unchecked Sendable {
     /// The running process's id (for reading its `/proc` entries), nil when not running.
     var processIdentifier: Int32? { process.map(\.processIdentifier) }
 
-    /// Sends SIGTERM and waits; returns the exit status.
+    /// Sends SIGTERM and waits (at most a minute); returns the exit status, or -1 when Foundation never saw the process
+    /// end. Foundation's `waitUntilExit` can wait forever for a child that already died (seen once after a SIGKILL, in
+    /// a CI run that then hung), so this polls with a deadline instead.
     @discardableResult
     func stop() -> Int32 {
         guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
         process.terminate()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
         self.process = nil
-        return process.terminationStatus
+        return process.isRunning ? -1 : process.terminationStatus
     }
 
     /// Stops and starts again on the same port (the issuer, and so existing tokens, depend on it).
