@@ -125,7 +125,8 @@ public final class IdentityPlatform: Sendable {
             report: securityEvents, audit: audit)
         passwordAccounts = PasswordAccounts(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, hasher: passwords,
-            lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents, audit: audit)
+            lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents, audit: audit,
+            emailChanges: emailActions.emailChanges)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
             limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions,

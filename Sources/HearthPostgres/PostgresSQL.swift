@@ -270,6 +270,7 @@ enum PostgresSQL {
         INSERT INTO oob_codes (\(oobCodeColumns.joined(separator: ", "))) VALUES (\(parameters(oobCodeColumns.count)))
         """
     static let deleteOOBCode = "DELETE FROM oob_codes WHERE code_hash = $1"
+    static let deleteOOBCodesOfAccount = "DELETE FROM oob_codes WHERE local_id = $1 AND kind IS DISTINCT FROM $2"
     static let deleteExpiredOOBCodes = """
         DELETE FROM oob_codes WHERE code_hash IN (
             SELECT code_hash FROM oob_codes WHERE expires_at_millis < $1 ORDER BY expires_at_millis LIMIT $2)

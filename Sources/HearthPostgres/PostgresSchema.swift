@@ -20,6 +20,7 @@ enum PostgresSchema {
     static let migrations = [
         Migration(version: 1, name: "the schema of SQLite migration 9, without legacy refresh tokens", sql: version1),
         Migration(version: 2, name: "the audit log (SQLite migration 10)", sql: version2),
+        Migration(version: 3, name: "an index for voiding an account's email action codes (SQLite migration 11)", sql: version3),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -293,5 +294,10 @@ enum PostgresSchema {
         );
         CREATE INDEX audit_events_local_id ON audit_events (local_id, id) WHERE local_id IS NOT NULL;
         CREATE INDEX audit_events_kind ON audit_events (kind, id);
+        """
+
+    /// An index on the account of email action codes, as SQLite's migration 11.
+    static let version3 = """
+        CREATE INDEX oob_codes_local_id ON oob_codes (local_id) WHERE local_id IS NOT NULL;
         """
 }

@@ -294,6 +294,13 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
     }
 
     @discardableResult
+    func deleteOOBCodes(localID: String, keeping kept: OOBCodeRecord.Kind?) throws -> Int {
+        try run("deleteOOBCodes(localID:keeping:)") {
+            try update(PostgresSQL.deleteOOBCodesOfAccount, [.text(localID), .nullable(kept?.rawValue)])
+        }
+    }
+
+    @discardableResult
     func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int {
         try run("deleteExpiredOOBCodes") {
             try update(PostgresSQL.deleteExpiredOOBCodes, [.int64(millis), .int64(Int64(max(0, limit)))])

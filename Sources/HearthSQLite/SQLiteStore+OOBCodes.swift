@@ -31,6 +31,13 @@ extension SQLiteStoreWriter {
     }
 
     @discardableResult
+    func deleteOOBCodes(localID: String, keeping kept: OOBCodeRecord.Kind?) throws -> Int {
+        try run("deleteOOBCodes(localID:keeping:)") {
+            try execute(SQL.deleteOOBCodesOfAccount, [.text(localID), SQLiteValue(kept?.rawValue)])
+        }
+    }
+
+    @discardableResult
     func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int {
         try run("deleteExpiredOOBCodes") {
             try execute(SQL.deleteExpiredOOBCodes, [.integer(millis), SQLiteValue(max(0, limit))])
@@ -48,6 +55,7 @@ extension SQL {
         VALUES (\(Array(repeating: "?", count: oobCodeColumns.count).joined(separator: ", ")))
         """
     static let deleteOOBCode = "DELETE FROM oob_codes WHERE code_hash = ?"
+    static let deleteOOBCodesOfAccount = "DELETE FROM oob_codes WHERE local_id = ?1 AND kind IS NOT ?2"
     /// Oldest first, at most `?2` rows, so one purge never holds the writer long.
     static let deleteExpiredOOBCodes = """
         DELETE FROM oob_codes WHERE code_hash IN (
@@ -56,6 +64,7 @@ extension SQL {
 
     /// The code lookups that must be served by an index (part of `indexedLookups`).
     static let oobCodeLookups: [(name: String, sql: String)] = [
-        ("oobCodeByHash", oobCodeByHash), ("deleteOOBCode", deleteOOBCode), ("deleteExpiredOOBCodes", deleteExpiredOOBCodes),
+        ("oobCodeByHash", oobCodeByHash), ("deleteOOBCode", deleteOOBCode), ("deleteOOBCodesOfAccount", deleteOOBCodesOfAccount),
+        ("deleteExpiredOOBCodes", deleteExpiredOOBCodes),
     ]
 }

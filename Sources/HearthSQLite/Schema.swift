@@ -39,6 +39,9 @@ enum Schema {
         migrator.register(10, "the audit log") { db in
             try db.executeScript(version10)
         }
+        migrator.register(11, "an index for voiding an account's email action codes") { db in
+            try db.executeScript(version11)
+        }
         return migrator
     }
 
@@ -349,5 +352,10 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX audit_events_local_id ON audit_events(local_id, id) WHERE local_id IS NOT NULL;
         CREATE INDEX audit_events_kind ON audit_events(kind, id);
+        """
+
+    /// An index on the account of email action codes, so that a takeover, password or email change voids them all.
+    static let version11 = """
+        CREATE INDEX oob_codes_local_id ON oob_codes(local_id) WHERE local_id IS NOT NULL;
         """
 }

@@ -32,8 +32,13 @@ extension Settings {
         var clientSecret: String?
         /// The token endpoint for code exchanges.
         var tokenUri: String?
+        /// Whether the provider's `email_verified` proves the address (default false): only then does its verified email
+        /// sign in to an existing account with that email, and count as verified on the accounts it makes.
+        var trustedForEmailVerification: Bool?
 
-        static let keys: Set<String> = ["providerId", "issuer", "clientIds", "jwksUri", "clientSecret", "tokenUri"]
+        static let keys: Set<String> = [
+            "providerId", "issuer", "clientIds", "jwksUri", "clientSecret", "tokenUri", "trustedForEmailVerification",
+        ]
     }
 
     /// The `apple` and `oidcProviders` sections of the config file; unknown keys inside them are an error.
@@ -123,7 +128,8 @@ extension Settings {
                     clientID: clientID, clientSecret: secret, tokenEndpoint: issuer.tokenEndpoint, poster: fetcher)
             }
             return IdentityProvider.openID(
-                id: provider.providerId, issuer: issuer, clientIDs: Set(provider.clientIds), codeExchange: codeExchange)
+                id: provider.providerId, issuer: issuer, clientIDs: Set(provider.clientIds), codeExchange: codeExchange,
+                trustedForEmail: provider.trustedForEmailVerification ?? false)
         }
         return [.apple(issuers: [apple], clientIDs: Set(self.apple.clientIds ?? []))] + openID
     }

@@ -182,10 +182,10 @@ struct AccountLifecycleTests {
     func takeoverQueues() throws {
         let test = try TestPlatform()
         var create = try AdminCreateAccountRequest(fields: RequestFields())
-        create.email = "taken-over@example.com"
+        create.email = "taken-over@gmail.com"
         let localID = try test.platform.admin.create(create).localId
         try Self.linkApple(test, to: localID)
-        let signedIn = try test.signIn(subject: "takeover", email: "taken-over@example.com", emailVerified: true)
+        let signedIn = try test.signIn(subject: "takeover", email: "taken-over@gmail.com", emailVerified: true)
         #expect(signedIn.localId == localID)
         #expect(try test.store.read { try $0.account(localID: localID) }?.identity(for: "apple.com") == nil)
         #expect(try Self.queued(test).map(\.token) == [Self.appleToken])

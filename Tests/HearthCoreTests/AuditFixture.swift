@@ -17,13 +17,14 @@ struct AuditFixture {
     ///   - reruns: runs every write body twice (the first run rolled back), as PostgreSQL's store may.
     ///   - wrapStore: wraps the store the platform writes through (failures injected by tests).
     init(
-        audit: AuditLog = AuditLog(), reruns: Bool = false,
+        audit: AuditLog = AuditLog(), reruns: Bool = false, emailEnumerationProtection: Bool = true,
         wrapStore: (any HearthStore) -> any HearthStore = { $0 }
     ) throws {
         var lockouts = PasswordLockouts()
         lockouts.perEmail = FailureLockout(burst: 3, lockout: 60, maximumPerWindow: 100, window: 3_600)
         test = try TestPlatform(
-            mfa: .allFactors, passwordLockouts: lockouts, rerunsWriteBodies: reruns, audit: audit, wrapStore: wrapStore)
+            mfa: .allFactors, passwordLockouts: lockouts, emailEnumerationProtection: emailEnumerationProtection,
+            rerunsWriteBodies: reruns, audit: audit, wrapStore: wrapStore)
     }
 
     var platform: IdentityPlatform { test.platform }

@@ -112,9 +112,15 @@ struct AuditTrailTests {
                 kind: kind, localID: created.localId, provider: "password",
                 secrets: ["a brand new passphrase", AuditFixture.password])
         case .emailChanged:
+            // Under enumeration protection a client changes its email by a code sent to the new address.
             let created = try f.passwordSignUp()
-            var request = UpdateAccountRequest(idToken: created.idToken)
-            request.email = "ada.new@example.com"
+            let sent = try f.platform.emailActions.sendOobCode(
+                SendOobCodeRequest(
+                    requestType: "VERIFY_AND_CHANGE_EMAIL", email: "ada@example.com", newEmail: "ada.new@example.com",
+                    returnOobLink: true),
+                caller: .admin)
+            var request = UpdateAccountRequest(idToken: nil)
+            request.oobCode = sent.oobCode
             _ = try f.platform.accounts.update(request, client: AuditFixture.client)
             return Expected(kind: kind, localID: created.localId, secrets: ["ada.new@example.com", "ada@example.com"])
         case .accountCreated:

@@ -99,6 +99,9 @@ struct TestPlatform {
 
     static let projectID = "test-project"
     static let issuer = "http://hearth.test/test-project"
+    /// Two `oidc.*` providers whose tokens `google` signs: one left untrusted for emails (the default), one trusted.
+    static let untrustedOpenID = "oidc.untrusted"
+    static let trustedOpenID = "oidc.trusted"
 
     init(
         dev: Bool = false, mfa: MFAPolicy = .disabled, sessions: SessionPolicy = SessionPolicy(),
@@ -124,7 +127,12 @@ struct TestPlatform {
         platform = try IdentityPlatform(
             project: project, store: wrapStore(rerunsWriteBodies ? RerunningStore(store) : store), time: time,
             googleIssuers: [google], devIdentityProvider: devConfiguration,
-            otherProviders: [.apple(issuers: [apple], clientIDs: [FakeApple.clientID])], passwords: passwords,
+            otherProviders: [
+                .apple(issuers: [apple], clientIDs: [FakeApple.clientID]),
+                .openID(id: Self.untrustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID]),
+                .openID(id: Self.trustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID], trustedForEmail: true),
+            ],
+            passwords: passwords,
             passwordLockouts: passwordLockouts, smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
             acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens, emailSender: emailSender, emailActions: emailActions,
             securityEvents: securityEvents, audit: audit)
@@ -135,8 +143,8 @@ struct TestPlatform {
 
     /// The exact request the iOS SDK sends for `GoogleAuthProvider.credential(withIDToken:accessToken:)`.
     func signInRequest(idToken: String?, accessToken: String? = nil, nonce: String? = nil, linking firebaseIDToken: String? = nil,
-                       autoCreate: Bool = true, returnIdpCredential: Bool = true) -> SignInWithIdpRequest {
-        var pairs = [("providerId", "google.com")]
+                       autoCreate: Bool = true, returnIdpCredential: Bool = true, providerID: String = "google.com") -> SignInWithIdpRequest {
+        var pairs = [("providerId", providerID)]
         if let idToken { pairs.append(("id_token", idToken)) }
         if let nonce { pairs.append(("nonce", nonce)) }
         if let accessToken { pairs.append(("access_token", accessToken)) }
@@ -145,8 +153,14 @@ struct TestPlatform {
             returnIdpCredential: returnIdpCredential, autoCreate: autoCreate, idToken: firebaseIDToken)
     }
 
-    func signIn(subject: String, email: String? = nil, emailVerified: Bool = true) throws -> SignInWithIdpResponse {
-        try accounts.signInWithIdp(signInRequest(idToken: google.idToken(subject: subject, email: email, emailVerified: emailVerified)))
+    func signIn(
+        subject: String, email: String? = nil, emailVerified: Bool = true, overrides: [String: JSONValue] = [:],
+        providerID: String = "google.com", linking firebaseIDToken: String? = nil
+    ) throws -> SignInWithIdpResponse {
+        try accounts.signInWithIdp(
+            signInRequest(
+                idToken: google.idToken(subject: subject, email: email, emailVerified: emailVerified, overrides: overrides),
+                linking: firebaseIDToken, providerID: providerID))
     }
 
     /// The claims of a Hearth ID token (signature checked by the platform's own keys).

@@ -6,12 +6,13 @@ import Testing
 @Suite("Multi-factor enrolment and sign-in")
 struct MFAFlowTests {
     /// A platform with both factors enabled and a signed-in Google user with a verified email.
-    struct Fixture {
+    final class Fixture {
         let test: TestPlatform
         let signIn: SignInWithIdpResponse
-        var idToken: String { signIn.idToken! }
+        /// The user's current ID token: an enrolment ends the other sessions, so each one's tokens replace it.
+        private(set) var idToken: String
 
-        init(subject: String = "mfa-user", emailVerified: Bool = true) throws {
+        convenience init(subject: String = "mfa-user", emailVerified: Bool = true) throws {
             try self.init(TestPlatform(mfa: .allFactors), subject: subject, emailVerified: emailVerified)
         }
 
@@ -19,6 +20,13 @@ struct MFAFlowTests {
         init(_ test: TestPlatform, subject: String = "mfa-user", emailVerified: Bool = true) throws {
             self.test = test
             signIn = try test.signIn(subject: subject, email: "\(subject)@example.com", emailVerified: emailVerified)
+            idToken = try #require(signIn.idToken)
+        }
+
+        /// Signs the user in again (a recent sign-in, as enrolling needs), making its token the current one.
+        func renewSignIn() throws {
+            let again = try signInAgain()
+            idToken = try #require(again.idToken)
         }
 
         var mfa: MFAService { test.platform.mfa }
@@ -36,6 +44,7 @@ struct MFAFlowTests {
                 FinalizeMFAEnrollmentRequest(
                     idToken: idToken, displayName: displayName,
                     totpVerificationInfo: TOTPVerificationInfo(sessionInfo: info.sessionInfo, verificationCode: totpCode(info.sharedSecretKey))))
+            idToken = tokens.idToken
             return (info.sharedSecretKey, tokens)
         }
 
@@ -44,9 +53,11 @@ struct MFAFlowTests {
                 StartMFAEnrollmentRequest(idToken: idToken, phoneEnrollmentInfo: .init(phoneNumber: number)))
             let sessionInfo = try #require(start.phoneSessionInfo?.sessionInfo)
             let code = try #require(test.sms.last?.code)
-            return try mfa.finalizeEnrollment(
+            let tokens = try mfa.finalizeEnrollment(
                 FinalizeMFAEnrollmentRequest(
                     idToken: idToken, displayName: "Phone", phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: sessionInfo, code: code)))
+            idToken = tokens.idToken
+            return tokens
         }
 
         func signInAgain(subject: String = "mfa-user") throws -> SignInWithIdpResponse {
@@ -173,10 +184,13 @@ struct MFAFlowTests {
         let sessionInfo = try #require(start.phoneSessionInfo?.sessionInfo)
         let code = try #require(fixture.test.sms.last?.code)
         let wrong = code == "000000" ? "111111" : "000000"
+        var idToken = fixture.idToken
+        /// Finalizes as the user; a success ends the other sessions, so the next try uses its token.
         func finalize(_ code: String, _ session: String) -> ErrorCode? {
             wireErrorCode {
-                _ = try fixture.mfa.finalizeEnrollment(
-                    FinalizeMFAEnrollmentRequest(idToken: fixture.idToken, displayName: nil, phoneVerificationInfo: .init(sessionInfo: session, code: code)))
+                idToken = try fixture.mfa.finalizeEnrollment(
+                    FinalizeMFAEnrollmentRequest(idToken: idToken, displayName: nil, phoneVerificationInfo: .init(sessionInfo: session, code: code))
+                ).idToken
             }
         }
         #expect(finalize(wrong, sessionInfo) == .invalidCode)
@@ -194,6 +208,8 @@ struct MFAFlowTests {
         let againSession = try #require(again.phoneSessionInfo?.sessionInfo)
         let againCode = try #require(fixture.test.sms.last?.code)
         fixture.test.time.advance(by: 301)
+        try fixture.renewSignIn()
+        idToken = fixture.idToken
         #expect(finalize(againCode, againSession) == .sessionExpired)
 
         fixture.test.time.advance(by: 31)

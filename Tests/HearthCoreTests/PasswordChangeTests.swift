@@ -69,9 +69,9 @@ struct PasswordChangeTests {
         _ = try Self.signIn(test, "ada@example.com", "new password")
     }
 
-    @Test("a new email is checked, unique and unverified; the tokens keep the session's provider")
+    @Test("without enumeration protection, a new email is checked, unique and unverified; the tokens keep the session's provider")
     func changeEmail() throws {
-        let test = try TestPlatform()
+        let test = try TestPlatform(emailEnumerationProtection: false)
         let google = try test.signIn(subject: "g-1", email: "g@example.com")
         try PasswordSignInTests.signUp(test, "taken@example.com")
         var request = UpdateAccountRequest(idToken: google.idToken)
@@ -86,9 +86,59 @@ struct PasswordChangeTests {
         #expect(claims["firebase"]?["sign_in_provider"] == "google.com" && claims["email"] == "new@example.com")
     }
 
+    @Test("under enumeration protection a client cannot set its email directly, taken or not; nothing changes")
+    func protectedEmailChange() throws {
+        let test = try TestPlatform()
+        let google = try test.signIn(subject: "g-1", email: "g@example.com")
+        try PasswordSignInTests.signUp(test, "taken@example.com")
+        let before = try test.store.read { try $0.account(localID: google.localId!) }
+        for email in ["taken@example.com", "free@example.com"] {
+            var request = UpdateAccountRequest(idToken: google.idToken)
+            request.email = email
+            #expect(wireErrorCode { _ = try test.accounts.update(request) } == .operationNotAllowed)
+        }
+        #expect(try test.store.read { try $0.account(localID: google.localId!) } == before)
+    }
+
+    @Test("changes of email are limited per account and per client, counted before the address is looked up")
+    func emailChangeQuotas() throws {
+        let test = try TestPlatform(
+            emailActions: EmailActionSettings(
+                emailChanges: EmailChangeLimits(
+                    perAccount: WindowQuota(limit: 3, window: 3_600), perClient: WindowQuota(limit: 5, window: 3_600))),
+            emailEnumerationProtection: false)
+        try PasswordSignInTests.signUp(test, "taken@example.com")
+        let guest = try test.accounts.signUp(SignUpRequest())
+        /// One probe of `email` as the guest from `client`: what an attacker learns.
+        func probe(_ email: String, as idToken: String, from client: String) -> ErrorCode? {
+            var request = UpdateAccountRequest(idToken: idToken)
+            request.email = email
+            return wireErrorCode { _ = try test.accounts.update(request, client: client) }
+        }
+        #expect(probe("taken@example.com", as: guest.idToken, from: "198.51.100.1") == .emailExists)
+        #expect(probe("taken@example.com", as: guest.idToken, from: "198.51.100.1") == .emailExists)
+        #expect(probe("taken@example.com", as: guest.idToken, from: "198.51.100.1") == .emailExists)
+        #expect(probe("taken@example.com", as: guest.idToken, from: "198.51.100.1") == .tooManyAttemptsTryLater,
+                "the account's quota is spent: a taken and a free address answer alike")
+        #expect(probe("free@example.com", as: guest.idToken, from: "198.51.100.2") == .tooManyAttemptsTryLater)
+        // A fresh guest per probe does not help: the client's quota counts across accounts.
+        var answers: [ErrorCode?] = []
+        for _ in 0..<4 {
+            let fresh = try test.accounts.signUp(SignUpRequest())
+            answers.append(probe("taken@example.com", as: fresh.idToken, from: "198.51.100.1"))
+        }
+        #expect(answers == [.emailExists, .emailExists, .tooManyAttemptsTryLater, .tooManyAttemptsTryLater])
+        // Linking an email and password counts too.
+        let linker = try test.accounts.signUp(SignUpRequest())
+        #expect(wireErrorCode {
+            _ = try test.accounts.signUp(
+                SignUpRequest(email: "taken@example.com", password: Self.password, idToken: linker.idToken), client: "198.51.100.1")
+        } == .tooManyAttemptsTryLater)
+    }
+
     @Test("changing the email or password needs a sign-in of the last five minutes; a weak password changes nothing")
     func recentLoginAndPolicy() throws {
-        let test = try TestPlatform()
+        let test = try TestPlatform(emailEnumerationProtection: false)
         let created = try PasswordSignInTests.signUp(test, "ada@example.com")
         let before = try test.store.read { try $0.account(localID: created.localId) }
         var weak = UpdateAccountRequest(idToken: created.idToken)

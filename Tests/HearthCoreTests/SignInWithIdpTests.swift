@@ -213,11 +213,11 @@ struct EmailRulesTests {
         return account.localID
     }
 
-    @Test("a verified IdP email links to the existing verified account and keeps its other providers")
+    @Test("a trusted provider's verified email links to the existing verified account and keeps its other providers")
     func autoLinkVerified() throws {
         let test = try TestPlatform()
-        let localID = try insertAccount(test, email: "sam@example.com", verified: true)
-        let response = try test.signIn(subject: "1000", email: "sam@example.com")
+        let localID = try insertAccount(test, email: "sam@gmail.com", verified: true)
+        let response = try test.signIn(subject: "1000", email: "sam@gmail.com")
         #expect(response.localId == localID)
         #expect(response.isNewUser == false)
         let account = try #require(try test.store.read { try $0.account(localID: localID) })
@@ -225,17 +225,17 @@ struct EmailRulesTests {
         #expect(account.passwordHash == "hash")
     }
 
-    @Test("takeover: a verified IdP email replaces an unverified account's other sign-in methods and revokes its sessions")
+    @Test("takeover: a trusted provider's verified email replaces an unverified account's other sign-in methods and revokes its sessions")
     func takeover() throws {
         let test = try TestPlatform()
-        let localID = try insertAccount(test, email: "pat@example.com", verified: false)
+        let localID = try insertAccount(test, email: "pat@gmail.com", verified: false)
         let oldSession = try test.store.write { writer in
             try test.tokens.newRefreshToken(
                 for: try #require(try writer.account(localID: localID)),
                 session: Session(signInProvider: "password", authTime: test.time.nowSeconds - 50), writer: writer)
         }
         test.time.advance(by: 10)
-        let response = try test.signIn(subject: "1001", email: "pat@example.com")
+        let response = try test.signIn(subject: "1001", email: "pat@gmail.com")
         #expect(response.localId == localID)
         let account = try #require(try test.store.read { try $0.account(localID: localID) })
         #expect(account.providers.map(\.providerID) == ["google.com"])
@@ -258,5 +258,74 @@ struct EmailRulesTests {
         #expect(response.idToken == nil && response.refreshToken == nil)
         let account = try #require(try test.store.read { try $0.account(localID: localID) })
         #expect(account.identity(for: "google.com") == nil)
+    }
+
+    /// Every way a provider's "verified" email that another account has could sign in to that account, and what
+    /// Hearth answers: only a provider trusted for the address joins it (Google for gmail.com and its hosted
+    /// domains, an `oidc.*` provider the operator trusts); any other is asked for confirmation and changes nothing.
+    @Test(
+        "a verified email joins the account that has it only from a provider trusted for the address",
+        arguments: [
+            ("google.com", "lee@gmail.com", [:], true),
+            ("google.com", "lee@googlemail.com", [:], true),
+            ("google.com", "lee@corp.example", ["hd": "corp.example"], true),
+            ("google.com", "lee@corp.example", [:], false),
+            ("google.com", "lee@corp.example", ["hd": "other.example"], false),
+            (TestPlatform.untrustedOpenID, "lee@gmail.com", [:], false),
+            (TestPlatform.untrustedOpenID, "lee@corp.example", [:], false),
+            (TestPlatform.trustedOpenID, "lee@corp.example", [:], true),
+        ] as [(String, String, [String: JSONValue], Bool)])
+    func trustedProviders(providerID: String, email: String, overrides: [String: JSONValue], joins: Bool) throws {
+        for verified in [true, false] {
+            let test = try TestPlatform()
+            let localID = try insertAccount(test, email: email, verified: verified)
+            let before = try #require(try test.store.read { try $0.account(localID: localID) })
+            let response = try test.signIn(subject: "2000", email: email, overrides: overrides, providerID: providerID)
+            let after = try #require(try test.store.read { try $0.account(localID: localID) })
+            if joins {
+                #expect(response.localId == localID && response.idToken != nil)
+                #expect(after.identity(for: providerID) != nil)
+                #expect((after.passwordHash == nil) == !verified, "an unverified account is taken over, a verified one joined")
+            } else {
+                #expect(response.needConfirmation == true, "\(providerID) \(email) verified=\(verified)")
+                #expect(response.idToken == nil && response.refreshToken == nil)
+                #expect(after == before, "nothing of the account changes")
+                #expect(try test.store.read { try $0.accountCount() } == 1)
+            }
+        }
+    }
+
+    @Test("an untrusted provider's accounts keep their email unverified until the user proves it")
+    func untrustedEmailStaysUnverified() throws {
+        let test = try TestPlatform()
+        let untrusted = try test.signIn(subject: "3000", email: "nina@gmail.com", providerID: TestPlatform.untrustedOpenID)
+        let localID = try #require(untrusted.localId)
+        let account = try #require(try test.store.read { try $0.account(localID: localID) })
+        #expect(account.email == "nina@gmail.com" && account.emailVerified == false)
+        let idToken = try #require(untrusted.idToken)
+        #expect(try test.claims(of: idToken)["email_verified"] == false)
+
+        // So Google, trusted for the address, later takes the unproven account over instead of joining it.
+        let google = try test.signIn(subject: "3001", email: "nina@gmail.com")
+        let taken = try #require(try test.store.read { try $0.account(localID: localID) })
+        #expect(google.localId == localID)
+        #expect(taken.providers.map(\.providerID) == ["google.com"], "the untrusted identity is dropped")
+
+        let trusted = try test.signIn(subject: "3002", email: "omar@corp.example", providerID: TestPlatform.trustedOpenID)
+        let trustedID = try #require(trusted.localId)
+        #expect(try test.store.read { try $0.account(localID: trustedID) }?.emailVerified == true)
+    }
+
+    @Test("emails from a provider are stored in one spelling; invisible characters are refused")
+    func providerEmailSpelling() throws {
+        let test = try TestPlatform()
+        let composed = try test.signIn(subject: "4000", email: "Zo\u{00EB}@gmail.com")
+        let decomposed = try test.signIn(subject: "4001", email: "zoe\u{0308}@gmail.com")
+        #expect(composed.email == "zo\u{00EB}@gmail.com")
+        #expect(decomposed.localId == composed.localId, "the decomposed spelling is the same address")
+        for hidden in ["zo\u{200B}e@gmail.com", "zoe@gma\u{202E}il.com", "zoe\u{FEFF}@gmail.com", "zoe\u{00AD}@gmail.com"] {
+            #expect(wireErrorCode { _ = try test.signIn(subject: "4002", email: hidden) } == .invalidIdpResponse)
+        }
+        #expect(try test.store.read { try $0.accountCount() } == 1)
     }
 }

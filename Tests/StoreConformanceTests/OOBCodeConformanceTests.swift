@@ -123,6 +123,48 @@ struct OOBCodeConformanceTests {
         }
     }
 
+    @Test("voiding an account's codes deletes every kind of them but the one kept, and nothing of other accounts",
+          arguments: StoreKind.allCases)
+    func voidAccountCodes(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            try store.write { writer throws in
+                for codeKind in OOBCodeRecord.Kind.allCases {
+                    try writer.insertOOBCode(Self.code("mine-\(codeKind)", kind: codeKind, localID: "uid-1"))
+                    try writer.insertOOBCode(Self.code("other-\(codeKind)", kind: codeKind, localID: "uid-2"))
+                }
+                try writer.insertOOBCode(Self.code("no-account", kind: .emailSignIn, full: false))
+            }
+            #expect(
+                try store.write { try $0.deleteOOBCodes(localID: "uid-1", keeping: .recoverEmail) }
+                    == OOBCodeRecord.Kind.allCases.count - 1)
+            #expect(try store.read { try $0.oobCode(hash: "mine-\(OOBCodeRecord.Kind.recoverEmail)") } != nil)
+            #expect(try store.write { try $0.deleteOOBCodes(localID: "uid-1", keeping: nil) } == 1)
+            #expect(try store.write { try $0.deleteOOBCodes(localID: "uid-1", keeping: nil) } == 0)
+            try store.read { reader throws in
+                for codeKind in OOBCodeRecord.Kind.allCases {
+                    #expect(try reader.oobCode(hash: "mine-\(codeKind)") == nil)
+                    #expect(try reader.oobCode(hash: "other-\(codeKind)") != nil)
+                }
+                #expect(try reader.oobCode(hash: "no-account") != nil)
+            }
+        }
+    }
+
+    @Test("voiding codes in a write that rolls back voids nothing", arguments: StoreKind.allCases)
+    func voidRolledBack(kind: StoreKind) throws {
+        struct Refused: Error {}
+        try withStore(kind) { store throws in
+            try store.write { try $0.insertOOBCode(Self.code("h1")) }
+            #expect(throws: Refused.self) {
+                try store.write { writer throws in
+                    try writer.deleteOOBCodes(localID: "uid-1", keeping: nil)
+                    throw Refused()
+                }
+            }
+            #expect(try store.read { try $0.oobCode(hash: "h1") } != nil)
+        }
+    }
+
     @Test("the maintenance pass purges expired codes", arguments: StoreKind.allCases)
     func maintenancePurge(kind: StoreKind) throws {
         try withStore(kind) { store throws in

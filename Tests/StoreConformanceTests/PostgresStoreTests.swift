@@ -283,6 +283,7 @@ struct PostgresStoreTests {
             ("deleteExpiredLimitCounters", PostgresSQL.deleteExpiredLimitCounters),
             ("oobCodeByHash", PostgresSQL.oobCodeByHash),
             ("deleteOOBCode", PostgresSQL.deleteOOBCode),
+            ("deleteOOBCodesOfAccount", PostgresSQL.deleteOOBCodesOfAccount),
             ("deleteExpiredOOBCodes", PostgresSQL.deleteExpiredOOBCodes),
             ("serviceAccountByKeyID", PostgresSQL.serviceAccountByKeyID),
             ("liveServiceAccountByEmail", PostgresSQL.liveServiceAccountByEmail),

@@ -102,18 +102,22 @@ public final class AccountService: Sendable {
         }
         let credential = try providers.redeemingCode(
             IdpCredential(parameters), providerID: providerID, clientAddress: client)
+        let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
+        try linkingUser?.requireRecentSignIn(nowSeconds: time.nowSeconds)
         var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, redirectURI: credential.redirectURI)
+        let email = EmailProof(profile, trust: providers.provider(providerID)?.emailTrust ?? .none)
 
         var response = Self.credentialEcho(profile: profile, idToken: credential.idToken, accessToken: credential.accessToken)
         let outcome: SignInOutcome
         do {
-            if let linkToken = request.idToken, !linkToken.isEmpty {
-                let user = try tokens.authenticate(idToken: linkToken)
-                outcome = try retryingUniqueness { try link(profile, to: user.account.localID, client: client) }
+            if let linkingUser {
+                outcome = try retryingUniqueness {
+                    try link(profile, email: email, to: linkingUser.account.localID, client: client)
+                }
             } else {
                 outcome = try retryingUniqueness {
-                    try signIn(profile, autoCreate: request.autoCreate ?? true, client: client)
+                    try signIn(profile, email: email, autoCreate: request.autoCreate ?? true, client: client)
                 }
             }
         } catch let error as WireError
@@ -158,9 +162,11 @@ public final class AccountService: Sendable {
         case secondFactorRequired(Account, credential: String, mfaInfo: [MFAEnrollmentInfo])
     }
 
-    /// Sign-in by federated identity: the owner of the identity, else the owner of the email (auto-link
-    /// when the IdP verified it, `needConfirmation` when not), else a new account (§4.3 steps 3b–3d).
-    private func signIn(_ profile: FederatedProfile, autoCreate: Bool, client: String?) throws -> SignInOutcome {
+    /// Sign-in by federated identity: the owner of the identity, else the owner of the email (auto-link when the
+    /// provider is trusted for the address, `needConfirmation` when not), else a new account (§4.3 steps 3b–3d).
+    private func signIn(_ profile: FederatedProfile, email proof: EmailProof, autoCreate: Bool, client: String?) throws
+        -> SignInOutcome
+    {
         let now = time.now
         let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let nowSeconds = nowMillis / 1000
@@ -209,10 +215,10 @@ public final class AccountService: Sendable {
 
             if var account = try writer.account(providerID: profile.providerID, rawID: profile.rawID) {
                 guard !account.disabled else { throw WireError(.userDisabled) }
-                account.refresh(from: profile)
+                account.refresh(from: profile, email: proof)
                 if account.email == nil, let email = profile.email?.lowercased(), try writer.account(email: email) == nil {
                     account.email = email
-                    account.emailVerified = profile.emailVerified
+                    account.emailVerified = proof.verified
                 }
                 return try finish(account, isNewUser: false, emailRecycled: false)
             }
@@ -220,17 +226,13 @@ public final class AccountService: Sendable {
                 throw WireError(.userNotFound, "There is no user record corresponding to this identifier.")
             }
             if let email = profile.email, var account = try writer.account(email: email) {
-                guard profile.emailVerified else { return .needsConfirmation(account) }
+                // Only a provider trusted for the address may join (or take over) the account that has it.
+                guard proof.owned else { return .needsConfirmation(account) }
                 guard !account.disabled else { throw WireError(.userDisabled) }
                 let original = account
                 if !account.emailVerified {
-                    // The trusted provider takes over an address nobody proved: drop every other way in
-                    // and revoke existing sessions (§4.3 step 3c).
-                    account.passwordHash = nil
-                    account.phoneNumber = nil
-                    account.providers = []
-                    account.mfaEnrollments = []
-                    account.validSinceMillis = nowMillis
+                    // The trusted provider takes over an address nobody proved (§4.3 step 3c).
+                    try writer.takeOver(&account, atMillis: nowMillis)
                 }
                 let emailRecycled = account.providers.contains {
                     $0.providerID == profile.providerID && $0.rawID != profile.rawID
@@ -245,7 +247,7 @@ public final class AccountService: Sendable {
                 return try finish(account, isNewUser: false, emailRecycled: emailRecycled)
             }
             let account = Account(
-                localID: Identifiers.localID(), email: profile.email?.lowercased(), emailVerified: profile.emailVerified,
+                localID: Identifiers.localID(), email: profile.email?.lowercased(), emailVerified: proof.verified,
                 displayName: profile.displayName, photoURL: profile.photoURL, createdAtMillis: nowMillis,
                 validSinceMillis: nowMillis, providers: [profile.linkedIdentity])
             return try finish(account, isNewUser: true, emailRecycled: false)
@@ -253,7 +255,9 @@ public final class AccountService: Sendable {
     }
 
     /// Links a federated identity to the signed-in user (§4.3 step 3a).
-    private func link(_ profile: FederatedProfile, to localID: String, client: String?) throws -> SignInOutcome {
+    private func link(_ profile: FederatedProfile, email proof: EmailProof, to localID: String, client: String?) throws
+        -> SignInOutcome
+    {
         let nowMillis = time.nowMillis
         let session = Session(signInProvider: profile.providerID, authTime: nowMillis / 1000)
         return try store.write { writer -> SignInOutcome in
@@ -270,8 +274,8 @@ public final class AccountService: Sendable {
                 }
                 if account.email == nil {
                     account.email = email
-                    account.emailVerified = profile.emailVerified
-                } else if account.email == email && profile.emailVerified {
+                    account.emailVerified = proof.verified
+                } else if account.email == email && proof.verified {
                     account.emailVerified = true
                 }
             }
@@ -328,7 +332,12 @@ public final class AccountService: Sendable {
     }
 
     /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`, and
-    /// email and password (``PasswordAccounts/changeCredentials(email:password:profile:of:)``).
+    /// email and password (``PasswordAccounts/changeCredentials(email:password:profile:of:client:)``).
+    ///
+    /// Removing a way in (`deleteProvider`, or `deleteAttribute` `EMAIL` / `PASSWORD`) needs a recent sign-in, as
+    /// setting one does. Under email enumeration protection a client cannot set its email directly, as with Firebase
+    /// (`OPERATION_NOT_ALLOWED`): the change goes through a code sent to the new address (`VERIFY_AND_CHANGE_EMAIL`), so
+    /// the answer never tells whether another account has the address.
     /// - Parameter client: the caller's address, recorded with the changes; nil for in-process callers.
     public func update(_ request: UpdateAccountRequest, client: String? = nil) throws -> UpdateAccountResponse {
         if request.oobCode != nil && request.idToken == nil {
@@ -349,6 +358,10 @@ public final class AccountService: Sendable {
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute ?? [],
             deleteProvider: request.deleteProvider ?? [])
         let user = try tokens.authenticate(idToken: request.idToken)
+        if request.email != nil, project.emailEnumerationProtection {
+            throw WireError(.operationNotAllowed, "Please verify the new email before changing email.")
+        }
+        if change.removesWayIn { try user.requireRecentSignIn(nowSeconds: time.nowSeconds) }
         let response: UpdateAccountResponse
         if request.email != nil || request.password != nil {
             response = try passwords.changeCredentials(
@@ -371,13 +384,14 @@ public final class AccountService: Sendable {
     }
 
     /// `accounts:delete` of the signed-in user; its sessions end with it, and its provider tokens are queued
-    /// for revocation in the same write.
+    /// for revocation in the same write. It needs a recent sign-in (a guest's excepted), as with Firebase.
     /// - Parameter client: the caller's address, recorded with the deletion; nil for in-process callers.
     public func delete(_ request: DeleteAccountRequest, client: String? = nil) throws -> DeleteAccountResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
             throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
         }
+        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
         let now = time.nowMillis
         let localID = user.account.localID
         let existed = try store.write { writer in
@@ -425,7 +439,7 @@ extension Account {
     /// say this time is kept (Apple gives the name only on the first sign-in), and so is its provider
     /// refresh token unless the sign-in brought a new one (the old one is then queued for revocation by
     /// `updateAccount(_:queueingRevocationsOfDroppedTokensAtMillis:)`).
-    mutating func refresh(from profile: FederatedProfile) {
+    mutating func refresh(from profile: FederatedProfile, email proof: EmailProof) {
         if let index = providers.firstIndex(where: { $0.providerID == profile.providerID && $0.rawID == profile.rawID }) {
             let fresh = profile.linkedIdentity
             providers[index].email = fresh.email ?? providers[index].email
@@ -435,7 +449,7 @@ extension Account {
         }
         if displayName == nil { displayName = profile.displayName }
         if photoURL == nil { photoURL = profile.photoURL }
-        if let email, email == profile.email?.lowercased(), profile.emailVerified { emailVerified = true }
+        if let email, email == profile.email?.lowercased(), proof.verified { emailVerified = true }
     }
 }
 

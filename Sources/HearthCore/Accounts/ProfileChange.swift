@@ -29,6 +29,12 @@ struct ProfileChange {
         deletedProviders = deleteProvider
     }
 
+    /// Whether the change removes a way to sign in (a provider, the password or the email), which needs a recent
+    /// sign-in.
+    var removesWayIn: Bool {
+        !deletedProviders.isEmpty || deletedAttributes.contains("EMAIL") || deletedAttributes.contains("PASSWORD")
+    }
+
     func apply(to account: inout Account) {
         if let displayName { account.displayName = displayName.isEmpty ? nil : displayName }
         if let photoURL { account.photoURL = photoURL.isEmpty ? nil : photoURL }

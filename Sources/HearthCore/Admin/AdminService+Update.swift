@@ -36,6 +36,10 @@ extension AdminService {
                 account.passwordHash = passwordHash
                 account.revokeSessions(atMillis: now)
             }
+            if account.email != before.email || passwordHash != nil {
+                // Codes issued before (a reset, a change of email) must not undo the change (recovery codes stay).
+                try writer.deleteOOBCodes(localID: localID, keeping: .recoverEmail)
+            }
             if let verified = request.emailVerified { account.emailVerified = verified }
             if let phone = request.phoneNumber { account.phoneNumber = phone }
             if let disabled = request.disableUser { account.disabled = disabled }

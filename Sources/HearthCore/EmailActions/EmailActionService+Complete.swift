@@ -29,6 +29,7 @@ extension EmailActionService {
             account.emailVerified = true
             account.isAnonymous = false
             account.revokeSessions(atMillis: now)
+            try writer.deleteOOBCodes(localID: account.localID, keeping: .recoverEmail)
             try writer.updateAccount(account)
             try audit.recordChanges(from: before, to: account, client: client, in: writer)
         }
@@ -38,7 +39,10 @@ extension EmailActionService {
     /// `accounts:update` with an `oobCode` (applying an action code, PROTOCOL.md §3.6): `VERIFY_EMAIL` marks the
     /// email verified; `VERIFY_AND_CHANGE_EMAIL` makes the new email the account's (verified), records the first
     /// email as `initialEmail`, and mails the old address a `RECOVER_EMAIL` code; `RECOVER_EMAIL` restores the old
-    /// email. No tokens are issued. The recovery email goes out after the change has committed; a failure to send
+    /// email and, since whoever changed it may also know the password, removes the password (the owner sets a new one
+    /// with a password reset). A change of email and a recovery end every session; a recovery voids every other code
+    /// of the account, a change of email every code but the recovery codes (those undo changes for the earlier owner
+    /// of an address, so nothing the new address's holder does may void them). No tokens are issued. The recovery email goes out after the change has committed; a failure to send
     /// it is reported to the operator, not the client (the change is done and the code used: nothing to retry).
     /// - Parameter client: the caller's address, recorded with an email change; nil for in-process callers.
     public func apply(oobCode: String?, client: String? = nil) throws -> UpdateAccountResponse {
@@ -57,6 +61,7 @@ extension EmailActionService {
                 account.initialEmail = account.initialEmail ?? old
                 account.email = newEmail
                 account.revokeSessions(atMillis: now)
+                try writer.deleteOOBCodes(localID: account.localID, keeping: .recoverEmail)
                 if let old, !old.isEmpty {
                     let code = try issue(.recoverEmail, localID: account.localID, email: old, newEmail: newEmail,
                                          continueURL: record.continueURL, writer: writer)
@@ -65,7 +70,10 @@ extension EmailActionService {
             case .recoverEmail:
                 try requireFree(record.email, for: account, writer)
                 account.email = record.email
+                account.passwordHash = nil
+                account.passwordUpdatedAtMillis = nil
                 account.revokeSessions(atMillis: now)
+                try writer.deleteOOBCodes(localID: account.localID, keeping: nil)
             default:
                 break
             }

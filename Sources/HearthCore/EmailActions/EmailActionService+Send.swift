@@ -7,9 +7,12 @@ extension EmailActionService {
     ///   signed-in user (`idToken`; administrators name the `email` instead), the latter also the `newEmail`, which
     ///   gets the link.
     /// - With enumeration protection on, a client's password reset for an email no account has is answered exactly
-    ///   as for one that has, and nothing is sent; sign-in links go to any address (they sign up new users).
-    /// - Clients are limited per address the email goes to (known or not) and per client address; administrators
-    ///   are not, and may ask for the code and link back (`returnOobLink`) instead of an email.
+    ///   as for one that has, and so is a change of email to an address another account has: nothing is sent. Sign-in
+    ///   links go to any address (they sign up new users).
+    /// - A client's change of email needs a recent sign-in.
+    /// - Clients are limited per client address, per address the email goes to (known or not) and, for a change of
+    ///   email, per account (``EmailChangeLimits``), all charged before the target is looked up; administrators are
+    ///   not, and may ask for the code and link back (`returnOobLink`) instead of an email.
     /// - Delivery happens after the code is committed. When it fails, the client is told (`UNAVAILABLE`; it may
     ///   ask again, and the unsent code just expires), except where that would tell a known email from an unknown
     ///   one: then the failure is only reported to the operator.
@@ -34,36 +37,62 @@ extension EmailActionService {
         if kind == .emailSignIn, continueURL == nil {
             throw WireError(.missingContinueURI, "A sign-in link needs a continue URL.")
         }
-        let target = try target(of: kind, request, caller: caller)
-        let issued = try transaction { writer, ledger -> WriteOutcome<(code: String, target: Target)?> in
-            let target = try target.resolved(writer)
-            if case .client(let address) = caller {
-                if let address, try !ledger.charge([(LimitKeys.emailsFromClient(address), settings.sendsPerClient)]) {
-                    return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many emails asked for; try again later."))
-                }
-                guard try ledger.charge([(LimitKeys.emailsToAddress(target.address), settings.sendsPerEmail)]) else {
-                    return .commitThenFail(
-                        kind == .passwordReset
-                            ? WireError(.resetPasswordExceedLimit, "Too many password reset emails; try again later.")
-                            : WireError(.tooManyAttemptsTryLater, "Too many emails to this address; try again later."))
-                }
+        let pending = try target(of: kind, request, caller: caller)
+        let issued = try transaction { writer, ledger -> WriteOutcome<(code: String?, target: Target)> in
+            // Every quota that can be charged before the target is looked up is, so that a spent quota answers the
+            // same whether or not an account has the address; a refusal commits the charges made.
+            if case .client(let address) = caller, let refusal = try charge(pending, client: address, &ledger) {
+                return .commitThenFail(refusal)
             }
-            guard target.exists else { return .commit(nil) }
+            let target: Target
+            do {
+                target = try pending.resolved(writer)
+            } catch let error as WireError {
+                return .commitThenFail(error)
+            }
+            if case .client = caller, pending.knownAddress == nil,
+                try !ledger.charge([(LimitKeys.emailsToAddress(target.address), settings.sendsPerEmail)])
+            {
+                return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many emails to this address; try again later."))
+            }
+            guard target.exists else { return .commit((nil, target)) }
             let code = try issue(
                 kind, localID: target.localID, email: target.email, newEmail: target.newEmail, continueURL: continueURL,
                 writer: writer)
             return .commit((code, target))
         }
-        guard let (code, committed) = issued else { return SendOobCodeResponse(email: target.answeredEmail) }
+        guard let code = issued.code else { return SendOobCodeResponse(email: pending.answeredEmail ?? issued.target.email) }
+        let committed = issued.target
         let delivered = deliver(
             kind, code: code, to: committed.address, email: committed.email, newEmail: committed.newEmail,
             continueURL: continueURL, send: !returnsLink)
-        if !delivered, !(project.emailEnumerationProtection && caller != .admin && kind == .passwordReset) {
+        if !delivered, !(pending.mayBeUnknown && kind == .passwordReset || pending.hidesTakenAddress) {
             throw WireError(.unavailable, "The email could not be sent; try again later.")
         }
         return returnsLink
             ? SendOobCodeResponse(email: committed.email, oobCode: code, oobLink: link(kind, code: code, continueURL: continueURL))
-            : SendOobCodeResponse(email: target.answeredEmail ?? committed.email)
+            : SendOobCodeResponse(email: pending.answeredEmail ?? committed.email)
+    }
+
+    /// Charges a client's request to the quotas known before its target is looked up: the client's, a change of
+    /// email's per account, and the address's when the request names it. The refusal, if one is used up.
+    private func charge(_ pending: PendingTarget, client: String?, _ ledger: inout LimitLedger) throws -> WireError? {
+        if let client, try !ledger.charge([(LimitKeys.emailsFromClient(client), settings.sendsPerClient)]) {
+            return WireError(.tooManyAttemptsTryLater, "Too many emails asked for; try again later.")
+        }
+        if pending.kind == .verifyAndChangeEmail, let localID = pending.localID,
+            let refusal = try settings.emailChanges.charge(localID: localID, client: client, &ledger)
+        {
+            return refusal
+        }
+        if let address = pending.knownAddress,
+            try !ledger.charge([(LimitKeys.emailsToAddress(address), settings.sendsPerEmail)])
+        {
+            return pending.kind == .passwordReset
+                ? WireError(.resetPasswordExceedLimit, "Too many password reset emails; try again later.")
+                : WireError(.tooManyAttemptsTryLater, "Too many emails to this address; try again later.")
+        }
+        return nil
     }
 
     /// Whom a request's code is for, as far as can be told before the transaction.
@@ -82,7 +111,10 @@ extension EmailActionService {
                 return PendingTarget(kind: kind, byEmail: try Self.requiredEmail(request.email), newEmail: newEmail)
             }
             let user = try tokens.authenticate(idToken: request.idToken)
-            return PendingTarget(kind: kind, localID: user.account.localID, newEmail: newEmail)
+            if kind == .verifyAndChangeEmail { try user.requireRecentSignIn(nowSeconds: time.nowSeconds) }
+            return PendingTarget(
+                kind: kind, localID: user.account.localID, newEmail: newEmail,
+                hidesTakenAddress: hides && kind == .verifyAndChangeEmail)
         case .recoverEmail:
             throw WireError(.invalidArgument, "RECOVER_EMAIL codes are only sent by Hearth itself.")
         }
@@ -101,6 +133,9 @@ extension EmailActionService {
         var newEmail: String?
         /// Whether an email no account has is answered like a known one (enumeration protection, sign-in links).
         var mayBeUnknown = false
+        /// Whether a change to an address another account has is answered like any other, with nothing sent
+        /// (enumeration protection).
+        var hidesTakenAddress = false
 
         init(kind: OOBCodeRecord.Kind, byEmail: String, newEmail: String?, mayBeUnknown: Bool = false) {
             self.kind = kind
@@ -109,14 +144,18 @@ extension EmailActionService {
             self.mayBeUnknown = mayBeUnknown
         }
 
-        init(kind: OOBCodeRecord.Kind, localID: String, newEmail: String?) {
+        init(kind: OOBCodeRecord.Kind, localID: String, newEmail: String?, hidesTakenAddress: Bool) {
             self.kind = kind
             self.localID = localID
             self.newEmail = newEmail
+            self.hidesTakenAddress = hidesTakenAddress
         }
 
         /// The `email` of the answer when known before the transaction (the request's).
         var answeredEmail: String? { byEmail }
+
+        /// The address the email goes to, when the request names it (every kind but a client's `VERIFY_EMAIL`).
+        var knownAddress: String? { newEmail ?? byEmail }
 
         func resolved(_ reader: any StoreReader) throws -> Target {
             let account = try byEmail.map { try reader.account(email: $0) } ?? localID.map { try reader.account(localID: $0) } ?? nil
@@ -138,11 +177,13 @@ extension EmailActionService {
                 return Target(localID: account.localID, email: email, newEmail: nil, address: email, exists: true)
             case .verifyAndChangeEmail:
                 guard let newEmail else { throw WireError(.missingNewEmail) }
-                if let owner = try reader.account(email: newEmail), owner.localID != account.localID {
+                let taken = try reader.account(email: newEmail).map { $0.localID != account.localID } ?? false
+                if taken, !hidesTakenAddress {
                     throw WireError(.emailExists, "The email address is already in use by another account.")
                 }
                 return Target(
-                    localID: account.localID, email: account.email ?? "", newEmail: newEmail, address: newEmail, exists: true)
+                    localID: account.localID, email: account.email ?? "", newEmail: newEmail, address: newEmail,
+                    exists: !taken)
             default:
                 let email = account.email ?? byEmail ?? ""
                 return Target(localID: account.localID, email: email, newEmail: nil, address: email, exists: true)

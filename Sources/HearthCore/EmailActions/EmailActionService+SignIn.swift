@@ -15,6 +15,7 @@ extension EmailActionService {
         let email = try Self.requiredEmail(request.email)
         guard let oobCode = request.oobCode, !oobCode.isEmpty else { throw WireError(.missingOOBCode) }
         let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
+        try linkingUser?.requireRecentSignIn(nowSeconds: time.nowSeconds)
         let now = time.nowMillis
         let session = Session(signInProvider: "password", authTime: now / 1000)
         let takes = RateLimitTakes(limiter)
@@ -40,12 +41,7 @@ extension EmailActionService {
             var account = existing ?? Account(
                 localID: Identifiers.localID(), email: email, createdAtMillis: now, validSinceMillis: now)
             if linkingUser == nil, !isNewUser, !account.emailVerified {
-                account.passwordHash = nil
-                account.passwordUpdatedAtMillis = nil
-                account.phoneNumber = nil
-                account.providers = []
-                account.mfaEnrollments = []
-                account.revokeSessions(atMillis: now)
+                try writer.takeOver(&account, atMillis: now)
             }
             account.email = email
             account.emailVerified = true

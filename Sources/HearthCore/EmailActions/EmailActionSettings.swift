@@ -15,6 +15,8 @@ public struct EmailActionSettings: Sendable {
     public var sendsPerEmail: WindowQuota
     /// Emails asked for by one client address.
     public var sendsPerClient: WindowQuota
+    /// Changes of email a signed-in user may ask for (a code to a new address, or a direct change).
+    public var emailChanges: EmailChangeLimits
     /// The hosts a continue URL may point at (lower case, exact match), as Firebase's authorized domains: an email
     /// from this server never sends a user on to another site. `nil` accepts any host (the emulator's behaviour).
     public var authorizedDomains: Set<String>?
@@ -23,8 +25,10 @@ public struct EmailActionSettings: Sendable {
         publicURL: String = "http://127.0.0.1:9099", development: Bool = false,
         codeLifetime: Int64 = 3_600, signInLinkLifetime: Int64 = 21_600,
         sendsPerEmail: WindowQuota = WindowQuota(limit: 5, window: 3_600),
-        sendsPerClient: WindowQuota = WindowQuota(limit: 50, window: 3_600), authorizedDomains: Set<String>? = nil
+        sendsPerClient: WindowQuota = WindowQuota(limit: 50, window: 3_600), authorizedDomains: Set<String>? = nil,
+        emailChanges: EmailChangeLimits = EmailChangeLimits()
     ) {
+        self.emailChanges = emailChanges
         self.publicURL = publicURL
         self.development = development
         self.codeLifetime = codeLifetime

@@ -70,4 +70,7 @@ enum LimitKeys {
     /// Emails asked for one address, and by one client address (email actions).
     static func emailsToAddress(_ email: String) -> String { "email:address:\(email)" }
     static func emailsFromClient(_ client: String) -> String { "email:client:\(client)" }
+    /// Changes of email asked for one account, and by one client address (``EmailChangeLimits``).
+    static func emailChangesOfAccount(_ localID: String) -> String { "email-change:account:\(localID)" }
+    static func emailChangesFromClient(_ client: String) -> String { "email-change:client:\(client)" }
 }

@@ -138,7 +138,8 @@ public final class MFAService: Sendable {
                 finalizeEnrollmentTime: Timestamps.rfc3339(millis: expiresAt * 1000)))
     }
 
-    /// `mfaEnrollment:finalize`: checks the code and adds the factor; answers tokens that carry it.
+    /// `mfaEnrollment:finalize`: checks the code and adds the factor, ends the account's other sessions and answers
+    /// tokens of a new session that carry the factor, all in one write.
     public func finalizeEnrollment(_ request: FinalizeMFAEnrollmentRequest, client: String? = nil) throws
         -> MFATokensResponse
     {
@@ -147,10 +148,16 @@ public final class MFAService: Sendable {
         let enrollmentID = Identifiers.localID()
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : String($0.prefix(256)) }
         let localID = user.account.localID
-        let enrollment: MFAEnrollment
+        /// The caller's session once `kind` is enrolled: its first factor, and the new factor as its second.
+        func enrolledSession(_ kind: MFAEnrollment.Kind) -> Session {
+            Session(
+                signInProvider: user.session.signInProvider, authTime: user.session.authTime,
+                secondFactor: kind.rawValue, secondFactorIdentifier: enrollmentID)
+        }
+        let enrolled: FactorChange
         if let verification = request.phoneVerificationInfo {
             let (sessionInfo, code) = try requireSessionAndCode(verification.sessionInfo, verification.code)
-            enrollment = try transaction(client: client) { writer, ledger -> WriteOutcome<MFAEnrollment> in
+            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<FactorChange> in
                 try requireClientUnlocked(client, ledger)
                 let session: VerificationSession
                 switch try checkPhoneCode(
@@ -173,10 +180,7 @@ public final class MFAService: Sendable {
                 let enrollment = MFAEnrollment(
                     enrollmentID: enrollmentID, kind: .phone, displayName: displayName,
                     enrolledAtMillis: time.nowMillis, phoneNumber: number)
-                account.mfaEnrollments.append(enrollment)
-                try writer.updateAccount(account)
-                try recordEnrolled(enrollment, localID: localID, client: client, writer)
-                return .commit(enrollment)
+                return .commit(try enroll(enrollment, to: &account, session: enrolledSession(.phone), client: client, writer))
             }
         } else if let verification = request.totpVerificationInfo {
             guard let sessionInfo = verification.sessionInfo, !sessionInfo.isEmpty else {
@@ -184,7 +188,7 @@ public final class MFAService: Sendable {
             }
             guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
             let now = time.nowSeconds
-            enrollment = try transaction(client: client) { writer, ledger -> WriteOutcome<MFAEnrollment> in
+            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<FactorChange> in
                 try requireClientUnlocked(client, ledger)
                 let hash = Identifiers.hash(sessionInfo)
                 guard var session = try writer.verificationSession(hash: hash), session.purpose == .totpEnrollment,
@@ -213,45 +217,74 @@ public final class MFAService: Sendable {
                 let enrollment = MFAEnrollment(
                     enrollmentID: enrollmentID, kind: .totp, displayName: displayName,
                     enrolledAtMillis: time.nowMillis, totpSecret: secret, lastUsedTOTPStep: step)
-                account.mfaEnrollments.append(enrollment)
-                try writer.updateAccount(account)
-                try recordEnrolled(enrollment, localID: localID, client: client, writer)
-                return .commit(enrollment)
+                return .commit(try enroll(enrollment, to: &account, session: enrolledSession(.totp), client: client, writer))
             }
         } else {
             throw WireError(.invalidArgument, "Send phoneVerificationInfo or totpVerificationInfo.")
         }
-        let session = Session(
-            signInProvider: user.session.signInProvider, authTime: user.session.authTime,
-            secondFactor: enrollment.kind.rawValue, secondFactorIdentifier: enrollment.enrollmentID)
-        var response = try issueTokens(localID: localID, session: session)
-        if enrollment.kind == .totp { response.totpAuthInfo = EmptyObject() }
+        var response = try response(for: enrolled)
+        if enrolled.session.secondFactor == MFAEnrollment.Kind.totp.rawValue { response.totpAuthInfo = EmptyObject() }
         return response
     }
 
-    /// `mfaEnrollment:withdraw`: removes a factor; answers new tokens without it.
+    /// An account whose factors changed in a write that also started the caller's new session.
+    private struct FactorChange {
+        let account: Account
+        let session: Session
+        let refreshToken: String
+    }
+
+    /// Adds `enrollment` to `account` in `writer`, ends the account's sessions and starts the caller's new one.
+    private func enroll(
+        _ enrollment: MFAEnrollment, to account: inout Account, session: Session, client: String?,
+        _ writer: any StoreWriter
+    ) throws -> FactorChange {
+        account.mfaEnrollments.append(enrollment)
+        account.revokeSessions(atMillis: time.nowMillis)
+        try writer.updateAccount(account)
+        try recordFactorChange(enrollment, localID: account.localID, client: client, writer)
+        return FactorChange(
+            account: account, session: session,
+            refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer))
+    }
+
+    /// The answer of an enrolment or withdrawal: the new session's tokens, minted after its write committed.
+    private func response(for enrolled: FactorChange) throws -> MFATokensResponse {
+        MFATokensResponse(
+            idToken: try tokens.mintIDToken(for: enrolled.account, session: enrolled.session),
+            refreshToken: enrolled.refreshToken)
+    }
+
+    /// `mfaEnrollment:withdraw`: removes a factor, ends the account's other sessions and answers tokens of a new
+    /// session without it, in one write. It needs a recent sign-in, as enrolling does.
     /// - Parameter client: the caller's address, recorded with the removal; nil for in-process callers.
     public func withdraw(_ request: WithdrawMFARequest, client: String? = nil) throws -> MFATokensResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
             throw WireError(.missingMFAEnrollmentID)
         }
-        try store.write { writer in
+        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        var session = user.session
+        if session.secondFactorIdentifier == enrollmentID {
+            session.secondFactor = nil
+            session.secondFactorIdentifier = nil
+        }
+        let now = time.nowMillis
+        let withdrawn = try store.write { writer -> FactorChange in
             guard var account = try writer.account(localID: user.account.localID) else { throw WireError(.userNotFound) }
             guard account.mfaEnrollments.contains(where: { $0.enrollmentID == enrollmentID }) else {
                 throw WireError(.mfaEnrollmentNotFound)
             }
             let before = account
             account.mfaEnrollments.removeAll { $0.enrollmentID == enrollmentID }
+            account.revokeSessions(atMillis: now)
             try writer.updateAccount(account)
             try audit.recordChanges(from: before, to: account, client: client, in: writer)
+            return FactorChange(
+                account: account, session: session,
+                refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer))
         }
-        var session = user.session
-        if session.secondFactorIdentifier == enrollmentID {
-            session.secondFactor = nil
-            session.secondFactorIdentifier = nil
-        }
-        var response = try issueTokens(localID: user.account.localID, session: session)
+        var response = try response(for: withdrawn)
         response.expiresIn = tokens.expiresIn
         return response
     }
@@ -449,7 +482,7 @@ public final class MFAService: Sendable {
         return .commitThenFail(error)
     }
 
-    private func recordEnrolled(_ enrollment: MFAEnrollment, localID: String, client: String?, _ writer: any StoreWriter)
+    private func recordFactorChange(_ enrollment: MFAEnrollment, localID: String, client: String?, _ writer: any StoreWriter)
         throws
     {
         try audit.record(
@@ -471,9 +504,10 @@ public final class MFAService: Sendable {
         try ledger.recordFailure(LimitKeys.clientFailures(client), limits.clientFailures)
     }
 
-    /// The signed-in user, if they may enrol a factor: a supported first factor and a verified email.
+    /// The signed-in user, if they may enrol a factor: a recent sign-in, a supported first factor and a verified email.
     private func enrollmentEligibleUser(_ idToken: String?) throws -> AuthenticatedUser {
         let user = try tokens.authenticate(idToken: idToken)
+        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
         let unsupported: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com", "playgames.google.com"]
         guard !unsupported.contains(user.session.signInProvider) else {
             throw WireError(.unsupportedFirstFactor, "MFA is not available for the given first factor.")

@@ -14,11 +14,12 @@ extension PasswordAccounts {
         client: String?
     ) throws -> UpdateAccountResponse {
         let email = try requestedEmail.map(AccountFieldRules.checkedEmail)
-        guard user.account.isAnonymous || time.nowSeconds - user.session.authTime <= Self.recentLoginSeconds else {
-            throw WireError(.credentialTooOldLoginAgain, "This operation is sensitive and requires recent authentication.")
-        }
+        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
         let localID = user.account.localID
-        if let email { try requireAvailable(email, for: localID, store) }
+        if let email {
+            try chargeEmailChange(to: email, of: user, client: client)
+            try requireAvailable(email, for: localID, store)
+        }
         let hash = try password.map(hasher.hashNewPassword)
         let nowMillis = time.nowMillis
         var session = user.session
@@ -37,6 +38,9 @@ extension PasswordAccounts {
             if let hash { account.passwordHash = hash }
             account.isAnonymous = false
             account.revokeSessions(atMillis: nowMillis)
+            // A code issued before the change (a password reset, a change of email) must not undo it; a recovery
+            // code stays, for the earlier owner of a changed address.
+            try writer.deleteOOBCodes(localID: localID, keeping: .recoverEmail)
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
             try audit.recordChanges(from: before, to: account, client: client, in: writer)
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))

@@ -14,24 +14,25 @@ public final class PasswordAccounts: Sendable {
     let limiter: RateLimiter
     let report: @Sendable (SecurityEvent) -> Void
     let audit: AuditRecorder
+    /// How often a user may try to give its account another email (by linking, or with `accounts:update`).
+    let emailChanges: EmailChangeLimits
 
     /// The `sign_in_provider` of password sessions.
     static let providerID = "password"
-    /// How old (seconds since `auth_time`) a session may be to change its email or password, as Firebase allows.
-    static let recentLoginSeconds: Int64 = 300
-
     /// - Parameters:
     ///   - hasher: hashes new passwords (checking the policy) and checks presented ones.
     ///   - lockouts: the wrong-password counters per email and per client.
     ///   - limiter: the in-memory buckets (`accountCreationPerClient`, `signInPerAccount`).
     ///   - report: receives lockouts, after they are committed.
     ///   - audit: records sign-ups, sign-ins (refused ones too), links, lockouts and credential changes.
+    ///   - emailChanges: the quotas on a signed-in user's attempts to change its email.
     public init(
         project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
         time: any TimeSource, hasher: any PasswordHashing, lockouts: PasswordLockouts = PasswordLockouts(),
         limiter: RateLimiter = RateLimiter(), report: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
-        audit: AuditLog = AuditLog()
+        audit: AuditLog = AuditLog(), emailChanges: EmailChangeLimits = EmailChangeLimits()
     ) {
+        self.emailChanges = emailChanges
         self.audit = AuditRecorder(audit, time: time)
         self.project = project
         self.store = store
@@ -87,11 +88,15 @@ public final class PasswordAccounts: Sendable {
 
     /// Links an email and password to `user`: the web SDK's `linkWithCredential(EmailAuthCredential)`. The
     /// email becomes the account's (unverified when it changes); a user that has a password already changes it
-    /// with `accounts:update`, which revokes its other sessions (`PROVIDER_ALREADY_LINKED` here).
+    /// with `accounts:update` (`PROVIDER_ALREADY_LINKED` here). It needs a recent sign-in (a guest's excepted), ends
+    /// the account's other sessions (the caller gets a fresh one) and voids the codes issued before, as a change of
+    /// password does.
     private func link(_ credentials: Credentials, displayName: String?, to user: AuthenticatedUser, client: String?)
         throws -> SignUpResponse
     {
+        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
         let localID = user.account.localID
+        try chargeEmailChange(to: credentials.email, of: user, client: client)
         try requireAvailable(credentials.email, for: localID, store)
         let hash = try hasher.hashNewPassword(credentials.password)
         let nowMillis = time.nowMillis
@@ -110,6 +115,8 @@ public final class PasswordAccounts: Sendable {
             account.isAnonymous = false
             account.displayName = displayName ?? account.displayName
             account.recordSignIn(atMillis: nowMillis)
+            account.revokeSessions(atMillis: nowMillis)
+            try writer.deleteOOBCodes(localID: localID, keeping: .recoverEmail)
             try writer.updateAccount(account)
             try audit.record(.link, localID: localID, provider: Self.providerID, client: client, in: writer)
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
@@ -121,6 +128,13 @@ public final class PasswordAccounts: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Counts an attempt of `user` to give its account `email`, before anything tells whether another account has it.
+    func chargeEmailChange(to email: String, of user: AuthenticatedUser, client: String?) throws {
+        guard email != user.account.email else { return }
+        try emailChanges.charge(
+            localID: user.account.localID, client: client, store: store, atMillis: time.nowMillis, report: report)
+    }
 
     /// Refuses an email another account than `localID` has (`EMAIL_EXISTS`). Checked once before hashing, so a
     /// taken email costs no hash, and again inside the write that takes it.

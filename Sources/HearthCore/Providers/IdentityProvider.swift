@@ -36,30 +36,48 @@ public struct IdentityProvider: Sendable {
     /// How an authorization code sent instead of an ID token is exchanged (`oidc.*` with a client secret); nil when
     /// codes are not accepted that way.
     public var codeExchange: OpenIDCodeExchange?
+    /// For which emails the provider's `email_verified` proves that the user owns the address (``EmailTrust``).
+    public var emailTrust: EmailTrust
 
     public var nonceRule: NonceRule { kind == .apple ? .hashedOnBothSides : .checkedWhenGiven }
+
+    init(
+        id: String, kind: Kind, issuers: [any OpenIDIssuer], accessTokenIssuers: [any GoogleAccessTokenIssuer],
+        clientIDs: Set<String>, codeExchange: OpenIDCodeExchange?, emailTrust: EmailTrust
+    ) {
+        self.id = id
+        self.kind = kind
+        self.issuers = issuers
+        self.accessTokenIssuers = accessTokenIssuers
+        self.clientIDs = clientIDs
+        self.codeExchange = codeExchange
+        self.emailTrust = emailTrust
+    }
 
     /// Google: ID tokens from `issuers`, and access tokens alone through their tokeninfo and userinfo.
     public static func google(issuers: [any GoogleAccessTokenIssuer], clientIDs: Set<String>) -> IdentityProvider {
         IdentityProvider(
             id: googleID, kind: .google, issuers: issuers, accessTokenIssuers: issuers, clientIDs: clientIDs,
-            codeExchange: nil)
+            codeExchange: nil, emailTrust: .googleAccounts)
     }
 
     /// Sign in with Apple: ID tokens from `issuers` (Apple, and in `--dev` the dev Apple) for the app's bundle IDs
     /// and services IDs.
     public static func apple(issuers: [any OpenIDIssuer], clientIDs: Set<String>) -> IdentityProvider {
         IdentityProvider(
-            id: appleID, kind: .apple, issuers: issuers, accessTokenIssuers: [], clientIDs: clientIDs, codeExchange: nil)
+            id: appleID, kind: .apple, issuers: issuers, accessTokenIssuers: [], clientIDs: clientIDs, codeExchange: nil,
+            emailTrust: .appleAddresses)
     }
 
     /// A configured OpenID Connect provider `oidc.<name>`; with `codeExchange` (its client secret), a sign-in may
-    /// send the provider's authorization code instead of its ID token.
+    /// send the provider's authorization code instead of its ID token. Its `email_verified` proves nothing unless the
+    /// operator says the provider is trusted for email verification (`trustedForEmail`).
     public static func openID(
-        id: String, issuer: any OpenIDIssuer, clientIDs: Set<String>, codeExchange: OpenIDCodeExchange? = nil
+        id: String, issuer: any OpenIDIssuer, clientIDs: Set<String>, codeExchange: OpenIDCodeExchange? = nil,
+        trustedForEmail: Bool = false
     ) -> IdentityProvider {
         IdentityProvider(
             id: id, kind: .openID, issuers: [issuer], accessTokenIssuers: [], clientIDs: clientIDs,
-            codeExchange: codeExchange)
+            codeExchange: codeExchange, emailTrust: trustedForEmail ? .everyVerifiedEmail : .none)
     }
 }

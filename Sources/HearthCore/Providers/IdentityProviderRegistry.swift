@@ -40,6 +40,21 @@ public final class IdentityProviderRegistry: Sendable {
     ///   that does not verify, `MISSING_OR_INVALID_NONCE`, or `TOO_MANY_ATTEMPTS_TRY_LATER` when too many
     ///   access-token checks are running.
     public func verify(_ credential: IdpCredential, providerID: String, clientAddress: String?) throws -> FederatedProfile {
+        var profile = try verifiedProfile(credential, providerID: providerID, clientAddress: clientAddress)
+        if let email = profile.email {
+            // One spelling per address (as for the emails users type), so that no provider can make a second account
+            // for an address by sending it in another Unicode form.
+            guard let canonical = try? AccountFieldRules.checkedEmail(email) else {
+                throw WireError(.invalidIdpResponse, "The identity provider's email address is not valid.")
+            }
+            profile.email = canonical
+        }
+        return profile
+    }
+
+    private func verifiedProfile(_ credential: IdpCredential, providerID: String, clientAddress: String?) throws
+        -> FederatedProfile
+    {
         guard let provider = providers[providerID] else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }

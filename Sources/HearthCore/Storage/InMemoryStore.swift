@@ -411,6 +411,12 @@ public final class InMemoryStore: HearthStore {
             state.oobCodes.removeValue(forKey: hash) != nil
         }
 
+        func deleteOOBCodes(localID: String, keeping kept: OOBCodeRecord.Kind?) throws -> Int {
+            let voided = state.oobCodes.filter { $0.value.localID == localID && $0.value.kind != kept }.keys
+            for hash in voided { state.oobCodes[hash] = nil }
+            return voided.count
+        }
+
         func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int {
             Self.deleteExpired(from: &state.oobCodes, expiry: \.expiresAtMillis, before: millis, limit: limit)
         }

@@ -180,6 +180,9 @@ public protocol StoreWriter: StoreReader {
     func insertOOBCode(_ code: OOBCodeRecord) throws
     /// Deletes one action code; returns whether it existed, so that a code is consumed exactly once.
     @discardableResult func deleteOOBCode(hash: String) throws -> Bool
+    /// Deletes every code that acts on the account `localID`, except those of the kind `kept` if one is given (a
+    /// takeover, password or email change voids the codes issued before it). Returns how many.
+    @discardableResult func deleteOOBCodes(localID: String, keeping kept: OOBCodeRecord.Kind?) throws -> Int
     /// Deletes at most `limit` codes whose `expiresAtMillis` is before `millis`, oldest first. Returns how many.
     @discardableResult func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int
 
