@@ -3,7 +3,8 @@ import HearthCommandLine
 import HearthCore
 
 /// `"emailActions": {"appName": …, "codeLifetimeSeconds": 3600, "signInLinkLifetimeSeconds": 21600,
-/// "sendsPerEmailPerHour": 5, "sendsPerClientPerHour": 50, "authorizedDomains": ["app.example.com"]}`
+/// "sendsPerEmailPerHour": 5, "sendsPerClientPerHour": 50, "emailChangesPerAccountPerHour": 10,
+/// "emailChangesPerClientPerHour": 30, "authorizedDomains": ["app.example.com"]}`
 /// (docs/CONFIGURATION.md, "Email actions").
 struct EmailActionFileSettings: Decodable {
     var appName: String?
@@ -11,12 +12,15 @@ struct EmailActionFileSettings: Decodable {
     var signInLinkLifetimeSeconds: Int64?
     var sendsPerEmailPerHour: Int?
     var sendsPerClientPerHour: Int?
+    /// Changes of email a signed-in user may ask for, per account and per client address.
+    var emailChangesPerAccountPerHour: Int?
+    var emailChangesPerClientPerHour: Int?
     /// Hosts continue URLs may point at besides `localhost`, `127.0.0.1` and the public URL's host.
     var authorizedDomains: [String]?
 
     static let keys: Set<String> = [
         "appName", "codeLifetimeSeconds", "signInLinkLifetimeSeconds", "sendsPerEmailPerHour", "sendsPerClientPerHour",
-        "authorizedDomains",
+        "emailChangesPerAccountPerHour", "emailChangesPerClientPerHour", "authorizedDomains",
     ]
 
     func validate() throws {
@@ -25,7 +29,12 @@ struct EmailActionFileSettings: Decodable {
                 throw UsageError("config emailActions.\(name) must be between 1 and 604800 (a week)")
             }
         }
-        for (value, name) in [(sendsPerEmailPerHour, "sendsPerEmailPerHour"), (sendsPerClientPerHour, "sendsPerClientPerHour")] {
+        let quotas = [
+            (sendsPerEmailPerHour, "sendsPerEmailPerHour"), (sendsPerClientPerHour, "sendsPerClientPerHour"),
+            (emailChangesPerAccountPerHour, "emailChangesPerAccountPerHour"),
+            (emailChangesPerClientPerHour, "emailChangesPerClientPerHour"),
+        ]
+        for (value, name) in quotas {
             if let value, !(1...1_000_000).contains(value) {
                 throw UsageError("config emailActions.\(name) must be between 1 and 1000000")
             }
@@ -57,6 +66,12 @@ struct EmailActionFileSettings: Decodable {
         settings.signInLinkLifetime = signInLinkLifetimeSeconds ?? settings.signInLinkLifetime
         if let limit = sendsPerEmailPerHour { settings.sendsPerEmail = WindowQuota(limit: limit, window: 3_600) }
         if let limit = sendsPerClientPerHour { settings.sendsPerClient = WindowQuota(limit: limit, window: 3_600) }
+        if let limit = emailChangesPerAccountPerHour {
+            settings.emailChanges.perAccount = WindowQuota(limit: limit, window: 3_600)
+        }
+        if let limit = emailChangesPerClientPerHour {
+            settings.emailChanges.perClient = WindowQuota(limit: limit, window: 3_600)
+        }
         return settings
     }
 }

@@ -121,6 +121,7 @@ struct Settings {
         var revokedRetentionSeconds: Int64?
         var purgeIntervalSeconds: Int64?
         var purgeBatchSize: Int?
+        var recentSignInSeconds: Int64?
     }
     var sessionPolicy = SessionPolicy()
     var purgeSchedule = MaintenanceTask.Schedule()
@@ -353,6 +354,7 @@ struct Settings {
         sessionPolicy.revokedRetention = sessions.revokedRetentionSeconds ?? sessionPolicy.revokedRetention
         purgeSchedule.interval = sessions.purgeIntervalSeconds ?? purgeSchedule.interval
         purgeSchedule.batchSize = sessions.purgeBatchSize ?? purgeSchedule.batchSize
+        sessionPolicy.recentSignInWindow = sessions.recentSignInSeconds ?? sessionPolicy.recentSignInWindow
     }
 
     /// The session settings in effect must make sense together, wherever each came from.
@@ -370,6 +372,9 @@ struct Settings {
         }
         guard (0...tenYears).contains(policy.revokedRetention) else {
             throw UsageError("sessions.revokedRetentionSeconds must be between 0 and 10 years")
+        }
+        guard (1...300).contains(policy.recentSignInWindow) else {
+            throw UsageError("sessions.recentSignInSeconds must be between 1 and 300 (it may only be shorter than Firebase's five minutes)")
         }
         guard (1...86_400).contains(purgeSchedule.interval), (1...100_000).contains(purgeSchedule.batchSize) else {
             throw UsageError("sessions.purgeIntervalSeconds must be between 1 and 86400, sessions.purgeBatchSize between 1 and 100000")

@@ -11,10 +11,12 @@ struct EmailActionPageTests {
         let server = HearthProcess()
         try server.start()
         let clients = EmailActionClients(server: server)
+        // Two accounts: a reset voids the other codes of its account.
+        let resetUID = try clients.createUser(["localId": "page-reset", "email": "reset@example.com"])
         let uid = try clients.createUser(["localId": "page-user", "email": "page@example.com"])
-        _ = try clients.web("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "page@example.com"])
+        _ = try clients.web("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "reset@example.com"])
         _ = try clients.web("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": try clients.session(uid: uid).idToken])
-        let (_, resetLink) = try clients.code("PASSWORD_RESET", for: "page@example.com")
+        let (_, resetLink) = try clients.code("PASSWORD_RESET", for: "reset@example.com")
         let (_, verifyLink) = try clients.code("VERIFY_EMAIL", for: "page@example.com")
 
         try PythonClients.browser.get()
@@ -23,9 +25,8 @@ struct EmailActionPageTests {
         #expect(answer["reset"] as? String == "You can now sign in with your new password.")
         #expect(answer["verifyTitle"] as? String == "Verify your email")
         #expect((answer["verify"] as? String)?.hasPrefix("Your email has been verified.") == true)
-        let user = try clients.lookup(uid)
-        #expect(user["passwordUpdatedAt"] != nil)
-        #expect(user["emailVerified"] as? Bool == true)
+        #expect(try clients.lookup(resetUID)["passwordUpdatedAt"] != nil)
+        #expect(try clients.lookup(uid)["emailVerified"] as? Bool == true)
         #expect(try clients.oobCodes().isEmpty)
     }
 

@@ -57,24 +57,29 @@ struct GoogleVerificationTests {
         #expect(m1.json["isNewUser"] as? Bool == true)
     }
 
-    @Test("the email rules: verified emails link, unverified ones ask for confirmation")
+    @Test("the email rules: verified Gmail addresses link, other addresses and unverified ones ask for confirmation")
     func emailRules() throws {
         let mock = try MockGoogle()
         let (_, client) = try Self.start(trusting: mock)
 
-        let owner = try SignedIn(client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "g1", email: "same@example.com")), accessToken: nil))
+        let owner = try SignedIn(client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "g1", email: "same@gmail.com")), accessToken: nil))
         let unverified = try client.verifyAssertion(
-            idToken: try mock.sign(mock.claims(subject: "g2", email: "same@example.com", emailVerified: false)), accessToken: nil)
+            idToken: try mock.sign(mock.claims(subject: "g2", email: "same@gmail.com", emailVerified: false)), accessToken: nil)
         #expect(unverified.status == 200)
         #expect(unverified.json["needConfirmation"] as? Bool == true)
         #expect(unverified.json["localId"] as? String == owner.localID)
         #expect(unverified.json["idToken"] == nil)
 
-        let verified = try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "g3", email: "same@example.com")), accessToken: nil)
+        let verified = try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "g3", email: "same@gmail.com")), accessToken: nil)
         #expect(verified.status == 200)
         #expect(verified.json["localId"] as? String == owner.localID)
         #expect(verified.json["emailRecycled"] as? Bool == true)
         #expect(verified.json["isNewUser"] as? Bool == false)
+
+        // Google is trusted only for its own addresses: a verified one outside gmail.com and the token's `hd` asks.
+        _ = try SignedIn(client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "o1", email: "other@example.com")), accessToken: nil))
+        let outside = try client.verifyAssertion(idToken: try mock.sign(mock.claims(subject: "o2", email: "other@example.com")), accessToken: nil)
+        #expect(outside.json["needConfirmation"] as? Bool == true && outside.json["idToken"] == nil, "\(outside.text)")
     }
 
     @Test("reauthentication (autoCreate false) of an unknown identity is USER_NOT_FOUND")

@@ -103,7 +103,7 @@ public final class AccountService: Sendable {
         let credential = try providers.redeemingCode(
             IdpCredential(parameters), providerID: providerID, clientAddress: client)
         let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
-        try linkingUser?.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
         var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, redirectURI: credential.redirectURI)
         let email = EmailProof(profile, trust: providers.provider(providerID)?.emailTrust ?? .none)
@@ -361,7 +361,7 @@ public final class AccountService: Sendable {
         if request.email != nil, project.emailEnumerationProtection {
             throw WireError(.operationNotAllowed, "Please verify the new email before changing email.")
         }
-        if change.removesWayIn { try user.requireRecentSignIn(nowSeconds: time.nowSeconds) }
+        if change.removesWayIn { try tokens.requireRecentSignIn(user) }
         let response: UpdateAccountResponse
         if request.email != nil || request.password != nil {
             response = try passwords.changeCredentials(
@@ -391,7 +391,7 @@ public final class AccountService: Sendable {
         if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
             throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
         }
-        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        try tokens.requireRecentSignIn(user)
         let now = time.nowMillis
         let localID = user.account.localID
         let existed = try store.write { writer in

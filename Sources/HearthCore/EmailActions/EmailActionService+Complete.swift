@@ -4,7 +4,9 @@ extension EmailActionService {
     /// `accounts:resetPassword` (PROTOCOL.md §3.9). Without `newPassword` it tells what a code is for and leaves it
     /// unused (`checkActionCode`, `verifyPasswordResetCode`). With one it consumes a `PASSWORD_RESET` code and sets
     /// the password (hashed before the transaction, so the store's writer never waits for the hash), marks the email
-    /// verified and ends every existing session.
+    /// verified and ends every existing session. The code proves the address: an account whose email was never
+    /// verified is taken over first (every other way in drops, as with an email link), and the other codes of the
+    /// account are void (all of them after a takeover, else all but the recovery codes).
     /// - Parameter client: the caller's address, recorded with the change; nil for in-process callers.
     public func resetPassword(_ request: ResetPasswordRequest, client: String? = nil) throws -> ResetPasswordResponse {
         let record = try store.read { try liveCode(request.oobCode, reader: $0) }
@@ -24,13 +26,17 @@ extension EmailActionService {
             var account = try self.account(of: record, reader: writer)
             let before = account
             try consume(record, writer: writer)
+            if account.emailVerified {
+                account.revokeSessions(atMillis: now)
+                try writer.deleteOOBCodes(localID: account.localID, keeping: .recoverEmail)
+            } else {
+                try writer.takeOver(&account, atMillis: now)
+            }
             account.passwordHash = hash
             account.passwordUpdatedAtMillis = now
             account.emailVerified = true
             account.isAnonymous = false
-            account.revokeSessions(atMillis: now)
-            try writer.deleteOOBCodes(localID: account.localID, keeping: .recoverEmail)
-            try writer.updateAccount(account)
+            try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             try audit.recordChanges(from: before, to: account, client: client, in: writer)
         }
         return ResetPasswordResponse(requestType: record.kind.rawValue, email: record.email, newEmail: nil)

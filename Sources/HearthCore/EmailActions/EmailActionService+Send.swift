@@ -111,7 +111,7 @@ extension EmailActionService {
                 return PendingTarget(kind: kind, byEmail: try Self.requiredEmail(request.email), newEmail: newEmail)
             }
             let user = try tokens.authenticate(idToken: request.idToken)
-            if kind == .verifyAndChangeEmail { try user.requireRecentSignIn(nowSeconds: time.nowSeconds) }
+            if kind == .verifyAndChangeEmail { try tokens.requireRecentSignIn(user) }
             return PendingTarget(
                 kind: kind, localID: user.account.localID, newEmail: newEmail,
                 hidesTakenAddress: hides && kind == .verifyAndChangeEmail)

@@ -15,7 +15,7 @@ extension EmailActionService {
         let email = try Self.requiredEmail(request.email)
         guard let oobCode = request.oobCode, !oobCode.isEmpty else { throw WireError(.missingOOBCode) }
         let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
-        try linkingUser?.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
         let now = time.nowMillis
         let session = Session(signInProvider: "password", authTime: now / 1000)
         let takes = RateLimitTakes(limiter)

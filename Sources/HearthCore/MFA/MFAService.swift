@@ -263,7 +263,7 @@ public final class MFAService: Sendable {
         guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
             throw WireError(.missingMFAEnrollmentID)
         }
-        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        try tokens.requireRecentSignIn(user)
         var session = user.session
         if session.secondFactorIdentifier == enrollmentID {
             session.secondFactor = nil
@@ -507,7 +507,7 @@ public final class MFAService: Sendable {
     /// The signed-in user, if they may enrol a factor: a recent sign-in, a supported first factor and a verified email.
     private func enrollmentEligibleUser(_ idToken: String?) throws -> AuthenticatedUser {
         let user = try tokens.authenticate(idToken: idToken)
-        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        try tokens.requireRecentSignIn(user)
         let unsupported: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com", "playgames.google.com"]
         guard !unsupported.contains(user.session.signInProvider) else {
             throw WireError(.unsupportedFirstFactor, "MFA is not available for the given first factor.")

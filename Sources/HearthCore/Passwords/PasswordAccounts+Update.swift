@@ -14,7 +14,7 @@ extension PasswordAccounts {
         client: String?
     ) throws -> UpdateAccountResponse {
         let email = try requestedEmail.map(AccountFieldRules.checkedEmail)
-        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        try tokens.requireRecentSignIn(user)
         let localID = user.account.localID
         if let email {
             try chargeEmailChange(to: email, of: user, client: client)

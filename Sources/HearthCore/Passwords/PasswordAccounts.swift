@@ -94,7 +94,7 @@ public final class PasswordAccounts: Sendable {
     private func link(_ credentials: Credentials, displayName: String?, to user: AuthenticatedUser, client: String?)
         throws -> SignUpResponse
     {
-        try user.requireRecentSignIn(nowSeconds: time.nowSeconds)
+        try tokens.requireRecentSignIn(user)
         let localID = user.account.localID
         try chargeEmailChange(to: credentials.email, of: user, client: client)
         try requireAvailable(credentials.email, for: localID, store)

@@ -17,11 +17,15 @@ public struct SessionPolicy: Sendable, Equatable {
     /// kept, so that they are answered `TOKEN_EXPIRED` / `USER_NOT_FOUND` (which sign clients out)
     /// rather than `INVALID_REFRESH_TOKEN`.
     public var revokedRetention: Int64
+    /// How old a sign-in may be to change how its account signs in (Firebase: five minutes); an operator may only
+    /// shorten it.
+    public var recentSignInWindow: Int64
 
     public init(
         rotatesRefreshTokens: Bool = true, reuseGracePeriod: Int64 = 60, maximumSessionsPerAccount: Int = 100,
-        reuseDetectionPeriod: Int64 = 30 * 86_400, revokedRetention: Int64 = 7 * 86_400
+        reuseDetectionPeriod: Int64 = 30 * 86_400, revokedRetention: Int64 = 7 * 86_400, recentSignInWindow: Int64 = 300
     ) {
+        self.recentSignInWindow = recentSignInWindow
         self.rotatesRefreshTokens = rotatesRefreshTokens
         self.reuseGracePeriod = reuseGracePeriod
         self.maximumSessionsPerAccount = maximumSessionsPerAccount

@@ -17,8 +17,8 @@ public final class TokenService: Sendable {
     private let project: ProjectConfiguration
     private let store: any HearthStore
     private let keys: SigningKeyRing
-    private let time: any TimeSource
-    private let policy: SessionPolicy
+    let time: any TimeSource
+    let policy: SessionPolicy
     private let audit: AuditRecorder
 
     /// - Parameter audit: records the revocation of a session whose old refresh token came back (reuse).

@@ -136,6 +136,9 @@ final class MockGoogle: Sendable {
         }
     }
 
+    /// Where this stand-in serves its keys.
+    var jwksURI: String { "http://127.0.0.1:\(server.port)/certs" }
+
     /// A config file that makes Hearth trust this issuer for Google sign-in, with `extra` settings merged in.
     func configFile(in directory: URL, extra: [String: Any] = [:]) throws -> URL {
         let url = directory.appendingPathComponent("hearth-test-config.json")
