@@ -1,4 +1,4 @@
-/// An error the HTTP layer itself answers with: 400 (ambiguous body framing), 413 (body too large),
+/// An error the HTTP layer itself answers with: 400 (a malformed request head, ambiguous body framing), 413 (body too large),
 /// 431 (too many header fields), 503 (no room for the body), and 404/405 from
 /// `Router.handler(errorRenderer:)`.
 ///
@@ -27,6 +27,10 @@ public struct HTTPStatusError: Error, Sendable, Equatable, CustomStringConvertib
     /// The request's body length is ambiguous (`Content-Length` with `Transfer-Encoding`, a repeated
     /// one, or a transfer coding other than `chunked`), as in request smuggling; the connection is closed.
     public static let ambiguousFraming = HTTPStatusError(status: 400, reason: "Request body length is ambiguous")
+    /// The request line or a header field breaks RFC 9112's syntax (a bare CR or LF, a line not ended by CR LF, a
+    /// folded field, extra spaces or a control character), which a proxy could read differently; the connection is
+    /// closed.
+    public static let malformedRequestHead = HTTPStatusError(status: 400, reason: "Request line or header fields are malformed")
     /// Request bodies already fill the server's memory budget for them; the connection is closed.
     public static let bodyBudgetExhausted = HTTPStatusError(
         status: 503, reason: "Server is busy receiving other requests; try again", headers: ["Retry-After": "1"])

@@ -107,6 +107,14 @@ public final class SQLiteStore: HearthStore {
 }
 
 extension SQLiteStore {
+    /// Whether another process (a running `hearth serve`, a `sqlite3` shell) has this database open; this process's
+    /// own connections do not count.
+    public var isOpenInAnotherProcess: Bool {
+        SQLite.isOpenInAnotherProcess(databasePath: path)
+    }
+}
+
+extension SQLiteStore {
     /// SQLite's plan for every lookup in `SQL.indexedLookups`, for tests that check each is indexed.
     func queryPlans() throws -> [(name: String, plan: [String])] {
         try pool.read { connection in

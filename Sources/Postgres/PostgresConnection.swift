@@ -42,7 +42,8 @@ public final class PostgresConnection {
     /// `connect_timeout` unless the string sets one.
     ///
     /// - Throws: `PostgresError` with `isConnectionFailure` if the string cannot be parsed or the server cannot be
-    ///   reached or refuses the session. The message never contains the password.
+    ///   reached or refuses the session. The message never contains the password, nor what libpq quotes from the
+    ///   string (hosts, ports, names; see `PostgresConnectionString.maskedFailure`).
     public init(url: String) throws {
         let password = try passwordInConnectionString(url)
         // Keywords are applied in order and `dbname` is expanded in place: the string may override
@@ -56,7 +57,7 @@ public final class PostgresConnection {
             throw PostgresError(message: "libpq could not allocate a connection", isConnectionFailure: true)
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = redacting(password, in: libpqMessage(PQerrorMessage(connection)))
+            let message = PostgresConnectionString.maskedFailure(libpqMessage(PQerrorMessage(connection)), password: password)
             PQfinish(connection)
             throw PostgresError(message: message, isConnectionFailure: true)
         }

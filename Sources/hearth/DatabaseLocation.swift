@@ -1,5 +1,6 @@
 import Foundation
 import HearthCommandLine
+import HearthPostgres
 
 /// Where the store lives (`--database`, `HEARTH_DATABASE_URL`, `database` in the config file): a SQLite file, or a
 /// PostgreSQL database that several Hearth instances share.
@@ -21,6 +22,10 @@ enum DatabaseLocation: Equatable {
             let path = String(value.dropFirst("sqlite:".count))
             guard !path.isEmpty else { throw UsageError("\(source): sqlite: needs a file path (sqlite:/var/lib/hearth/hearth.sqlite)") }
             self = .sqlite(path: path)
+        } else if Self.looksLikeKeywordValues(value) {
+            throw UsageError(
+                "\(source): libpq keyword/value strings (host=… dbname=…) are not accepted; give a postgres:// URL "
+                    + "(or sqlite:PATH for a file whose name starts like this)")
         } else if value.contains("://") {
             throw UsageError("\(source): unknown kind of database (sqlite:PATH, postgres://… or postgresql://…)")
         } else {
@@ -29,11 +34,11 @@ enum DatabaseLocation: Equatable {
         }
     }
 
-    /// The location as logs and banners may show it: the path, or the URL with its password replaced by `***`.
+    /// The location as logs and banners may show it: the path, or the URL without its password or any part of one.
     var redacted: String {
         switch self {
         case .sqlite(let path): return path
-        case .postgres(let url): return Self.redactingPassword(url)
+        case .postgres(let url): return PostgresStore.masked(url: url)
         }
     }
 
@@ -58,24 +63,12 @@ enum DatabaseLocation: Equatable {
         }
     }
 
-    /// `url` with the password of its user info and the value of a `password=` parameter replaced by `***`.
-    static func redactingPassword(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
-        var authority = String(rest[..<authorityEnd])
-        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-            authority.replaceSubrange(authority.index(after: colon)..<at, with: "***")
-        }
-        var tail = String(rest[authorityEnd...])
-        if let question = tail.firstIndex(of: "?") {
-            let query = tail[tail.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
-                .map { parameter in
-                    parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
-                }
-            tail = String(tail[...question]) + query.joined(separator: "&")
-        }
-        return String(url[..<schemeEnd.upperBound]) + authority + tail
+    /// Whether `value` starts like a libpq keyword/value connection string (`host=db password=…`): a name of letters
+    /// and `_`, then `=`. Taken as a SQLite path, it would name a file after the password and print it.
+    private static func looksLikeKeywordValues(_ value: String) -> Bool {
+        let trimmed = value.drop { $0.isWhitespace }
+        let name = trimmed.prefix { $0.isASCII && ($0.isLetter || $0 == "_") }
+        return !name.isEmpty && trimmed.dropFirst(name.count).drop { $0.isWhitespace }.hasPrefix("=")
     }
 
     /// The URL up to its query, after its scheme: the same server and database, whatever the connection options.

@@ -158,8 +158,8 @@ enum Help {
 
     static let db = """
         Usage: hearth db backup --out FILE [--data-dir DIR | --database sqlite:PATH] [--config FILE.json]
-               hearth db copy --from DB --to DB [--config FILE.json] [--encryption-key-file FILE]
-                              [--encryption-key-previous-file FILE]
+               hearth db copy --from DB --to DB [--allow-live-source] [--config FILE.json]
+                              [--encryption-key-file FILE] [--encryption-key-previous-file FILE]
 
           backup   Copy the SQLite database (DIR/hearth.sqlite) into FILE, a new file (never overwritten, mode
                    0600), with SQLite's online backup API: one consistent snapshot, taken while servers keep
@@ -171,10 +171,14 @@ enum Help {
 
           copy     Copy every account (with its identities and second factors), signing key, dev IdP account,
                    service account, live refresh session, queued provider-token revocation and audit event into a
-                   new, empty database, a page per transaction, then checks the counts and prints them. DB is sqlite:PATH
-                   (created if missing) or postgres://user:password@host:5432/db?sslmode=… (the database must
-                   exist; Hearth makes its tables). A target that holds any of these already is refused: a copy
-                   never merges. Stop the servers that use the source first. Both databases use the configured
+                   new, empty database. DB is sqlite:PATH (created if missing) or
+                   postgres://user:password@host:5432/db?sslmode=… (the database must exist; Hearth makes its
+                   tables). A target that holds any of these already is refused: a copy never merges. The source
+                   is read in one transaction, so the copy is one snapshot of it; at the end the target must hold
+                   exactly the snapshot's counts, which are printed with the snapshot's time. Stop the servers
+                   that use the source first: a source that another process has open (SQLite) or that other
+                   sessions are connected to (PostgreSQL) is refused, unless --allow-live-source says a snapshot
+                   will do (what is written after it is not in the copy). Both databases use the configured
                    encryption key (HEARTH_ENCRYPTION_KEY): secrets are opened from the source and sealed again in
                    the target. Users keep their sessions: refresh tokens issued before the copy work against the
                    copy.

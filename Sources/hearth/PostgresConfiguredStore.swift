@@ -11,7 +11,7 @@ func openPostgres(
         return try PostgresStore(url: url, poolSize: connections, sealer: sealer, onWriteRetry: onWriteRetry)
     } catch let error as StoreError {
         let reason = error.detail.isEmpty ? "\(error.code)" : error.detail
-        throw StartupError("cannot open database \(DatabaseLocation.redactingPassword(url)): \(reason)")
+        throw StartupError("cannot open database \(PostgresStore.masked(url: url)): \(reason)")
     }
 }
 

@@ -185,4 +185,47 @@ struct ConnectionLimitTests {
         #expect((response.json["error"] as? [String: Any])?["code"] as? Int == 400)
         #expect(!text.contains("\"keys\""))
     }
+
+    @Test("malformed request heads (a bare CR, LF-only lines, a folded field, CR in the request line) get one 400 and run nothing")
+    func malformedHeads() throws {
+        let server = HearthProcess(
+            arguments: ["--project-id", "heads"],
+            environment: ["HEARTH_API_KEYS": "k", "HEARTH_GOOGLE_CLIENT_IDS": "c.apps.googleusercontent.com"])
+        try server.start()
+        let body = #"{"returnSecureToken":true}"#
+        let signUp = "POST /identitytoolkit.googleapis.com/v1/accounts:signUp?key=k HTTP/1.1"
+        let fields = "Host: 127.0.0.1|Content-Type: application/json|Content-Length: \(body.utf8.count)"
+        /// A sign-up (a guest account, if it ran) whose lines end with `ending`, a smuggled request after it.
+        func request(_ line: String = signUp, _ fields: String = fields, ending: String = "\r\n") -> Data {
+            let head = ([line] + fields.split(separator: "|").map(String.init)).joined(separator: ending)
+            return Data((head + ending + ending + body + "GET /.well-known/jwks.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").utf8)
+        }
+        let malformed = [
+            request(ending: "\n"),
+            request(fields.replacingOccurrences(of: "|Content-Type", with: "\nContent-Type")),
+            request(fields.replacingOccurrences(of: "json", with: "json\rX-Injected: 1")),
+            request(fields.replacingOccurrences(of: "json", with: "json|\tcharset=utf-8")),
+            request(fields.replacingOccurrences(of: "json", with: "json\n charset=utf-8")),
+            request(signUp.replacingOccurrences(of: "signUp", with: "signUp\r")),
+        ]
+        for bytes in malformed {
+            let raw = try RawHTTP.roundTrip(port: server.port, bytes: bytes, timeout: 15)
+            let text = String(decoding: raw, as: UTF8.self)
+            #expect(text.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "\(text)")
+            let response = try RawHTTP.parse(raw)
+            #expect(response.status == 400, "\(text)")
+            #expect(response.header("Connection")?.lowercased() == "close")
+            #expect(!text.contains("\"keys\"") && !text.contains("idToken"), "\(text)")
+        }
+        func accounts() throws -> Int {
+            let listed = try server.runCommand(["users", "list", "--json"])
+            #expect(listed.status == 0, "\(listed.output)")
+            return listed.output.split(separator: "\n").filter { $0.hasPrefix("{") }.count
+        }
+        #expect(try accounts() == 0, "no sign-up ran")
+        let wellFormed = try RawHTTP.roundTrip(port: server.port, bytes: request(), timeout: 15)
+        let answers = String(decoding: wellFormed, as: UTF8.self)
+        #expect(answers.components(separatedBy: "HTTP/1.1 200").count - 1 == 2, "\(answers)")
+        #expect(try accounts() == 1)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthSQLite
 import Testing
 
 /// `hearth db copy`: a SQLite database that a running `hearth serve --dev` filled goes to PostgreSQL and back, and a
@@ -109,5 +110,81 @@ struct DatabaseCopyTests {
         #expect(unknown.output.contains("unknown kind of database"), "\(unknown.output)")
         let missing = try HearthProcess.run(["db", "copy", "--to", "sqlite:/tmp/b.sqlite"])
         #expect(missing.status == 64)
+    }
+
+    @Test("a source a running server writes to: refused, then with --allow-live-source one snapshot is copied and verified",
+          arguments: ["sqlite", "postgres"])
+    func liveSource(kind: String) throws {
+        let database = kind == "postgres" ? try TestPostgresDatabase() : nil
+        let location = database.map { ["--database", $0.url] }
+        let server = HearthProcess(
+            arguments: ["--project-id", "live-copy"] + (location ?? []),
+            environment: ["HEARTH_API_KEYS": "live-key", "HEARTH_GOOGLE_CLIENT_IDS": "c.apps.googleusercontent.com",
+                          "HEARTH_RATE_LIMITS": "off"])
+        try server.start()
+        let source = database?.url ?? server.dataDirectory.appendingPathComponent("hearth.sqlite").path
+        // 3,000 imported users, so that the copy reads many pages while guests keep signing up.
+        let seeds = (0..<3_000).map { String(format: "seed%05d", $0) }
+        let users = server.dataDirectory.appendingPathComponent("seeds.json")
+        try JSONSerialization.data(withJSONObject: ["users": seeds.map { ["localId": $0, "email": "\($0)@example.com"] }])
+            .write(to: users)
+        let imported = try HearthProcess.run(["users", "import", users.path, "--database", source])
+        #expect(imported.status == 0, "\(imported.output)")
+
+        // Guests sign up one after another (each answer before the next request) until told to stop.
+        let client = FirebaseIOSClient(server: server, apiKey: "live-key")
+        let signedUp = Locked<[String]>([])
+        let stop = Locked(false)
+        let writer = Thread {
+            while !stop.value, let guest = try? SignedIn(client.signUpAnonymously()) {
+                signedUp.withLock { $0.append(guest.localID) }
+            }
+        }
+        writer.start()
+        defer { stop.withLock { $0 = true } }
+        func waitForSignUps(beyond count: Int) {
+            while signedUp.value.count < count + 20, !writer.isFinished { usleep(10_000) }
+        }
+        waitForSignUps(beyond: 0)
+
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("copy.sqlite").path
+        let refused = try HearthProcess.run(["db", "copy", "--from", source, "--to", "sqlite:" + target])
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("the source is in use ("), "\(refused.output)")
+        #expect(refused.output.contains("--allow-live-source"), "\(refused.output)")
+        #expect(!FileManager.default.fileExists(atPath: target), "nothing is made for a refused copy")
+
+        let copied = try runProgramSplit(
+            HearthProcess.executable, ["db", "copy", "--from", source, "--to", "sqlite:" + target, "--allow-live-source"])
+        waitForSignUps(beyond: signedUp.value.count)
+        stop.withLock { $0 = true }
+        while !writer.isFinished { usleep(10_000) }
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stderr.contains("the source is in use ("), "\(copied.stderr)")
+        #expect(copied.stdout.hasPrefix("Copied a snapshot of the source taken at "), "\(copied.stdout)")
+        #expect(copied.stdout.contains("verified that the target holds exactly its counts: accounts="), "\(copied.stdout)")
+        #expect(copied.stdout.contains("Writes to the source after the snapshot are not in the copy."), "\(copied.stdout)")
+
+        // The copy is one moment of the source: every seed, and the guests that signed up before some point, each with
+        // its session and its audit event; none after. The printed counts are the target's.
+        let guests = signedUp.value
+        let copy = try SQLiteStore(path: target)
+        defer { copy.close() }
+        let (accounts, sessions, events) = try copy.read { reader in
+            (try reader.accounts(after: nil, limit: 10_000).map(\.localID),
+             try reader.refreshSessions(after: nil, limit: 10_000).map(\.localID),
+             try reader.auditEvents(AuditQuery(limit: 10_000)).count)
+        }
+        let copiedGuests = Set(accounts).subtracting(seeds)
+        #expect(Set(accounts).isSuperset(of: seeds))
+        #expect(copiedGuests == Set(guests.prefix(copiedGuests.count)), "the copy holds guests that signed up after others it misses")
+        #expect(copiedGuests.count < guests.count, "sign-ups went on after the snapshot")
+        #expect(Set(sessions) == copiedGuests && sessions.count == copiedGuests.count)
+        #expect(events == accounts.count, "one audit event per imported user and per guest")
+        #expect(copied.stdout.contains("accounts=\(accounts.count) "), "\(copied.stdout)")
+        #expect(copied.stdout.contains("refresh_sessions=\(sessions.count) "), "\(copied.stdout)")
+        #expect(copied.stdout.contains("audit_events=\(events)."), "\(copied.stdout)")
     }
 }

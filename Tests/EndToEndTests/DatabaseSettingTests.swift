@@ -28,6 +28,7 @@ struct DatabaseSettingTests {
         // A directory named by --database may hold other things: its mode stays, the database is the owner's alone.
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         let copyPath = directory.appendingPathComponent("copy.sqlite").path
+        server.stop()  // `db copy` refuses a source that a server has open
         let copied = try HearthProcess.run(["db", "copy", "--from", path, "--to", "sqlite:" + copyPath])
         #expect(copied.status == 0, "\(copied.output)")
         func mode(_ path: String) throws -> Int {

@@ -1,3 +1,4 @@
+import Foundation
 import HearthCore
 import Testing
 
@@ -69,7 +70,8 @@ struct StoreCopyTests {
         let source = try Self.source()
         let target = InMemoryStore()
         var pages: [StoreCopy.Counts] = []
-        let counts = try StoreCopy(from: source, to: target, pageSize: 2).run { pages.append($0) }
+        let time = ManualTimeSource(Date(timeIntervalSince1970: 1_800_000_000.25))
+        let report = try StoreCopy(from: source, to: target, pageSize: 2, time: time).run { pages.append($0) }
 
         var expected = StoreCopy.Counts()
         expected.accounts = 5
@@ -79,7 +81,8 @@ struct StoreCopyTests {
         expected.refreshSessions = 4
         expected.providerTokenRevocations = 1
         expected.auditEvents = 5
-        #expect(counts == expected)
+        #expect(report.counts == expected)
+        #expect(report.snapshotAtMillis == 1_800_000_000_250)
         #expect(pages.map(\.accounts).prefix(3) == [2, 4, 5])
         #expect(pages.map(\.auditEvents).suffix(3) == [2, 4, 5])
         #expect(try Snapshot(target) == Snapshot(source, liveSessionsOf: ["user0", "user1", "user2", "user3"]))
@@ -87,29 +90,61 @@ struct StoreCopyTests {
         #expect(try target.read { try $0.mfaPendingSignIn(hash: "pending") } == nil)
     }
 
+    @Test("what is written to the source during the copy is not in it: the copy is the snapshot it began with")
+    func writesDuringTheCopy() throws {
+        let source = try Self.source()
+        let target = InMemoryStore()
+        var written = 0
+        // After each page, another writer adds an account (sorting before every copied one), its session and an
+        // audit event, and deletes an account the copy has not reached yet.
+        let report = try StoreCopy(from: source, to: target, pageSize: 2).run { _ in
+            written += 1
+            try? source.write { writer in
+                try writer.insertAccount(Account(localID: "a-late\(written)", createdAtMillis: 9_000, validSinceMillis: 9_000))
+                try writer.insertRefreshSession(
+                    RefreshSession(
+                        sessionID: "late\(written)", localID: "a-late\(written)", signInProvider: "anonymous", authTime: 9,
+                        startedAtMillis: 9_000, currentTokenHash: "late-hash\(written)"))
+                try writer.insertAuditEvent(
+                    AuditEvent(
+                        id: AuditEvent.newID(atMillis: 9_000 + Int64(written)), atMillis: 9_000 + Int64(written), kind: .signIn,
+                        localID: "a-late\(written)", actor: .user))
+                if written == 1 { try writer.deleteAccount(localID: "user4") }
+            }
+        }
+        #expect(written > 3)
+        #expect(report.counts.accounts == 5 && report.counts.refreshSessions == 4 && report.counts.auditEvents == 5)
+        #expect(try Snapshot(target).accounts.map(\.localID) == ["user0", "user1", "user2", "user3", "user4"])
+        #expect(try target.read { try $0.auditEvents(AuditQuery(limit: 100)) }.allSatisfy { $0.localID?.hasPrefix("a-late") != true })
+        #expect(try source.read { try $0.accountCount() } == 5 + written - 1)
+    }
+
     @Test("a target that does not hold what was written to it fails the count check")
     func countsAreChecked() throws {
-        let target = LosingFirstWrite()
+        // Pages of 2: the fourth write transaction is the signing keys'.
+        let target = LosingOneWrite(number: 4)
         #expect {
             try StoreCopy(from: try Self.source(), to: target, pageSize: 2).run()
         } throws: { error in
-            guard case StoreCopy.Failure.countsDiffer(let copied, let found) = error else { return false }
-            return copied.accounts == 5 && found.accounts == 3
+            guard case StoreCopy.Failure.countsDiffer(let snapshot, let found) = error else { return false }
+            return snapshot.signingKeys == 2 && found.signingKeys == 0 && found.accounts == 5
         }
     }
 
-    /// A faulty store: the writes of its first write transaction go to a scratch store and are lost.
-    private final class LosingFirstWrite: HearthStore, @unchecked Sendable {
+    /// A faulty store: the writes of its `number`th write transaction go to a scratch store and are lost.
+    private final class LosingOneWrite: HearthStore, @unchecked Sendable {
         // @unchecked: used by one test thread.
         private let kept = InMemoryStore()
         private let scratch = InMemoryStore()
-        private var lostOne = false
+        private let lost: Int
+        private var writes = 0
+
+        init(number: Int) { lost = number }
 
         func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try kept.read(body) }
         func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
-            if lostOne { return try kept.write(body) }
-            lostOne = true
-            return try scratch.write(body)
+            writes += 1
+            return try (writes == lost ? scratch : kept).write(body)
         }
         func close() {}
     }
@@ -156,6 +191,6 @@ struct StoreCopyTests {
             #expect(try target.read { try $0.accountCount() } == (what == "accounts" ? 1 : 0))
             #expect(try target.read { try $0.refreshSessions(after: nil, limit: 10) }.isEmpty)
         }
-        #expect(try StoreCopy(from: InMemoryStore(), to: InMemoryStore()).run() == StoreCopy.Counts())
+        #expect(try StoreCopy(from: InMemoryStore(), to: InMemoryStore()).run().counts == StoreCopy.Counts())
     }
 }

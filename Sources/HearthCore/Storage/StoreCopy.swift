@@ -1,11 +1,14 @@
 /// Copies what a store keeps for good into an empty store of any kind (`hearth db copy`, from SQLite to PostgreSQL and
 /// back): every account with its identities and second factors, signing key, dev IdP account, service account, live
-/// refresh session, queued provider-token revocation and audit event. Short-lived state (pending sign-ins, verification sessions,
-/// action codes, dev IdP grants, limit counters) is left behind, as are revoked sessions.
+/// refresh session of an account that exists, queued provider-token revocation and audit event. Short-lived state
+/// (pending sign-ins, verification sessions, action codes, dev IdP grants, limit counters) is left behind, as are
+/// revoked sessions.
 ///
-/// Records go through the stores' own reads and writes, so each store's sealer opens and seals the secrets in them.
-/// Pages of at most `pageSize` records are written one transaction each. The source must not change meanwhile (stop
-/// the servers that use it); the counts are checked at the end.
+/// Everything is read in one read transaction of the source, so the copy is of one consistent snapshot (SQLite's WAL
+/// readers and PostgreSQL's `REPEATABLE READ` see the database as it was when they started) even while servers keep
+/// writing to it: what they write after the snapshot is not in the copy. Records go through the stores' own reads and
+/// writes, so each store's sealer opens and seals the secrets in them; pages of at most `pageSize` records are written
+/// to the target one transaction each. At the end the target's counts must equal the snapshot's.
 public struct StoreCopy {
     /// How many records of each kind were copied (or are in a store).
     public struct Counts: Sendable, Equatable, CustomStringConvertible {
@@ -26,19 +29,28 @@ public struct StoreCopy {
         }
     }
 
+    /// What a finished copy verified: the snapshot's counts, which the target now holds exactly, and when the
+    /// snapshot was taken.
+    public struct Report: Sendable, Equatable {
+        public var counts: Counts
+        /// A time just after the snapshot began (milliseconds since 1970): nothing written to the source after it is
+        /// in the copy.
+        public var snapshotAtMillis: Int64
+    }
+
     /// Why a copy was refused or failed; nothing in it comes from stored data.
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// The target holds data already (`what` names the first kind found): a copy never merges.
         case targetNotEmpty(what: String)
-        /// After copying, the target holds other counts than were copied.
-        case countsDiffer(copied: Counts, target: Counts)
+        /// After copying, the target holds other counts than the source's snapshot.
+        case countsDiffer(snapshot: Counts, target: Counts)
 
         public var description: String {
             switch self {
             case .targetNotEmpty(let what):
                 "the target database already holds \(what); copy only into a new, empty database"
-            case .countsDiffer(let copied, let target):
-                "the target's counts (\(target)) differ from those copied (\(copied))"
+            case .countsDiffer(let snapshot, let target):
+                "the target's counts (\(target)) differ from those of the source's snapshot (\(snapshot))"
             }
         }
     }
@@ -46,27 +58,64 @@ public struct StoreCopy {
     private let source: any HearthStore
     private let target: any HearthStore
     private let pageSize: Int
+    private let time: any TimeSource
 
-    public init(from source: any HearthStore, to target: any HearthStore, pageSize: Int = 500) {
+    public init(from source: any HearthStore, to target: any HearthStore, pageSize: Int = 500, time: any TimeSource = SystemTimeSource()) {
         self.source = source
         self.target = target
         self.pageSize = max(1, pageSize)
+        self.time = time
     }
 
-    /// Copies everything, then checks the target's counts against what was copied.
-    /// - Parameter progress: told the counts after each page.
+    /// Copies one snapshot of the source, then checks that the target holds exactly the snapshot's counts.
+    /// - Parameter progress: told the counts copied so far after each page.
     @discardableResult
-    public func run(progress: (Counts) -> Void = { _ in }) throws -> Counts {
+    public func run(progress: (Counts) -> Void = { _ in }) throws -> Report {
         try checkTargetIsEmpty()
+        return try source.read { snapshot in
+            // Counting first starts the snapshot; the time is read after, so nothing written after it is in the copy.
+            let expected = try counts(in: snapshot)
+            let takenAt = time.nowMillis
+            let copied = try copy(snapshot, progress)
+            let found = try counts(of: target)
+            guard copied == expected, found == expected else { throw Failure.countsDiffer(snapshot: expected, target: found) }
+            return Report(counts: expected, snapshotAtMillis: takenAt)
+        }
+    }
+
+    /// The counts of what `store` holds of the kinds a copy takes (live sessions of accounts that exist), read in one
+    /// transaction.
+    public func counts(of store: any HearthStore) throws -> Counts {
+        try store.read { try counts(in: $0) }
+    }
+
+    private func counts(in reader: any StoreReader) throws -> Counts {
+        var counts = Counts()
+        counts.accounts = try reader.accountCount()
+        counts.signingKeys = try reader.signingKeys().count
+        counts.devAccounts = try reader.devAccounts().count
+        counts.serviceAccounts = try reader.serviceAccounts().count
+        counts.providerTokenRevocations = try Self.allRevocations(reader).count
+        try forEachPage(of: reader, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
+            counts.refreshSessions += try Self.copiedSessions(page, in: reader).count
+        }
+        try forEachPage(of: reader, Self.auditEventPage, key: \.id) { counts.auditEvents += $0.count }
+        return counts
+    }
+
+    /// Copies everything `snapshot` holds of the kinds a copy takes; returns how much.
+    private func copy(_ snapshot: any StoreReader, _ progress: (Counts) -> Void) throws -> Counts {
         var copied = Counts()
-        try copyAccounts(&copied, progress)
-        let keys = try source.read { try $0.signingKeys() }
+        try copyPages(of: snapshot, { try $0.accounts(after: $1, limit: $2) }, key: \.localID, count: \.accounts, &copied, progress) {
+            try $0.insertAccount($1)
+        }
+        let keys = try snapshot.signingKeys()
         try write(keys) { try $0.insertSigningKey($1) }
         copied.signingKeys = keys.count
-        let devAccounts = try source.read { try $0.devAccounts() }
+        let devAccounts = try snapshot.devAccounts()
         try write(devAccounts) { try $0.insertDevAccount($1) }
         copied.devAccounts = devAccounts.count
-        let serviceAccounts = try source.read { try $0.serviceAccounts() }
+        let serviceAccounts = try snapshot.serviceAccounts()
         try write(serviceAccounts) { writer, account in
             // Inserted live and revoked after, in creation order: a name revoked and created again fits.
             var live = account
@@ -76,32 +125,20 @@ public struct StoreCopy {
         }
         copied.serviceAccounts = serviceAccounts.count
         progress(copied)
-        try copySessions(&copied, progress)
-        let revocations = try source.read { try Self.allRevocations($0) }
+        try forEachPage(of: snapshot, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
+            let sessions = try Self.copiedSessions(page, in: snapshot)
+            try write(sessions) { try $0.insertRefreshSession($1) }
+            copied.refreshSessions += sessions.count
+            progress(copied)
+        }
+        let revocations = try Self.allRevocations(snapshot)
         try write(revocations) { try $0.enqueueProviderTokenRevocation($1) }
         copied.providerTokenRevocations = revocations.count
         progress(copied)
-        try copyAuditEvents(&copied, progress)
-        let found = try counts(of: target)
-        guard found == copied else { throw Failure.countsDiffer(copied: copied, target: found) }
+        try copyPages(of: snapshot, Self.auditEventPage, key: \.id, count: \.auditEvents, &copied, progress) {
+            try $0.insertAuditEvent($1)
+        }
         return copied
-    }
-
-    /// The counts of what `store` holds of the kinds a copy takes (live sessions only).
-    public func counts(of store: any HearthStore) throws -> Counts {
-        var counts = Counts()
-        try store.read { reader in
-            counts.accounts = try reader.accountCount()
-            counts.signingKeys = try reader.signingKeys().count
-            counts.devAccounts = try reader.devAccounts().count
-            counts.serviceAccounts = try reader.serviceAccounts().count
-            counts.providerTokenRevocations = try Self.allRevocations(reader).count
-        }
-        try forEachPage(of: store, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
-            counts.refreshSessions += page.filter { $0.revokedAtMillis == nil }.count
-        }
-        try forEachPage(of: store, Self.auditEventPage, key: \.id) { counts.auditEvents += $0.count }
-        return counts
     }
 
     private func checkTargetIsEmpty() throws {
@@ -118,46 +155,24 @@ public struct StoreCopy {
         if let found { throw Failure.targetNotEmpty(what: found) }
     }
 
-    private func copyAccounts(_ copied: inout Counts, _ progress: (Counts) -> Void) throws {
-        var count = 0
-        try forEachPage(of: source, { try $0.accounts(after: $1, limit: $2) }, key: \.localID) { page in
-            try target.write { writer in
-                for account in page { try writer.insertAccount(account) }
-            }
-            count += page.count
-            copied.accounts = count
+    /// Copies the records `fetch` pages through, a page per target transaction, counting them at `count`.
+    private func copyPages<Record>(
+        of snapshot: any StoreReader, _ fetch: (any StoreReader, String?, Int) throws -> [Record],
+        key: KeyPath<Record, String>, count: WritableKeyPath<Counts, Int>, _ copied: inout Counts,
+        _ progress: (Counts) -> Void, _ insert: (any StoreWriter, Record) throws -> Void
+    ) throws {
+        try forEachPage(of: snapshot, fetch, key: key) { page in
+            try write(page, insert)
+            copied[keyPath: count] += page.count
             progress(copied)
         }
     }
 
-    /// Live sessions of accounts that exist (a deleted account's sessions answer nothing but USER_NOT_FOUND until
-    /// the purge ends them).
-    private func copySessions(_ copied: inout Counts, _ progress: (Counts) -> Void) throws {
-        var count = 0
-        try forEachPage(of: source, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
-            let inserted = try target.write { writer -> Int in
-                var inserted = 0
-                for session in page where session.revokedAtMillis == nil {
-                    guard try writer.account(localID: session.localID) != nil else { continue }
-                    try writer.insertRefreshSession(session)
-                    inserted += 1
-                }
-                return inserted
-            }
-            count += inserted
-            copied.refreshSessions = count
-            progress(copied)
-        }
-    }
-
-    /// Every audit event, newest first, a page per transaction.
-    private func copyAuditEvents(_ copied: inout Counts, _ progress: (Counts) -> Void) throws {
-        try forEachPage(of: source, Self.auditEventPage, key: \.id) { page in
-            try target.write { writer in
-                for event in page { try writer.insertAuditEvent(event) }
-            }
-            copied.auditEvents += page.count
-            progress(copied)
+    /// The sessions of `page` a copy takes: live ones of accounts that exist (a deleted account's sessions answer
+    /// nothing but USER_NOT_FOUND until the purge ends them).
+    private static func copiedSessions(_ page: [RefreshSession], in reader: any StoreReader) throws -> [RefreshSession] {
+        try page.filter { session in
+            try session.revokedAtMillis == nil && reader.account(localID: session.localID) != nil
         }
     }
 
@@ -166,14 +181,14 @@ public struct StoreCopy {
         try reader.auditEvents(AuditQuery(beforeID: cursor, limit: limit))
     }
 
-    /// Reads `store` a page at a time (`fetch(reader, after, limit)`), each page in its own read, until a short page.
+    /// Reads `reader` a page at a time (`fetch(reader, after, limit)`) until a short page.
     private func forEachPage<Record>(
-        of store: any HearthStore, _ fetch: (any StoreReader, String?, Int) throws -> [Record],
+        of reader: any StoreReader, _ fetch: (any StoreReader, String?, Int) throws -> [Record],
         key: KeyPath<Record, String>, _ body: ([Record]) throws -> Void
     ) throws {
         var cursor: String?
         while true {
-            let page = try store.read { try fetch($0, cursor, pageSize) }
+            let page = try fetch(reader, cursor, pageSize)
             if !page.isEmpty { try body(page) }
             guard page.count == pageSize, let last = page.last else { return }
             cursor = last[keyPath: key]

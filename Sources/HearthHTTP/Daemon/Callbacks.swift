@@ -15,8 +15,7 @@ func hearthURILog(
 ) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
     let context = ServerContext.from(cls)
-    let state = RequestState(
-        target: String(cString: uri), remoteAddress: remoteAddress(of: connection), connection: trackedConnection(of: connection))
+    let state = RequestState(target: uri, remoteAddress: remoteAddress(of: connection), connection: trackedConnection(of: connection))
     state.connection?.requestStarted(now: state.startNanoseconds, requestTimeout: context.tracker.requestTimeout)
     return retain(state, context)
 }
@@ -102,8 +101,8 @@ func hearthRequestCompleted(
 
 /// The `MHD_AccessHandlerCallback`. libmicrohttpd calls it once when the headers are complete,
 /// once per chunk of body, and once more when the request is complete; we answer on the first
-/// call only to reject early (431, 400 for ambiguous framing, 413 from `Content-Length`, 503 when
-/// the body budget has no room for it), otherwise on the last.
+/// call only to reject early (400 for a malformed request head or ambiguous framing, 431, 413 from
+/// `Content-Length`, 503 when the body budget has no room for it), otherwise on the last.
 func hearthAccess(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
@@ -116,9 +115,7 @@ func hearthAccess(
         state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     } else {
         // Not expected (the URI-log callback always runs first), but stay correct without it.
-        state = RequestState(
-            target: url.map { String(cString: $0) } ?? "/", remoteAddress: remoteAddress(of: connection),
-            connection: trackedConnection(of: connection))
+        state = RequestState(target: url, remoteAddress: remoteAddress(of: connection), connection: trackedConnection(of: connection))
         conCls.pointee = retain(state, context)
     }
     let configuration = context.configuration
@@ -131,6 +128,14 @@ func hearthAccess(
     if !state.sawHeaders {
         state.sawHeaders = true
         state.method = method.map { HTTPMethod(rawValue: String(cString: $0)) } ?? .get
+        guard let method, let url, let version,
+              RequestHeadSyntax.isStrict(
+                  connection: connection, method: method, url: url, version: version, target: state.target,
+                  targetLength: state.targetLength)
+        else {
+            return queue(context.errorRenderer(.malformedRequestHead), on: connection, state: state, context: context,
+                         origin: nil, closeConnection: true)
+        }
 
         let headerCount = Int(MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil))
         if headerCount > configuration.maxHeaderCount {

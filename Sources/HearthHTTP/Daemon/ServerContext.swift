@@ -61,6 +61,8 @@ final class RequestState {
     let startNanoseconds: UInt64
     /// The request target as sent (`/path?query`), before any decoding.
     let target: String
+    /// The target's length in bytes as sent (`target` repairs bytes that are not UTF-8).
+    let targetLength: Int
     let remoteAddress: String?
     /// The connection the request arrived on, as the watchdog tracks it.
     let connection: TrackedConnection?
@@ -76,9 +78,11 @@ final class RequestState {
     var status = 0
     var responseBytes = 0
 
-    init(target: String, remoteAddress: String?, connection: TrackedConnection?) {
+    /// `target`: the request target libmicrohttpd read (nil for none: `/`).
+    init(target: UnsafePointer<CChar>?, remoteAddress: String?, connection: TrackedConnection?) {
         self.startNanoseconds = monotonicNanoseconds()
-        self.target = target
+        self.target = target.map { String(cString: $0) } ?? "/"
+        targetLength = target.map { strlen($0) } ?? 1
         self.remoteAddress = remoteAddress
         self.connection = connection
     }
