@@ -33,10 +33,12 @@ final class ProductionHearth: @unchecked Sendable {
         let directory = HearthProcess.temporaryDirectory()
         var settings: [String: Any] = [
             "apiKeys": [Self.apiKey], "projectId": Self.projectID,
-            "oidcProviders": [[
-                "providerId": Self.partnerProvider, "issuer": MockGoogle.issuer, "clientIds": [Self.partnerClientID],
-                "jwksUri": google.jwksURI, "trustedForEmailVerification": trustsPartnerEmails,
-            ]],
+            "oidcProviders": [
+                [
+                    "providerId": Self.partnerProvider, "issuer": MockGoogle.issuer, "clientIds": [Self.partnerClientID],
+                    "jwksUri": google.jwksURI,
+                ].merging(trustsPartnerEmails ? ["trustedForEmailVerification": true] : [:]) { _, new in new }
+            ],
             "mfa": ["enabled": true, "factors": ["totp"]], "sessions": ["recentSignInSeconds": recentSignInSeconds],
             "emailActions": ["authorizedDomains": [Self.appHost]],
             "email": ["from": "Attack Test <no-reply@example.com>", "smtp": ["url": "smtp://127.0.0.1:\(sink.port)", "tls": "none"]],
