@@ -24,7 +24,7 @@ struct BrowserURLTests {
     static let refusals: [String: BrowserURL.Refusal] = [
         "backslash": .backslash, "controlOrSpace": .controlOrSpace, "nonASCII": .nonASCII, "notHTTP": .notHTTP,
         "userInfo": .userInfo, "emptyHost": .emptyHost, "invalidHost": .invalidHost, "numericHost": .numericHost,
-        "invalidIPv6": .invalidIPv6, "invalidPort": .invalidPort, "invalidCharacter": .invalidCharacter,
+        "invalidIPv6": .invalidIPv6, "invalidPort": .invalidPort, "malformedEscape": .malformedEscape,
     ]
 
     /// `host[:port]` as a browser's `URL.host` gives it: without the scheme's default port.

@@ -7,15 +7,17 @@
 /// percent-decode hosts, and read `0x7f.1` or `2130706433` as `127.0.0.1`. So only a strict subset is accepted, one
 /// on which both read the same scheme, host and port:
 ///
-/// - only RFC 3986 characters: no `\`, no control character, space or DEL, no non-ASCII (hosts in punycode, `xn--`);
+/// - no `\`, no control character, space or DEL, no non-ASCII (hosts in punycode, `xn--`);
 /// - `http://` or `https://` exactly (any case), then a host, an optional port, and the path, query and fragment;
 /// - no user info (no `@` before the path);
 /// - a host that is a domain name (letters, digits, `-`, `_`; non-empty labels, so no trailing dot), a dotted-decimal
 ///   IPv4 address in canonical form (a host whose last label is a number, `127.1` or `0x7f.1`, is refused unless it
 ///   is one), or a bracketed IPv6 address in RFC 5952 form (`[::1]`, as browsers write it; hex in any case);
 /// - a port of 1 to 65535 without leading zeros;
-/// - a path, query and fragment of RFC 3986 characters only, `%` followed by two hex digits, at most one `#`.
+/// - a path, query and fragment in which every `%` starts an escape (`%` and two hex digits).
 ///
+/// Once the authority has ended (at the first `/`, `?` or `#`, in both standards), no character can move the host,
+/// so the path, query and fragment may hold any printable ASCII but `\` (browsers escape `"`, `<` or `{` themselves).
 /// Scheme and host are lower-cased, as a browser reads them; everything else is kept as written.
 public struct BrowserURL: Sendable, Hashable, CustomStringConvertible {
     public enum Scheme: String, Sendable {
@@ -48,9 +50,8 @@ public struct BrowserURL: Sendable, Hashable, CustomStringConvertible {
         case invalidIPv6
         /// A port that is empty, not digits, has a leading zero, or is 0 or over 65535.
         case invalidPort
-        /// A character outside RFC 3986 in the path, query or fragment, a `%` not followed by two hex digits, or a
-        /// second `#`.
-        case invalidCharacter
+        /// A `%` not followed by two hex digits in the path, query or fragment.
+        case malformedEscape
 
         public var description: String {
             switch self {
@@ -64,7 +65,7 @@ public struct BrowserURL: Sendable, Hashable, CustomStringConvertible {
             case .numericHost: "its host ends in a number but is not a dotted-decimal IPv4 address"
             case .invalidIPv6: "its IPv6 host is not in its canonical form (RFC 5952, e.g. [::1])"
             case .invalidPort: "its port is not a number from 1 to 65535 without leading zeros"
-            case .invalidCharacter: "its path, query or fragment has a character outside RFC 3986 or a malformed % escape"
+            case .malformedEscape: "its path, query or fragment has a % not followed by two hex digits"
             }
         }
     }
@@ -202,37 +203,23 @@ public struct BrowserURL: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Path, query and fragment
 
-    /// The path, query and fragment of what follows the authority, each of RFC 3986 characters only.
+    /// The path, query and fragment of what follows the authority (printable ASCII without `\` by now), where
+    /// every `%` starts an escape.
     private static func checkedRest(_ rest: ArraySlice<UInt8>) throws(Refusal) -> (String, String?, String?) {
+        var index = rest.startIndex
+        while let percent = rest[index...].firstIndex(of: ASCII.percent) {
+            guard percent + 2 < rest.endIndex, hexValue(rest[percent + 1]) != nil, hexValue(rest[percent + 2]) != nil
+            else { throw .malformedEscape }
+            index = percent + 3
+        }
         let fragmentStart = rest.firstIndex(of: ASCII.hash)
         let beforeFragment = rest[..<(fragmentStart ?? rest.endIndex)]
         let queryStart = beforeFragment.firstIndex(of: ASCII.question)
-        let path = beforeFragment[..<(queryStart ?? beforeFragment.endIndex)]
-        let query = queryStart.map { beforeFragment[($0 + 1)...] }
-        let fragment = fragmentStart.map { rest[($0 + 1)...] }
-        guard isValid(path, extra: [ASCII.slash]),
-            query.map({ isValid($0, extra: [ASCII.slash, ASCII.question]) }) ?? true,
-            fragment.map({ isValid($0, extra: [ASCII.slash, ASCII.question]) }) ?? true
-        else { throw .invalidCharacter }
         func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
-        return (text(path), query.map(text), fragment.map(text))
-    }
-
-    /// Whether `part` is RFC 3986 `pchar`s (unreserved, `%XX`, sub-delims, `:`, `@`) and `extra` bytes.
-    private static func isValid(_ part: ArraySlice<UInt8>, extra: [UInt8]) -> Bool {
-        var index = part.startIndex
-        while index < part.endIndex {
-            let byte = part[index]
-            if byte == ASCII.percent {
-                guard index + 2 < part.endIndex, hexValue(part[index + 1]) != nil, hexValue(part[index + 2]) != nil
-                else { return false }
-                index += 3
-                continue
-            }
-            guard isAlphanumeric(byte) || "-._~!$&'()*+,;=:@".utf8.contains(byte) || extra.contains(byte) else { return false }
-            index += 1
-        }
-        return true
+        return (
+            text(beforeFragment[..<(queryStart ?? beforeFragment.endIndex)]),
+            queryStart.map { text(beforeFragment[($0 + 1)...]) }, fragmentStart.map { text(rest[($0 + 1)...]) }
+        )
     }
 
     // MARK: Bytes
