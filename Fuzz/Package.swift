@@ -34,6 +34,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-idp-parameters", dependencies: ["FuzzSupport"] + hearthProducts("HearthCore", "HearthProtocol")),
         .executableTarget(name: "fuzz-daemon", dependencies: ["FuzzSupport"] + hearthProducts("HearthHTTP")),
+        .executableTarget(name: "fuzz-url", dependencies: ["FuzzSupport"] + hearthProducts("HearthProtocol")),
     ]
 )
 

@@ -1,6 +1,6 @@
-import Foundation
 import HearthCommandLine
 import HearthCore
+import HearthProtocol
 
 /// `"emailActions": {"appName": …, "codeLifetimeSeconds": 3600, "signInLinkLifetimeSeconds": 21600,
 /// "sendsPerEmailPerHour": 5, "sendsPerClientPerHour": 50, "emailChangesPerAccountPerHour": 10,
@@ -47,10 +47,10 @@ struct EmailActionFileSettings: Decodable {
         }
     }
 
-    /// A bare host: letters, digits, `-` and `.` (or an IPv4 address), 1 to 253 characters.
+    /// A bare host as a continue URL's host can be (``BrowserURL``): a domain name (no trailing dot) or a
+    /// dotted-decimal IPv4 address (or a bracketed IPv6 one).
     private static func isHostName(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 253
-            && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "." }
+        (try? BrowserURL(parsing: "http://\(text)/"))?.host == text.lowercased()
     }
 
     /// The core settings for a server at `publicURL`. Enumeration protection stays at its default (on) here.

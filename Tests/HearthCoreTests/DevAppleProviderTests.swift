@@ -273,6 +273,21 @@ struct DevAppleProviderTests {
         #expect(dev.apple.revocations.last?.tokenType == "access_token")
     }
 
+    @Test("redirect URIs are read as browsers read them: their origin, scheme and host in any case, the default port left out")
+    func redirectURIsAsBrowsersReadThem() {
+        let configuration = DevAppleConfiguration(issuer: "http://hearth.test/dev/apple", trustsOrigin: { $0 == "https://app.example.com" })
+        for accepted in ["https://app.example.com/cb", "HTTPS://App.Example.COM/cb", "https://app.example.com:443/cb",
+                         "https://app.example.com?x=1", "HTTP://LOCALHOST:8080/cb"] {
+            #expect(configuration.accepts(redirectURI: accepted), "\(accepted)")
+        }
+        for refused in ["https://evil.example\\@app.example.com/cb", "https://app.example.com:8443/cb", "https://app.example.com./cb",
+                        "https://app.example.com/cb%zz", "https:app.example.com/cb", "https://app.example.com/cb#x",
+                        "https://evil.example%2F@app.example.com/", "https://%61pp.example.com/", "http://0x7f.1/cb",
+                        "http://localhost/\tcb"] {
+            #expect(!configuration.accepts(redirectURI: refused), "\(refused.debugDescription)")
+        }
+    }
+
     @Test("authorization requests: Apple's rules for clients, redirect URIs, response types, modes and scopes")
     func authorizationRules() throws {
         let dev = try DevAppleTest()

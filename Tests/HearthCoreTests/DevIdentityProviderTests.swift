@@ -76,6 +76,24 @@ struct DevIdentityProviderTests {
         #expect(!registered.accepts(redirectURI: "http://localhost:99/cb"))
     }
 
+    @Test("loopback redirect URIs are read as browsers read them (BrowserURL); registered ones still match exactly")
+    func loopbackRedirectsAsBrowsersReadThem() {
+        let client = DevIdPClient.development(clientID: Self.clientID)
+        #expect(client.accepts(redirectURI: "HTTP://LOCALHOST:8765/cb"))
+        #expect(client.accepts(redirectURI: "http://127.0.0.1:8765?x=1"))
+        for refused in ["http://localhost\\@evil.example/", "http://127.0.0.1:8765\\@evil.example/", "http:127.0.0.1/cb",
+                        "http:///127.0.0.1/cb", "http://localhost./cb", "http://0x7f.1/cb", "http://127.1/cb", "http://[0::1]/cb",
+                        "http://%6cocalhost/cb", "http://127.0.0.1:08765/cb", "http://127.0.0.1:0/cb", "http://localhost/cb%zz",
+                        "https://localhost/cb"] {
+            #expect(!client.accepts(redirectURI: refused), "\(refused.debugDescription)")
+        }
+        let registered = DevIdPClient(clientID: "other", redirectURIs: ["http://localhost/cb?x=1", "com.example.app:/callback"])
+        #expect(registered.accepts(redirectURI: "http://localhost:9000/cb?x=1"))
+        #expect(!registered.accepts(redirectURI: "http://localhost:9000/cb?x=2"))
+        #expect(registered.accepts(redirectURI: "com.example.app:/callback"))
+        #expect(!registered.accepts(redirectURI: "com.example.app:/callback2"))
+    }
+
     @Test("authorization checks: bad clients get an error page; bad requests an error redirect")
     func authorizationChecks() throws {
         let test = try TestPlatform(dev: true)

@@ -162,12 +162,10 @@ struct EmailActionServiceTests {
                 SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "domains@example.com", continueUrl: continueURL),
                 caller: .client(address: "10.0.0.2"))
         }
-        for attacker in [
-            "https://evil.example.net/phish", "https://app.example.com.evil.example.net/", "https://example.com/",
-            "https://app.example.com@evil.example.net/",
-        ] {
+        for attacker in ["https://evil.example.net/phish", "https://app.example.com.evil.example.net/", "https://example.com/"] {
             #expect(wireErrorCode { try send(attacker) } == .unauthorizedDomain, "\(attacker)")
         }
+        #expect(wireErrorCode { try send("https://app.example.com@evil.example.net/") } == .invalidContinueURI, "user info")
         #expect(sender.messages.isEmpty, "nothing sent")
         #expect(try test.platform.store.read { try $0.limitCounter(key: "email:client:10.0.0.2") } == nil,
                 "nothing counted either")
@@ -181,5 +179,64 @@ struct EmailActionServiceTests {
         _ = try anyHost.platform.emailActions.sendOobCode(
             SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "emulated@example.com", continueUrl: "https://anywhere.example.org/"),
             caller: .client(address: nil))
+    }
+
+    @Test("a continue URL browsers read with another host than Hearth is INVALID_CONTINUE_URI for every request type; nothing stored, counted or sent")
+    func browserAmbiguousContinueURLs() throws {
+        let sender = RecordingEmailSender()
+        let settings = EmailActionSettings(
+            publicURL: "https://auth.example.com", authorizedDomains: EmailActionSettings.defaultAuthorizedDomains(publicURL: "https://auth.example.com"))
+        let test = try Self.platform(sender: sender, settings: settings)
+        let idToken = try #require(try test.signIn(subject: "b-1", email: "victim@example.com").idToken)
+        let actions = test.platform.emailActions
+        let requests = [
+            SendOobCodeRequest(requestType: "EMAIL_SIGNIN", email: "victim@example.com"),
+            SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "victim@example.com"),
+            SendOobCodeRequest(requestType: "VERIFY_EMAIL", idToken: idToken),
+            SendOobCodeRequest(requestType: "VERIFY_AND_CHANGE_EMAIL", newEmail: "new@example.com", idToken: idToken),
+        ]
+        for continueURL in ["http://ATTACKER\\@localhost/finish", "http://ATTACKER\\\\@localhost/", "https://EVIL\\@127.0.0.1/",
+                            "http://evil.example\\@auth.example.com/", "http://localhost/\r\nSet-Cookie: a=b", "http://0x7f.1/",
+                            "http:localhost/", "http://localhost./"] {
+            for var request in requests {
+                request.continueUrl = continueURL
+                let refused = wireError { _ = try actions.sendOobCode(request, caller: .client(address: "10.0.0.3")) }
+                #expect(refused?.code == .invalidContinueURI, "\(request.requestType ?? "") \(continueURL.debugDescription)")
+            }
+        }
+        #expect(sender.messages.isEmpty)
+        #expect(try test.platform.store.read { try $0.limitCounter(key: "email:client:10.0.0.3") } == nil)
+        let why = wireError {
+            _ = try actions.sendOobCode(
+                SendOobCodeRequest(requestType: "EMAIL_SIGNIN", email: "victim@example.com", continueUrl: "http://ATTACKER\\@localhost/"),
+                caller: .client(address: nil))
+        }
+        #expect(why?.message == "INVALID_CONTINUE_URI : The continue URL must be an absolute http(s) URL that browsers read as Hearth does: it contains a backslash.")
+        #expect(wireErrorCode {
+            _ = try actions.createAuthUri(CreateAuthUriRequest(identifier: "victim@example.com", continueUri: "http://ATTACKER\\@localhost/"))
+        } == .invalidContinueURI)
+
+        for var request in requests {
+            request.continueUrl = "http://localhost:5173/finish"
+            _ = try actions.sendOobCode(request, caller: .client(address: "10.0.0.3"))
+        }
+        #expect(sender.messages.count == requests.count)
+    }
+
+    @Test("a stored continue URL is checked again where the action page redirects: one stored before the rule, or on a domain no longer authorized, sends no one anywhere")
+    func storedContinueURLCheckedAgain() throws {
+        let settings = EmailActionSettings(
+            publicURL: "https://auth.example.com", authorizedDomains: EmailActionSettings.defaultAuthorizedDomains(publicURL: "https://auth.example.com"))
+        let actions = try Self.platform(settings: settings).platform.emailActions
+        func record(_ continueURL: String?) -> OOBCodeRecord {
+            OOBCodeRecord(
+                codeHash: "0", kind: .emailSignIn, localID: nil, email: "v@example.com", continueURL: continueURL,
+                createdAtMillis: 0, expiresAtMillis: 1)
+        }
+        #expect(wireErrorCode { _ = try actions.continueURL(of: record("http://ATTACKER\\@localhost/finish")) } == .invalidContinueURI)
+        #expect(wireErrorCode { _ = try actions.continueURL(of: record("http://localhost/\r\nSet-Cookie: a=b")) } == .invalidContinueURI)
+        #expect(wireErrorCode { _ = try actions.continueURL(of: record("https://removed.example.com/")) } == .unauthorizedDomain)
+        #expect(try actions.continueURL(of: record("HTTPS://Auth.Example.com/done?x=1"))?.description == "https://auth.example.com/done?x=1")
+        #expect(try actions.continueURL(of: record(nil)) == nil)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import HearthProtocol
 
 /// Settings of the development Sign in with Apple look-alike (`hearth serve --dev`, at `<public-url>/dev/apple`).
 public struct DevAppleConfiguration: Sendable {
@@ -37,16 +37,13 @@ public struct DevAppleConfiguration: Sendable {
         self.clockSkew = clockSkew
     }
 
-    /// Loopback `http` URIs (the dev Google's rule: `127.0.0.1`, `[::1]`, `localhost`, any port ≤ 65535, RFC 3986
-    /// characters only) and `https` URIs on a trusted origin (no user info, no fragment, RFC 3986 characters only).
+    /// Loopback `http` URIs (the dev Google's rule: `127.0.0.1`, `[::1]`, `localhost`, any port and path) and
+    /// `https` URIs whose origin, as browsers read it (``BrowserURL``: no user info, no `\`, no control
+    /// characters), is trusted; never with a fragment.
     public func accepts(redirectURI: String) -> Bool {
         let loopback = DevIdPClient(clientID: "", redirectURIs: [], acceptsAnyLoopbackRedirect: true)
         if loopback.accepts(redirectURI: redirectURI) { return true }
-        guard !redirectURI.contains("#"), redirectURI.utf8.allSatisfy(DevIdPClient.isURICharacter),
-            let components = URLComponents(string: redirectURI), components.scheme?.lowercased() == "https",
-            let host = components.host, !host.isEmpty, components.user == nil, components.password == nil
-        else { return false }
-        let port = components.port.map { ":\($0)" } ?? ""
-        return trustsOrigin("https://\(host)\(port)")
+        guard let url = try? BrowserURL(parsing: redirectURI), url.scheme == .https, url.fragment == nil else { return false }
+        return trustsOrigin(url.origin)
     }
 }

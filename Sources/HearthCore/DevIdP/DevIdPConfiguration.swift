@@ -1,3 +1,5 @@
+import HearthProtocol
+
 /// Settings of the development Google look-alike (`hearth serve --dev`).
 public struct DevIdPConfiguration: Sendable {
     /// `iss` of its ID tokens and the base of its endpoints, e.g. `http://127.0.0.1:9099/dev/google`.
@@ -70,34 +72,13 @@ public struct DevIdPClient: Sendable, Equatable {
         return accepted.joined(separator: "; ")
     }
 
-    /// For `http://127.0.0.1:8765/cb` returns ("127.0.0.1", "/cb"); nil for non-loopback URIs, URIs with a
-    /// fragment or user info, and URIs with a character RFC 3986 does not allow (control characters among
-    /// them: the URI becomes a `Location` header).
-    private static func loopbackParts(_ uri: String) -> (host: String, path: String)? {
-        guard !uri.contains("#"), uri.utf8.allSatisfy(isURICharacter) else { return nil }
-        for host in ["127.0.0.1", "[::1]", "localhost"] {
-            let prefix = "http://\(host)"
-            guard uri.hasPrefix(prefix) else { continue }
-            var rest = uri.dropFirst(prefix.count)
-            if rest.first == ":" {
-                let digits = rest.dropFirst().prefix(while: { $0.isASCII && $0.isNumber })
-                guard !digits.isEmpty, let port = Int(digits), port <= 65535 else { return nil }
-                rest = rest.dropFirst(1 + digits.count)
-            }
-            let path = rest.isEmpty ? "/" : String(rest)
-            guard path.hasPrefix("/") else { return nil }
-            return (host, path)
-        }
-        return nil
-    }
-
-    /// The characters RFC 3986 allows in a URI: unreserved, reserved and `%`.
-    static func isURICharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(byte)
-        }
+    /// For `http://127.0.0.1:8765/cb?x` returns ("127.0.0.1", "/cb?x"); nil for anything but an `http` URL on a
+    /// loopback host as browsers read it (``BrowserURL``: no user info, no `\`, no control characters, which would
+    /// reach the `Location` header) and for URLs with a fragment.
+    private static func loopbackParts(_ uri: String) -> (host: String, pathAndQuery: String)? {
+        guard let url = try? BrowserURL(parsing: uri), url.scheme == .http, url.fragment == nil,
+            ["127.0.0.1", "[::1]", "localhost"].contains(url.host)
+        else { return nil }
+        return (url.host, (url.path.isEmpty ? "/" : url.path) + (url.query.map { "?\($0)" } ?? ""))
     }
 }

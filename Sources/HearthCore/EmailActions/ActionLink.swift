@@ -1,4 +1,3 @@
-import Foundation
 import HearthProtocol
 
 /// The link an email carries: `<public-url>/__/auth/action?mode=…&oobCode=…&apiKey=…&continueUrl=…&lang=en`
@@ -26,11 +25,13 @@ struct ActionLink {
         return settings.publicURL + settings.actionPath + "?" + FormEncoding.encode(pairs)
     }
 
-    /// Whether `text` is a URL a continue URL may be: absolute `http` or `https` with a host.
-    static func isValidContinueURL(_ text: String) -> Bool {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
-        else { return false }
-        return true
+    /// `text` as a continue URL: an absolute `http` or `https` URL that browsers read with the host Hearth reads
+    /// (``BrowserURL``), else `INVALID_CONTINUE_URI` saying why.
+    static func continueURL(_ text: String) throws -> BrowserURL {
+        do {
+            return try BrowserURL(parsing: text)
+        } catch {
+            throw WireError(.invalidContinueURI, "The continue URL must be an absolute http(s) URL that browsers read as Hearth does: \(error).")
+        }
     }
 }

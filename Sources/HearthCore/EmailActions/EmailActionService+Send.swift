@@ -28,12 +28,7 @@ extension EmailActionService {
             throw WireError(.insufficientPermission, "Only administrators may ask for the link back (returnOobLink).")
         }
         let continueURL = request.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
-        if let continueURL, !ActionLink.isValidContinueURL(continueURL) {
-            throw WireError(.invalidContinueURI, "The continue URL must be an absolute http(s) URL.")
-        }
-        if let continueURL, !settings.authorizes(continueURL: continueURL) {
-            throw WireError(.unauthorizedDomain, "Domain not allowlisted by project")
-        }
+        if let continueURL { _ = try settings.continueURL(continueURL) }
         if kind == .emailSignIn, continueURL == nil {
             throw WireError(.missingContinueURI, "A sign-in link needs a continue URL.")
         }

@@ -96,7 +96,7 @@ extension EmailActionService {
         guard let identifier = request.identifier, !identifier.isEmpty else { throw WireError(.missingIdentifier) }
         guard let email = try? AccountFieldRules.checkedEmail(identifier) else { throw WireError(.invalidIdentifier) }
         guard let continueURI = request.continueUri, !continueURI.isEmpty else { throw WireError(.missingContinueURI) }
-        guard ActionLink.isValidContinueURL(continueURI) else { throw WireError(.invalidContinueURI) }
+        _ = try ActionLink.continueURL(continueURI)
         if let providerID = request.providerId, !providerID.isEmpty {
             throw WireError(.notImplemented, "createAuthUri with a providerId is not implemented by this Hearth server.")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import HearthProtocol
+public import HearthProtocol
 
 /// Who asks for an email action: a client app (with its address, for limits) or an administrator (the admin
 /// endpoints: no limits, `returnOobLink` allowed, no enumeration protection).
@@ -164,6 +164,13 @@ extension EmailActionService {
     /// redirects sign-in links to the continue URL the code was issued with, never one from the request).
     public func pendingAction(oobCode: String?) throws -> OOBCodeRecord {
         try store.read { try liveCode(oobCode, reader: $0) }
+    }
+
+    /// Where the action page may send the browser after `record`'s action: its continue URL, checked again as
+    /// when the code was issued (a code stored before a rule, or an authorized domain removed since, sends no one
+    /// anywhere; `INVALID_CONTINUE_URI`, `UNAUTHORIZED_DOMAIN`). Nil when the code has none.
+    public func continueURL(of record: OOBCodeRecord) throws -> BrowserURL? {
+        try record.continueURL.map { try settings.continueURL($0) }
     }
 
     /// In development, the codes issued that can still be used, oldest first (the emulator's listing).

@@ -1,4 +1,4 @@
-import Foundation
+public import HearthProtocol
 
 /// How email actions behave: where their links point, how long codes live, how many emails may be asked for.
 public struct EmailActionSettings: Sendable {
@@ -40,15 +40,19 @@ public struct EmailActionSettings: Sendable {
 
     /// The domains every project authorizes: `localhost`, `127.0.0.1` and the host of `publicURL`.
     public static func defaultAuthorizedDomains(publicURL: String) -> Set<String> {
-        let host = URLComponents(string: publicURL)?.host?.lowercased()
+        let host = (try? BrowserURL(parsing: publicURL))?.host
         return Set(["localhost", "127.0.0.1"] + (host.map { [$0] } ?? []))
     }
 
-    /// Whether `continueURL` (an absolute http(s) URL) may be sent to: its host is authorized.
-    func authorizes(continueURL: String) -> Bool {
-        guard let authorizedDomains else { return true }
-        guard let host = URLComponents(string: continueURL)?.host?.lowercased() else { return false }
-        return authorizedDomains.contains(host)
+    /// `text` as a continue URL a browser may be sent to: an absolute http(s) URL in the strict form browsers read
+    /// as Hearth does (``BrowserURL``; else `INVALID_CONTINUE_URI`) whose host is authorized (else
+    /// `UNAUTHORIZED_DOMAIN`). Checked when a code is issued and again when its page redirects.
+    public func continueURL(_ text: String) throws -> BrowserURL {
+        let url = try ActionLink.continueURL(text)
+        guard authorizedDomains?.contains(url.host) ?? true else {
+            throw WireError(.unauthorizedDomain, "Domain not allowlisted by project")
+        }
+        return url
     }
 
     /// Seconds a code of `kind` lives.

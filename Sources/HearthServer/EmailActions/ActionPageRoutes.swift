@@ -31,7 +31,7 @@ struct ActionPageRoutes {
                 let code = parameters["oobCode"] ?? ""
                 switch record.kind {
                 case .emailSignIn:
-                    return Self.redirectSignIn(record, parameters: parameters)
+                    return try Self.redirectSignIn(to: actions.continueURL(of: record), parameters: parameters)
                 case .passwordReset:
                     return Self.html(ActionPage.resetForm(path: request.path, oobCode: code, email: record.email))
                 case .verifyEmail:
@@ -62,7 +62,7 @@ struct ActionPageRoutes {
                 let record = try actions.pendingAction(oobCode: code)
                 switch record.kind {
                 case .emailSignIn:
-                    return Self.redirectSignIn(record, parameters: parameters)
+                    return try Self.redirectSignIn(to: actions.continueURL(of: record), parameters: parameters)
                 case .passwordReset:
                     do {
                         _ = try actions.resetPassword(
@@ -76,7 +76,7 @@ struct ActionPageRoutes {
                     }
                     return Self.html(ActionPage.done(
                         title: "Password changed", message: "You can now sign in with your new password.",
-                        continueURL: record.continueURL))
+                        continueURL: Self.continueLink(record, actions)))
                 case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
                     _ = try actions.apply(oobCode: code)
                     let message = switch record.kind {
@@ -84,7 +84,7 @@ struct ActionPageRoutes {
                     case .verifyAndChangeEmail: "Your sign-in email has been changed to \(record.newEmail ?? "")."
                     default: "Your sign-in email has been restored to \(record.email)."
                     }
-                    return Self.html(ActionPage.done(title: "Done", message: message, continueURL: record.continueURL))
+                    return Self.html(ActionPage.done(title: "Done", message: message, continueURL: Self.continueLink(record, actions)))
                 }
             } catch let error as WireError {
                 return Self.failure(error)
@@ -92,14 +92,19 @@ struct ActionPageRoutes {
         }
     }
 
-    /// 303 to the code's continue URL with the link's parameters appended.
-    private static func redirectSignIn(_ record: OOBCodeRecord, parameters: [String: String]) -> HTTPResponse {
-        guard let continueURL = record.continueURL else {
+    /// 303 to the code's continue URL (checked again: ``EmailActionService/continueURL(of:)``) with the link's
+    /// parameters added to its query.
+    private static func redirectSignIn(to continueURL: BrowserURL?, parameters: [String: String]) -> HTTPResponse {
+        guard let continueURL else {
             return failure(WireError(.invalidContinueURI, "This sign-in link has no continue URL."))
         }
         let pairs = parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        let separator = continueURL.contains("?") ? "&" : "?"
-        return secured(HTTPResponse.redirect(to: continueURL + separator + FormEncoding.encode(pairs), status: 303))
+        return secured(HTTPResponse.redirect(to: continueURL.addingQuery(FormEncoding.encode(pairs)), status: 303))
+    }
+
+    /// The "Continue" link of a finished action's page: the code's continue URL while it is still acceptable, else none.
+    private static func continueLink(_ record: OOBCodeRecord, _ actions: EmailActionService) -> String? {
+        (try? actions.continueURL(of: record))?.description
     }
 
     private static func failure(_ error: WireError) -> HTTPResponse {
