@@ -9,6 +9,18 @@ public enum CORSAccess: Sendable, Equatable {
     case refuse
 }
 
+/// Who may call a route from a page at another origin, as the route declares it (through its
+/// ``MiddlewareChain``); a ``CORSPolicy`` decides what each scope allows, reading it with
+/// ``Router/crossOriginScope(ofPath:)``. Ordered from the most open to the strictest.
+public enum CrossOriginScope: Int, Sendable, Comparable {
+    /// Public endpoints that pages anywhere call with credentials in the request (never cookies).
+    case anyOrigin
+    /// Endpoints only pages the server trusts may call: admin, console, development and operator paths.
+    case trustedOrigins
+
+    public static func < (lhs: CrossOriginScope, rhs: CrossOriginScope) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
 /// Whether and how the server answers cross-origin requests (requests with an `Origin` header),
 /// decided per request from its decoded path and origin.
 ///

@@ -32,6 +32,9 @@ public enum RouteMatch: Sendable {
 /// - **`HEAD`** uses the `GET` handler when no `HEAD` route is registered (the server never
 ///   sends a body for `HEAD`), and `Allow` lists `HEAD` wherever `GET` is allowed.
 /// - Matching runs on the decoded path, so `%2F` counts as a `/`.
+/// - **Cross-origin scope.** Each route says who may call it from a page at another origin (its
+///   ``CrossOriginScope``, from the ``MiddlewareChain`` it was built with); the server's ``CORSPolicy`` reads it
+///   through ``crossOriginScope(ofPath:)``, so a route cannot be registered without one.
 ///
 /// ```swift
 /// var router = Router()
@@ -51,12 +54,33 @@ public struct Router: Sendable {
     /// - Parameters:
     ///   - method: the method to answer.
     ///   - pattern: a path pattern starting with `/` (see the type's documentation).
+    ///   - crossOrigin: who may call it from a page at another origin.
     ///   - handler: the function to call.
     /// - Precondition: the pattern is well-formed and not already registered for `method`;
     ///   a violation is a programming error and traps.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginScope = .anyOrigin,
+        _ handler: @escaping HTTPHandler
+    ) {
         let segments = Self.parse(pattern)
-        root.insert(segments[...], method: method, handler: handler, pattern: pattern)
+        let route = Route(handler: handler, pattern: pattern, crossOrigin: crossOrigin)
+        root.insert(segments[...], method: method, route: route)
+    }
+
+    /// Registers a handler made by ``MiddlewareChain/handler(_:)``, with the chain's cross-origin scope.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: RouteHandler) {
+        add(method, pattern, crossOrigin: handler.crossOrigin, handler.handle)
+    }
+
+    /// Every registered route, in pattern order (for listings and tests).
+    public var routes: [RegisteredRoute] {
+        root.routes().sorted { ($0.pattern, $0.method.rawValue) < ($1.pattern, $1.method.rawValue) }
+    }
+
+    /// The strictest cross-origin scope among the routes that match `path`, whatever their method (a preflight asks
+    /// for a path before its method is known); nil when no route matches it.
+    public func crossOriginScope(ofPath path: String) -> CrossOriginScope? {
+        root.scopes(Self.split(path)[...]).max()
     }
 
     /// Finds the handler for a request.
@@ -140,10 +164,11 @@ public struct Router: Sendable {
 
     // MARK: - Tree
 
-    /// A registered handler and the pattern it was registered with.
+    /// A registered handler, the pattern it was registered with and its cross-origin scope.
     private struct Route: Sendable {
         var handler: HTTPHandler
         var pattern: String
+        var crossOrigin: CrossOriginScope
     }
 
     private struct Capture: Sendable {
@@ -159,22 +184,22 @@ public struct Router: Sendable {
         var captures: [Capture] = []
         var handlers: [HTTPMethod: Route] = [:]
 
-        mutating func insert(_ segments: ArraySlice<Segment>, method: HTTPMethod, handler: @escaping HTTPHandler, pattern: String) {
+        mutating func insert(_ segments: ArraySlice<Segment>, method: HTTPMethod, route: Route) {
             guard let first = segments.first else {
-                precondition(handlers[method] == nil, "Router: \(method) \(pattern) is registered twice")
-                handlers[method] = Route(handler: handler, pattern: pattern)
+                precondition(handlers[method] == nil, "Router: \(method) \(route.pattern) is registered twice")
+                handlers[method] = route
                 return
             }
             let rest = segments.dropFirst()
             switch first {
             case .literal(let text):
-                literals[text, default: Node()].insert(rest, method: method, handler: handler, pattern: pattern)
+                literals[text, default: Node()].insert(rest, method: method, route: route)
             case .capture(let name, let verb):
                 if let index = captures.firstIndex(where: { $0.name == name && $0.verb == verb }) {
-                    captures[index].node.insert(rest, method: method, handler: handler, pattern: pattern)
+                    captures[index].node.insert(rest, method: method, route: route)
                 } else {
                     var node = Node()
-                    node.insert(rest, method: method, handler: handler, pattern: pattern)
+                    node.insert(rest, method: method, route: route)
                     let capture = Capture(name: name, verb: verb, node: node)
                     if verb != nil, let firstPlain = captures.firstIndex(where: { $0.verb == nil }) {
                         captures.insert(capture, at: firstPlain)
@@ -219,5 +244,31 @@ public struct Router: Sendable {
             }
             return nil
         }
+
+        /// The scopes of every route that matches `segments`, for any method, along every branch that matches.
+        func scopes(_ segments: ArraySlice<Substring>) -> [CrossOriginScope] {
+            guard let segment = segments.first else { return handlers.values.map(\.crossOrigin) }
+            let rest = segments.dropFirst()
+            var found = literals[String(segment)]?.scopes(rest) ?? []
+            guard !segment.isEmpty else { return found }
+            for capture in captures {
+                if let verb = capture.verb, !(segment.count > verb.count && segment.hasSuffix(verb)) { continue }
+                found += capture.node.scopes(rest)
+            }
+            return found
+        }
+
+        /// Every route registered at or below this node.
+        func routes() -> [RegisteredRoute] {
+            handlers.map { RegisteredRoute(method: $0.key, pattern: $0.value.pattern, crossOrigin: $0.value.crossOrigin) }
+                + literals.values.flatMap { $0.routes() } + captures.flatMap { $0.node.routes() }
+        }
     }
+}
+
+/// One route of a ``Router``: its method, pattern and cross-origin scope.
+public struct RegisteredRoute: Sendable, Equatable {
+    public let method: HTTPMethod
+    public let pattern: String
+    public let crossOrigin: CrossOriginScope
 }

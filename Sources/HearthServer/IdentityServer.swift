@@ -71,6 +71,13 @@ public final class IdentityServer: Sendable {
         }
     }
 
+    /// Every route this server answers, with the cross-origin scope each declares.
+    public var routes: [RegisteredRoute] { router.routes }
+
+    /// The cross-origin scope of the routes matching `path` (``Router/crossOriginScope(ofPath:)``), which
+    /// ``CrossOriginRules/policy(for:)`` reads; nil when no route matches.
+    public func crossOriginScope(ofPath path: String) -> CrossOriginScope? { router.crossOriginScope(ofPath: path) }
+
     /// The dev playground's redirect URI (`/dev/google/callback`), which the dev client must accept.
     public static func playgroundCallbackURI(publicURL: String) -> String {
         DevPlaygroundRoutes.callbackURI(publicURL: publicURL)

@@ -160,7 +160,7 @@ enum ServeCommand {
             configuration: settings.httpLimits.applied(
                 to: HTTPServer.Configuration(
                     host: settings.host, port: socket.port, threadCount: threads,
-                    cors: crossOrigin.policy)),
+                    cors: crossOrigin.policy(for: server))),
             socket: socket,
             handler: server.handle,
             errorRenderer: operations.errorRenderer,

@@ -71,16 +71,8 @@ struct ConsoleSettingsTests {
                 "authorizationUri": "\(issuer)/o/oauth2/v2/auth", "tokenUri": "\(issuer)/token",
             ],
         ])
-        /// The whole sign-in, the person choosing their account at the provider headlessly (`login_hint`, `prompt=none`).
         func signIn() throws -> HTTPResult {
-            let start = try server.request("GET", "/console/sign-in")
-            let location = try #require(start.header("Location"))
-            #expect(location.hasPrefix("\(issuer)/o/oauth2/v2/auth?"))
-            let flow = String(try #require(start.header("Set-Cookie")).prefix { $0 != ";" })
-            let approved = try idp.request("GET", String(location.dropFirst(idp.baseURL.count)) + "&login_hint=staff%40example.com&prompt=none")
-            let back = try #require(approved.header("Location"), "\(approved.status) \(approved.text)")
-            #expect(back.hasPrefix("\(server.baseURL)/console/callback?"))
-            return try server.request("GET", String(back.dropFirst(server.baseURL.count)), headers: [("Cookie", flow)])
+            try ConsoleSessionTests.consoleSignIn(server: server, idp: idp, email: "staff@example.com")
         }
         let refused = try signIn()
         #expect(refused.status == 403 && refused.text.contains("Not an administrator"), "\(refused.status) \(refused.text)")

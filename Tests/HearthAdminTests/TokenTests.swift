@@ -133,4 +133,50 @@ struct TokenTests {
         let error = await adminError { try await harness.auth().verifySessionCookie(cookie, checkRevoked: true) }
         #expect(error?.code == .sessionCookieRevoked)
     }
+
+    /// A session cookie as Hearth signs it, saying the millisecond it was signed (`firebase.hearth_issued_at_ms`).
+    static func hearthCookie(signedAtMillis: Int64, issuer: String = "https://session.firebase.google.com/demo-hearth",
+                             audience: String = "demo-hearth") -> String {
+        let iat = signedAtMillis / 1000
+        let claims: JSONValue = [
+            "iss": .string(issuer), "aud": .string(audience), "sub": "uid-1", "user_id": "uid-1",
+            "iat": .integer(iat), "exp": .integer(iat + 3600), "auth_time": .integer(iat - 100),
+            "firebase": ["sign_in_provider": "google.com", "identities": [:], "hearth_issued_at_ms": .integer(signedAtMillis)],
+        ]
+        return try! Fixture.hearthSigner.sign(payload: claims.jsonData(sortedKeys: true))
+    }
+
+    @Test("verifySessionCookie with checkRevoked compares Hearth's cookies in milliseconds: signed in the second of a revocation, before it, is revoked; after it is not; without the milliseconds, whole seconds")
+    func sessionCookieRevokedToTheMillisecond() async throws {
+        let auth = harness.auth()
+        let second = Int64(Fixture.start.timeIntervalSince1970) * 1000
+        let revokedAt: [String: JSONValue] = ["validSince": .string(String(second / 1000)), "validSinceMillis": .string(String(second + 600))]
+        harness.transport.enqueue("accounts:lookup", json: Fixture.lookup(revokedAt))
+        let before = await adminError { try await auth.verifySessionCookie(Self.hearthCookie(signedAtMillis: second + 400), checkRevoked: true) }
+        #expect(before?.code == .sessionCookieRevoked)
+        harness.transport.enqueue("accounts:lookup", json: Fixture.lookup(revokedAt))
+        #expect(try await auth.verifySessionCookie(Self.hearthCookie(signedAtMillis: second + 600), checkRevoked: true).uid == "uid-1")
+        // A server that does not say validSinceMillis, or a cookie that does not say its millisecond: seconds.
+        harness.transport.enqueue("accounts:lookup", json: Fixture.lookup(["validSince": .string(String(second / 1000))]))
+        #expect(try await auth.verifySessionCookie(Self.hearthCookie(signedAtMillis: second + 400), checkRevoked: true).uid == "uid-1")
+        harness.transport.enqueue("accounts:lookup", json: Fixture.lookup(revokedAt))
+        let plain = Fixture.token(issuer: "https://session.firebase.google.com/demo-hearth")
+        #expect(try await auth.verifySessionCookie(plain, checkRevoked: true).uid == "uid-1")
+        // ID tokens keep whole seconds, as firebase-admin and Hearth's own lookups compare them.
+        harness.transport.enqueue("accounts:lookup", json: Fixture.lookup(revokedAt))
+        #expect(try await auth.verifyIDToken(Fixture.token(), checkRevoked: true).uid == "uid-1")
+    }
+
+    @Test("a console session (its own issuer and audience) is neither a session cookie nor an ID token")
+    func consoleSessionIsNotACookie() async {
+        let auth = harness.auth()
+        let millis = Int64(Fixture.start.timeIntervalSince1970) * 1000
+        for console in [
+            Self.hearthCookie(signedAtMillis: millis, issuer: "hearth:console-session", audience: "hearth:console:demo-hearth"),
+            Self.hearthCookie(signedAtMillis: millis, audience: "hearth:console:demo-hearth"),
+        ] {
+            #expect(await adminError { try await auth.verifySessionCookie(console) }?.code == .invalidSessionCookie)
+            #expect(await adminError { try await auth.verifyIDToken(console) }?.code == .invalidIDToken)
+        }
+    }
 }

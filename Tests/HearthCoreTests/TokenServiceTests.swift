@@ -50,7 +50,12 @@ struct TokenServiceTests {
         #expect(claims["iss"] == .string("https://session.firebase.google.com/\(TestPlatform.projectID)"))
         #expect(claims["iat"] == .integer(test.time.nowSeconds))
         #expect(claims["exp"] == .integer(test.time.nowSeconds + 1_209_600), "14 days by default")
-        for name in ["iss", "iat", "exp"] { claims[name] = tokenClaims[name] }
+        var cookieFirebase = try #require(claims["firebase"]?.objectValue)
+        var tokenFirebase = try #require(tokenClaims["firebase"]?.objectValue)
+        #expect(cookieFirebase.removeValue(forKey: TokenService.issuedAtMillisClaim) == .integer(test.time.nowMillis), "signed now, in ms")
+        #expect(tokenFirebase.removeValue(forKey: TokenService.issuedAtMillisClaim) == .integer(test.time.nowMillis - 60_000))
+        #expect(cookieFirebase == tokenFirebase)
+        for name in ["iss", "iat", "exp", "firebase"] { claims[name] = tokenClaims[name] }
         #expect(claims == tokenClaims, "every other claim is the ID token's")
         let short = try test.claims(of: try test.tokens.mintSessionCookie(idToken: idToken, validDuration: 300))
         #expect(short["exp"] == .integer(test.time.nowSeconds + 300))

@@ -159,6 +159,38 @@ struct RouterTests {
         #expect(wrongMethod.body == Array("custom 405".utf8))
     }
 
+    @Test("a route takes its chain's cross-origin scope; a path gets the strictest scope of the routes matching it, any method")
+    func crossOriginScopes() {
+        let open = MiddlewareChain([])
+        let restricted = open.crossOrigin(.trustedOrigins)
+        #expect(restricted.appending(MiddlewareTests.Refuse()).crossOrigin == .trustedOrigins, "appending keeps the scope")
+        var router = Router()
+        router.add(.post, "/v1/accounts:lookup", open.handler { _ in .text("client") })
+        router.add(.get, "/v1/projects/{project}/accounts", restricted.handler { _ in .text("admin") })
+        router.add(.post, "/v1/projects/{project}:createSessionCookie", restricted.handler { _ in .text("cookie") })
+        router.add(.get, "/v1/projects/{project}/config", tag("config"))
+        router.add(.get, "/metrics", crossOrigin: .trustedOrigins, tag("metrics"))
+        // One path, two routes: GET open, POST restricted; a preflight for it (any method) gets the restricted one.
+        router.add(.get, "/shared", tag("shared"))
+        router.add(.post, "/shared", restricted.handler { _ in .text("shared post") })
+
+        #expect(router.crossOriginScope(ofPath: "/v1/accounts:lookup") == .anyOrigin)
+        #expect(router.crossOriginScope(ofPath: "/v1/projects/p/accounts") == .trustedOrigins)
+        #expect(router.crossOriginScope(ofPath: "/v1/projects/p:createSessionCookie") == .trustedOrigins)
+        #expect(router.crossOriginScope(ofPath: "/v1/projects/p/config") == .anyOrigin)
+        #expect(router.crossOriginScope(ofPath: "/metrics") == .trustedOrigins)
+        #expect(router.crossOriginScope(ofPath: "/shared") == .trustedOrigins)
+        for unmatched in ["/v1/projects/p", "/v1/projects/:createSessionCookie", "/v1/projects//accounts", "/nope", ""] {
+            #expect(router.crossOriginScope(ofPath: unmatched) == nil, "\(unmatched)")
+        }
+        #expect(call(router, .post, "/v1/projects/p:createSessionCookie")?.tag == "cookie")
+        #expect(router.routes.map { "\($0.method) \($0.pattern) \($0.crossOrigin)" } == [
+            "GET /metrics trustedOrigins", "GET /shared anyOrigin", "POST /shared trustedOrigins",
+            "POST /v1/accounts:lookup anyOrigin", "GET /v1/projects/{project}/accounts trustedOrigins",
+            "GET /v1/projects/{project}/config anyOrigin", "POST /v1/projects/{project}:createSessionCookie trustedOrigins",
+        ])
+    }
+
     @Test("pattern parsing")
     func patternParsing() {
         #expect(Router.parse("/v1/projects/{p}:run/x") == [.literal("v1"), .literal("projects"), .capture(name: "p", verb: ":run"), .literal("x")])

@@ -29,6 +29,11 @@ extension AdminAuth {
 
     /// Verifies a session cookie as ``verifyIDToken(_:checkRevoked:)`` does, with `iss` = ``sessionCookieIssuer``.
     ///
+    /// With `checkRevoked`, a cookie Hearth signed is compared with the user's `validSince` in milliseconds (the
+    /// cookie's `firebase.hearth_issued_at_ms` and the lookup's `validSinceMillis`), so a cookie made in the second
+    /// of a revocation but before it is refused; firebase-admin compares whole seconds and keeps accepting such a
+    /// cookie. A console session (`iss` `hearth:console-session`) is never a session cookie.
+    ///
     /// - Throws: ``HearthAdminError``: `.invalidSessionCookie`, `.sessionCookieExpired`, `.sessionCookieRevoked`,
     ///   `.userDisabled`, `.userNotFound`, `.internalError` when no keys could be fetched.
     public func verifySessionCookie(_ cookie: String, checkRevoked: Bool = false) async throws(HearthAdminError) -> VerifiedToken {
@@ -104,18 +109,30 @@ extension AdminAuth {
             throw Self.refusal(error, kind: kind)
         }
         guard checkRevoked else { return verified }
-        let user = try await getUser(uid: verified.uid)
-        if user.disabled {
+        let user = try await wireUser(uid: verified.uid)
+        if user.disabled == true {
             throw HearthAdminError(.userDisabled, message: "the user with uid \"\(verified.uid)\" is disabled")
         }
-        // Whole seconds, as firebase-admin-python compares iat with validSince.
-        if let validAfter = user.tokensValidAfterTime,
-            verified.issuedAt.timeIntervalSince1970.rounded(.down) < validAfter.timeIntervalSince1970
-        {
+        if Self.wasRevoked(verified, kind: kind, user: user) {
             let code: HearthAdminError.Code = kind == .idToken ? .idTokenRevoked : .sessionCookieRevoked
             throw HearthAdminError(code, message: "the user's sessions were revoked after this token was issued")
         }
         return verified
+    }
+
+    /// Whether `token` was issued before the user's `validSince`. A session cookie says to the millisecond when Hearth
+    /// signed it (`firebase.hearth_issued_at_ms`, agreeing with its `iat`) and Hearth's lookup says `validSince` to the
+    /// millisecond: those are compared. Otherwise (ID tokens, and cookies or servers without them) whole seconds, as
+    /// firebase-admin-python compares `iat` with `validSince`.
+    static func wasRevoked(_ token: VerifiedToken, kind: VerifiedKind, user: HearthProtocol.UserRecord) -> Bool {
+        let issuedAt = Int64(token.issuedAt.timeIntervalSince1970.rounded(.down))
+        if kind == .sessionCookie, case .integer(let signedAt)? = token.claims["firebase"]?["hearth_issued_at_ms"],
+            signedAt >= 0, signedAt / 1000 == issuedAt, let validSince = user.validSinceMillis.flatMap(Int64.init)
+        {
+            return signedAt < validSince
+        }
+        guard let validSince = user.validSince.flatMap(Int64.init) else { return false }
+        return issuedAt < validSince
     }
 
     private static func refusal(_ error: VerificationError, kind: VerifiedKind) -> HearthAdminError {

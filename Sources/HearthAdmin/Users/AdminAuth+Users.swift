@@ -149,10 +149,21 @@ extension AdminAuth {
     // MARK: - Lookup
 
     private func lookUp(_ body: JSONValue) async throws(HearthAdminError) -> [UserRecord] {
-        let reply = try await backend.post("/accounts:lookup", body, as: WireReply.Lookup.self)
         var users: [UserRecord] = []
-        for wire in reply.users ?? [] { users.append(try UserRecord(wire: wire)) }
+        for wire in try await lookUpWire(body) { users.append(try UserRecord(wire: wire)) }
         return users
+    }
+
+    /// The user with this uid as the lookup answers it (with `validSinceMillis`), for revocation checks.
+    func wireUser(uid: String) async throws(HearthAdminError) -> HearthProtocol.UserRecord {
+        guard let user = try await lookUpWire(["localId": [.string(uid)]]).first else {
+            throw HearthAdminError(.userNotFound, message: "no user record was found for the given uid")
+        }
+        return user
+    }
+
+    private func lookUpWire(_ body: JSONValue) async throws(HearthAdminError) -> [HearthProtocol.UserRecord] {
+        try await backend.post("/accounts:lookup", body, as: WireReply.Lookup.self).users ?? []
     }
 
     private func lookUpOne(_ body: JSONValue, describing key: String) async throws(HearthAdminError) -> UserRecord {

@@ -98,7 +98,8 @@ public final class AdminService: Sendable {
     // MARK: - lookup
 
     /// `POST …/accounts:lookup`: every account any identifier names, each once, in the order of the request's
-    /// lists (uids, emails, phone numbers, federated ids); `users` left out when none matched.
+    /// lists (uids, emails, phone numbers, federated ids); `users` left out when none matched. Each carries
+    /// `validSinceMillis` besides Firebase's `validSince` (seconds), for revocation checks in milliseconds.
     public func lookup(_ request: AdminLookupRequest) throws -> LookupResponse {
         if !request.initialEmail.isEmpty {
             throw WireError(.notImplemented, "Lookup by initialEmail is not implemented by this Hearth server.")
@@ -117,7 +118,11 @@ public final class AdminService: Sendable {
             var seen = Set<String>()
             return found.compactMap { $0 }.filter { seen.insert($0.localID).inserted }
         }
-        return LookupResponse(users: accounts.map(UserRecord.init))
+        return LookupResponse(users: accounts.map { account in
+            var record = UserRecord(account)
+            record.validSinceMillis = String(account.validSinceMillis)
+            return record
+        })
     }
 
     // MARK: - delete

@@ -65,7 +65,8 @@ public final class TokenService: Sendable {
 
     /// An ID token for `account` in `session`.
     public func mintIDToken(for account: Account, session: Session) throws -> String {
-        let now = time.nowSeconds
+        let nowMillis = time.nowMillis
+        let now = nowMillis / 1000
         var claims: [String: JSONValue] = [:]
         if let name = account.displayName { claims["name"] = .string(name) }
         if let picture = account.photoURL { claims["picture"] = .string(picture) }
@@ -96,6 +97,7 @@ public final class TokenService: Sendable {
         ]
         if let factor = session.secondFactor { firebase["sign_in_second_factor"] = .string(factor) }
         if let identifier = session.secondFactorIdentifier { firebase["second_factor_identifier"] = .string(identifier) }
+        firebase[Self.issuedAtMillisClaim] = .integer(nowMillis)
         claims["firebase"] = .object(firebase)
         return try keys.current().signer.sign(payload: JSONValue.object(claims).jsonData())
     }
@@ -260,22 +262,106 @@ public final class TokenService: Sendable {
     /// The lifetimes a session cookie may have, in seconds (5 minutes to 14 days, as Firebase's).
     public static let sessionCookieLifetimes: ClosedRange<Int64> = 300...1_209_600
 
+    /// Where Hearth writes, inside the `firebase` claim (which custom claims cannot set), the millisecond at which it
+    /// signed an ID token, a session cookie or a console session. Revocation (`validSince`) is kept in milliseconds;
+    /// `iat` has whole seconds only, so a token signed in the same second as a revocation, before it, would pass a
+    /// comparison in seconds. Where Hearth checks cookies and console sessions itself, it compares this time.
+    public static let issuedAtMillisClaim = "hearth_issued_at_ms"
+
     /// A session cookie (`createSessionCookie`) for the holder of `idToken`: the ID token's claims, issued now
     /// for `validDuration` seconds (14 days by default) by `https://session.firebase.google.com/<project>`,
-    /// signed with the same keys. The ID token is checked as `authenticate(idToken:)` checks it.
+    /// signed with the same keys, with the time it was signed in milliseconds (``issuedAtMillisClaim``). The ID
+    /// token is checked as `authenticate(idToken:)` checks it, and must also have been signed no earlier than the
+    /// account's `validSince`, to the millisecond, so that a token revoked in the second of its own `iat` cannot
+    /// become a cookie signed after the revocation.
     ///
-    /// - Throws: `INVALID_DURATION`, or what `authenticate(idToken:)` throws.
+    /// - Throws: `INVALID_DURATION`, `TOKEN_EXPIRED` for a revoked token, or what `authenticate(idToken:)` throws.
     public func mintSessionCookie(idToken: String?, validDuration: Int64?) throws -> String {
         let lifetime = validDuration ?? Self.sessionCookieLifetimes.upperBound
         guard Self.sessionCookieLifetimes.contains(lifetime) else {
             throw WireError(.invalidDuration, "The session cookie duration must be between 5 minutes and 14 days.")
         }
-        var claims = try verified(idToken: idToken).claims
-        let now = time.nowSeconds
-        claims["iss"] = .string("https://session.firebase.google.com/\(project.projectID)")
-        claims["iat"] = .integer(now)
-        claims["exp"] = .integer(now + lifetime)
+        var claims = try unrevokedToMillisecond(idToken: idToken).claims
+        claims["iss"] = .string(Self.sessionCookieIssuer(project.projectID))
+        return try signCookie(claims, lifetime: lifetime)
+    }
+
+    /// The `iss` of an app's session cookies, as Firebase's.
+    static func sessionCookieIssuer(_ projectID: String) -> String { "https://session.firebase.google.com/\(projectID)" }
+
+    /// The `iss` of console sessions: no ID token, session cookie or admin access token has it.
+    public static let consoleSessionIssuer = "hearth:console-session"
+
+    /// The `aud` of console sessions for `projectID`.
+    public static func consoleSessionAudience(_ projectID: String) -> String { "hearth:console:\(projectID)" }
+
+    /// A session of the admin console for the holder of `idToken`, for `lifetime` seconds: only the uid, the
+    /// sign-in's `auth_time` and provider (and second factor), under the console's own issuer and audience
+    /// (``consoleSessionIssuer``), so that an app's session cookie, which `createSessionCookie` mints for any ID
+    /// token, never opens the console, and a console session never passes for an app's cookie. The ID token is
+    /// checked as for ``mintSessionCookie(idToken:validDuration:)``.
+    ///
+    /// - Throws: `TOKEN_EXPIRED` for a revoked token, or what `authenticate(idToken:)` throws.
+    public func mintConsoleSession(idToken: String?, lifetime: Int64) throws -> String {
+        let verified = try unrevokedToMillisecond(idToken: idToken)
+        var firebase: [String: JSONValue] = ["sign_in_provider": .string(verified.user.session.signInProvider)]
+        if let factor = verified.user.session.secondFactor { firebase["sign_in_second_factor"] = .string(factor) }
+        let claims: [String: JSONValue] = [
+            "iss": .string(Self.consoleSessionIssuer), "aud": .string(Self.consoleSessionAudience(project.projectID)),
+            "sub": .string(verified.user.account.localID), "auth_time": .integer(verified.user.session.authTime),
+            "firebase": .object(firebase),
+        ]
+        return try signCookie(claims, lifetime: lifetime)
+    }
+
+    /// The account of a console session (``mintConsoleSession(idToken:lifetime:)``) that is still valid: signed
+    /// with a published key, the console's issuer and this project's audience, unexpired, its account existing and
+    /// enabled, and signed no earlier than the account's `validSince`, compared in milliseconds. Nil for anything
+    /// else: an app's session cookie, an ID token, an expired or revoked session.
+    /// - Throws: only the store's errors.
+    public func consoleSessionAccount(_ session: String) throws -> Account? {
+        guard let verified = try? keys.verify(session),
+            case .object(let claims)? = try? JSONValue(parsing: verified.payload),
+            claims["iss"]?.stringValue == Self.consoleSessionIssuer,
+            claims["aud"]?.stringValue == Self.consoleSessionAudience(project.projectID),
+            let subject = claims["sub"]?.stringValue, !subject.isEmpty,
+            let expiresAt = NumericDate(claims["exp"])?.secondsSince1970, expiresAt > time.nowSeconds,
+            let issuedAtMillis = Self.issuedAtMillis(claims)
+        else { return nil }
+        guard let account = try store.read({ try $0.account(localID: subject) }), !account.disabled,
+            issuedAtMillis >= account.validSinceMillis
+        else { return nil }
+        return account
+    }
+
+    /// `claims` issued now for `lifetime` seconds, with the millisecond they were signed, signed with the session keys.
+    private func signCookie(_ claims: [String: JSONValue], lifetime: Int64) throws -> String {
+        var claims = claims
+        let nowMillis = time.nowMillis
+        claims["iat"] = .integer(nowMillis / 1000)
+        claims["exp"] = .integer(nowMillis / 1000 + lifetime)
+        var firebase = claims["firebase"]?.objectValue ?? [:]
+        firebase[Self.issuedAtMillisClaim] = .integer(nowMillis)
+        claims["firebase"] = .object(firebase)
         return try keys.current().signer.sign(payload: JSONValue.object(claims).jsonData())
+    }
+
+    /// The millisecond a Hearth token was signed (``issuedAtMillisClaim``), if it says so and agrees with its `iat`.
+    static func issuedAtMillis(_ claims: [String: JSONValue]) -> Int64? {
+        guard case .integer(let millis)? = claims["firebase"]?.objectValue?[issuedAtMillisClaim],
+            let issuedAt = NumericDate(claims["iat"])?.secondsSince1970, millis >= 0, millis / 1000 == issuedAt
+        else { return nil }
+        return millis
+    }
+
+    /// An ID token checked as `authenticate(idToken:)` checks it, and not revoked to the millisecond: signed no
+    /// earlier than the account's `validSince` (a token from before Hearth wrote ``issuedAtMillisClaim`` counts as
+    /// signed at the start of its `iat` second, so it is refused in the second of a revocation).
+    private func unrevokedToMillisecond(idToken: String?) throws -> (claims: [String: JSONValue], user: AuthenticatedUser) {
+        let verified = try verified(idToken: idToken)
+        let issuedAtMillis = Self.issuedAtMillis(verified.claims) ?? verified.user.issuedAt * 1000
+        guard issuedAtMillis >= verified.user.account.validSinceMillis else { throw WireError(.tokenExpired) }
+        return verified
     }
 
     private func verified(idToken: String?) throws -> (claims: [String: JSONValue], user: AuthenticatedUser) {

@@ -13,6 +13,9 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var passwordHash: String?
     public var passwordUpdatedAt: Double?
     public var validSince: String?
+    /// `validSince` to the millisecond (a Hearth extension, in admin lookups only): HearthAdmin compares it with the
+    /// millisecond a session cookie was signed.
+    public var validSinceMillis: String?
     public var createdAt: String?
     public var lastLoginAt: String?
     public var lastRefreshAt: String?

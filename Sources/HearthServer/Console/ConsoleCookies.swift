@@ -3,7 +3,7 @@ import HearthConsole
 import HearthHTTP
 
 /// The console's cookies, all `HttpOnly`, `Path=/console` and `Secure` when the public URL is https:
-/// - `hearth_console`: the signed-in administrator's session (a Firebase-style session cookie), `SameSite=Strict`;
+/// - `hearth_console`: the signed-in administrator's console session (``ConsoleSession``), `SameSite=Strict`;
 /// - `hearth_console_open`: in development without sign-in, a random value the CSRF token is bound to, `SameSite=Strict`;
 /// - `hearth_console_flow`: a sign-in in progress (state, PKCE verifier, nonce), `SameSite=Lax` so that it comes back
 ///   with the provider's redirect, for 10 minutes;

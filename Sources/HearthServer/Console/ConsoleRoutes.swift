@@ -55,7 +55,7 @@ struct ConsoleRoutes {
     }
 
     func register(in router: inout Router, edge: Edge) {
-        let chain = edge.plain
+        let chain = edge.restrictedPlain
         router.add(.get, ConsolePaths.base, chain.handler { _ in ConsoleGate.secured(.redirect(to: ConsolePaths.users)) })
         router.add(.get, ConsolePaths.stylesheet, chain.handler { _ in
             var response = HTTPResponse(status: 200, headers: ["Content-Type": "text/css; charset=utf-8"], body: Array(ConsoleStylesheet.css.utf8))

@@ -8,7 +8,7 @@ import HearthProtocol
 /// authorization-code flow (state, nonce, PKCE S256) at the configured provider as the console's client, keeping the
 /// flow's secrets in a short-lived `SameSite=Lax` cookie (so any instance can finish it); `/console/callback` checks
 /// the state against that cookie, exchanges the code, signs in with `signInWithIdp` as an app does, and lets in only
-/// an account with `"hearthAdmin": true`, giving it a session cookie (`mintSessionCookie`). An administrator with a
+/// an account with `"hearthAdmin": true`, giving it a console session (`mintConsoleSession`). An administrator with a
 /// second factor finishes with an authenticator-app code (`mfaSignIn:finalize`); phone factors are refused.
 struct ConsoleSignInRoutes: Sendable {
     let platform: IdentityPlatform
@@ -140,7 +140,7 @@ struct ConsoleSignInRoutes: Sendable {
 
     /// The console session of the holder of `idToken`: its cookie, and the step into the console.
     private func session(idToken: String) throws -> HTTPResponse {
-        let cookie = try platform.tokens.mintSessionCookie(idToken: idToken, validDuration: sessionLifetime)
+        let cookie = try platform.tokens.mintConsoleSession(idToken: idToken, lifetime: sessionLifetime)
         var response = HTTPResponse.html(MessagePage.continueInto(ConsolePaths.users))
         response.headers.add(name: "Set-Cookie", value: cookies.setting(ConsoleCookies.session, cookie, maxAge: sessionLifetime))
         return response

@@ -15,13 +15,13 @@ struct DevAppleRoutes {
 
     func register(in router: inout Router) {
         let base = Self.base
-        let plain = edge.plain
+        let plain = edge.restrictedPlain
         router.add(.get, "\(base)/.well-known/openid-configuration", plain.handler(discovery))
         router.add(.get, Self.authorizePath, plain.handler(authorize))
         router.add(.post, Self.authorizePath, plain.handler(authorize))
         router.add(.post, "\(base)/auth/token", plain.handler(token))
         router.add(.post, "\(base)/auth/revoke", plain.handler(revoke))
-        router.add(.get, "\(base)/auth/keys", edge.firebase.handler(KeyRoutes.document(\.publishedJSON, of: provider.keys, maxAge: 300)))
+        router.add(.get, "\(base)/auth/keys", edge.restrictedFirebase.handler(KeyRoutes.document(\.publishedJSON, of: provider.keys, maxAge: 300)))
         router.add(.get, "\(base)/revocations", plain.handler(revocations))
     }
 

@@ -13,8 +13,8 @@ struct DevIdPRoutes {
 
     func register(in router: inout Router) {
         let base = Self.base
-        let plain = edge.plain
-        let keys = edge.firebase
+        let plain = edge.restrictedPlain
+        let keys = edge.restrictedFirebase
         router.add(.get, "\(base)/.well-known/openid-configuration", plain.handler(discovery))
         router.add(.get, "\(base)/o/oauth2/v2/auth", plain.handler(authorize))
         router.add(.post, "\(base)/o/oauth2/v2/auth", plain.handler(authorize))

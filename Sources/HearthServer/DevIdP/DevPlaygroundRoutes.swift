@@ -44,8 +44,8 @@ struct DevPlaygroundRoutes {
     }
 
     func register(in router: inout Router) {
-        router.add(.get, Self.tryPath, edge.plain.handler(start))
-        router.add(.get, Self.callbackPath, edge.plain.handler(callback))
+        router.add(.get, Self.tryPath, edge.restrictedPlain.handler(start))
+        router.add(.get, Self.callbackPath, edge.restrictedPlain.handler(callback))
     }
 
     private var start: HTTPHandler {

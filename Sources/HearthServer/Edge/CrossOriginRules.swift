@@ -2,15 +2,17 @@ import Foundation
 public import HearthHTTP
 
 /// Which web pages may call which of Hearth's paths from another origin (CORS), and which may reach
-/// a server on a private network (Private Network Access).
+/// a server on a private network (Private Network Access), by the ``CrossOriginScope`` each route declares
+/// (its middleware chain's: ``Edge``).
 ///
-/// - The Firebase client endpoints and the key documents are open to every origin, as Firebase's
-///   are: browser apps call them with keys and tokens in the request, never cookies.
-/// - The development helpers (`/emulator/…`) and the dev IdPs (`/dev/google/…`, `/dev/apple/…`) answer only trusted
-///   origins: loopback pages (`http://localhost:3000`, `http://127.0.0.1:…`, `http://[::1]:…`),
-///   Hearth's own public URL and configured ones. Any other page is refused before the route runs,
-///   so a site a developer happens to visit cannot wipe accounts or read SMS codes.
-/// - Admin paths (`…/v1/projects/…/accounts…`) never answer cross-origin, nor does `/metrics` (operational data).
+/// - Routes open to any origin (`.anyOrigin`: the Firebase client endpoints, the key documents, the action page)
+///   answer every page, as Firebase's do: browser apps call them with keys and tokens in the request, never cookies.
+/// - Routes for trusted origins only (`.trustedOrigins`: every admin route, the console, the service-account token
+///   endpoint, `/metrics`, and in development the helpers `/emulator/…` and the dev IdPs `/dev/google/…`,
+///   `/dev/apple/…`) answer only trusted origins: Hearth's own public URL, configured ones and, with `--dev`,
+///   loopback pages (`http://localhost:3000`, `http://127.0.0.1:…`, `http://[::1]:…`). Any other page is refused
+///   (403, no `Access-Control-Allow-Origin`) before the route runs, preflight or not, so a site an administrator or
+///   developer happens to visit can neither read these answers nor trigger their effects.
 /// - Private Network Access is granted only to trusted origins.
 public struct CrossOriginRules: Sendable {
     private let trustedOrigins: Set<String>
@@ -27,15 +29,20 @@ public struct CrossOriginRules: Sendable {
         trustsLoopback = development
     }
 
-    /// The answer for a request to `path` from a page at `origin`.
-    public func access(path: String, origin: String) -> CORSAccess {
+    /// The answer for a request to a route of `scope` from a page at `origin`.
+    public func access(to scope: CrossOriginScope, origin: String) -> CORSAccess {
         let trusted = isTrusted(origin)
-        if Self.isRestricted(path) { return trusted ? .allow(privateNetwork: true) : .refuse }
-        return .allow(privateNetwork: trusted)
+        switch scope {
+        case .anyOrigin: return .allow(privateNetwork: trusted)
+        case .trustedOrigins: return trusted ? .allow(privateNetwork: true) : .refuse
+        }
     }
 
-    /// As a policy for `HTTPServer.Configuration.cors`.
-    public var policy: CORSPolicy { CORSPolicy { path, origin in access(path: path, origin: origin) } }
+    /// As a policy for `HTTPServer.Configuration.cors` in front of `server`: each path gets the scope of the routes
+    /// that match it (a path no route matches is answered 404 by any origin).
+    public func policy(for server: IdentityServer) -> CORSPolicy {
+        CORSPolicy { path, origin in access(to: server.crossOriginScope(ofPath: path) ?? .anyOrigin, origin: origin) }
+    }
 
     /// Whether a page at `origin` is trusted (the dev Apple accepts `https` redirect URIs on these origins).
     public func trusts(origin: String) -> Bool { isTrusted(origin) }
@@ -45,11 +52,6 @@ public struct CrossOriginRules: Sendable {
         if trustedOrigins.contains(normalized) { return true }
         guard trustsLoopback, let url = URL(string: normalized), let host = url.host?.lowercased() else { return false }
         return host == "localhost" || host == "::1" || host == "[::1]" || (IPAddress(host)?.isLoopback ?? false)
-    }
-
-    private static func isRestricted(_ path: String) -> Bool {
-        path == "/metrics" || path.hasPrefix("/emulator/") || path.hasPrefix(DevIdPRoutes.base + "/") || path.hasPrefix(DevAppleRoutes.base + "/")
-            || (path.hasPrefix(IdentityToolkitRoutes.v1 + "/projects/") && path.contains("/accounts"))
     }
 
     /// Whether `text` is a web origin (`scheme://host[:port]`, http or https) that can be trusted.

@@ -8,9 +8,15 @@ struct Edge: Sendable {
     let firebase: MiddlewareChain
     /// Routes whose bodies are not Firebase's (the dev IdP): only the client address is resolved.
     let plain: MiddlewareChain
-    /// Admin routes (`/v1/projects/{project}/accounts…`): errors in the wire envelope, then the caller
-    /// authorized by the configured admin verifiers (never by an API key).
+    /// Admin routes (`/v1/projects/{project}/accounts…`, `…:createSessionCookie`, `…/auditEvents`): errors in the
+    /// wire envelope, then the caller authorized by the configured admin verifiers (never by an API key); answering
+    /// trusted origins only (``CrossOriginRules``).
     let admin: MiddlewareChain
+    /// `plain` for routes only trusted origins may call from another origin: the console, the service-account token
+    /// endpoint, the dev IdPs.
+    let restrictedPlain: MiddlewareChain
+    /// `firebase` for routes only trusted origins may call: the development helpers (`/emulator/…`), the dev IdPs' keys.
+    let restrictedFirebase: MiddlewareChain
     private let apiKey: RequireAPIKey
     private let limiter: RateLimiter
     /// Where outcomes counted with `clientCall(_:counting:)` go.
@@ -21,6 +27,9 @@ struct Edge: Sendable {
         firebase = MiddlewareChain([RenderWireErrors(log: log), client])
         plain = MiddlewareChain([client])
         admin = firebase.appending(RequireAdmin(verifiers: options.adminVerifiers, projectID: platform.project.projectID))
+            .crossOrigin(.trustedOrigins)
+        restrictedPlain = plain.crossOrigin(.trustedOrigins)
+        restrictedFirebase = firebase.crossOrigin(.trustedOrigins)
         apiKey = RequireAPIKey(policy: platform.project.apiKeys)
         limiter = platform.rateLimiter
         metrics = options.operations?.metrics ?? NoMetrics()

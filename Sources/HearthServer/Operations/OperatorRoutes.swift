@@ -19,7 +19,7 @@ public struct OperatorRoutes: Sendable {
             guard let problem = endpoints.readiness.problem() else { return Self.json(200, ["status": "ready"]) }
             return Self.json(503, ["status": "not ready", "reason": .string(problem)])
         }
-        router.add(.get, "/metrics") { request in
+        router.add(.get, "/metrics", crossOrigin: .trustedOrigins) { request in
             guard endpoints.access.served, let metrics = endpoints.metrics else { return Self.notFound }
             if let refusal = Self.refusal(of: request, access: endpoints.access) { return refusal }
             var response = HTTPResponse(status: 200, body: Array(metrics.registry.exposition().utf8))

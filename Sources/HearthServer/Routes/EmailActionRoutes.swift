@@ -36,13 +36,13 @@ struct EmailActionRoutes {
         })
 
         let page = ActionPageRoutes(actions: actions, limiter: platform.rateLimiter)
-        let pageChain = edge.plain
-        var paths = [ActionPageRoutes.productionPath]
+        // The emulator's page, like its other helpers, answers trusted origins only.
+        var paths = [(ActionPageRoutes.productionPath, edge.plain)]
         if options.development {
-            paths.append(ActionPageRoutes.emulatorPath)
-            router.add(.get, "/emulator/v1/projects/{project}/oobCodes", edge.firebase.handler(oobCodes))
+            paths.append((ActionPageRoutes.emulatorPath, edge.restrictedPlain))
+            router.add(.get, "/emulator/v1/projects/{project}/oobCodes", edge.restrictedFirebase.handler(oobCodes))
         }
-        for path in paths {
+        for (path, pageChain) in paths {
             router.add(.get, path, pageChain.handler(page.show))
             router.add(.post, path, pageChain.handler(page.complete))
         }

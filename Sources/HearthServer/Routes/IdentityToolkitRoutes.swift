@@ -28,7 +28,7 @@ struct IdentityToolkitRoutes {
     ]
 
     /// `501 NOT_IMPLEMENTED` in the wire envelope, naming the v1 endpoint.
-    private static func notImplemented(_ v1Name: String, edge: Edge) -> HTTPHandler {
+    private static func notImplemented(_ v1Name: String, edge: Edge) -> RouteHandler {
         edge.firebase.handler { _ in
             throw WireError(.notImplemented, "\(v1Name) is not implemented by this Hearth server yet.")
         }

@@ -61,8 +61,8 @@ struct EmulatorRoutes {
     let edge: Edge
 
     func register(in router: inout Router) {
-        router.add(.delete, "/emulator/v1/projects/{project}/accounts", edge.firebase.handler(deleteAllAccounts))
-        router.add(.get, "/emulator/v1/projects/{project}/verificationCodes", edge.firebase.handler(verificationCodes))
+        router.add(.delete, "/emulator/v1/projects/{project}/accounts", edge.restrictedFirebase.handler(deleteAllAccounts))
+        router.add(.get, "/emulator/v1/projects/{project}/verificationCodes", edge.restrictedFirebase.handler(verificationCodes))
     }
 
     /// `GET /emulator/v1/projects/{p}/verificationCodes`: SMS codes whose session is still open (a code

@@ -19,7 +19,7 @@ struct ServiceAccountTokenRoutes {
     static let path = "/oauth2/token"
 
     func register(in router: inout Router) {
-        router.add(.post, Self.path, edge.plain.handler(token))
+        router.add(.post, Self.path, edge.restrictedPlain.handler(token))
     }
 
     private var token: HTTPResponder {
