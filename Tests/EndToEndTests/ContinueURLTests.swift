@@ -31,7 +31,8 @@ struct ContinueURLTests {
         try JSONSerialization.data(withJSONObject: [
             "emailActions": [
                 "authorizedDomains": ["good.example", "app.example.com"], "sendsPerEmailPerHour": 1_000,
-                "sendsPerClientPerHour": 1_000,
+                "sendsPerClientPerHour": 1_000, "emailChangesPerAccountPerHour": 1_000,
+                "emailChangesPerClientPerHour": 1_000,
             ],
             "email": ["from": "Hearth <no-reply@example.com>", "smtp": ["url": "smtp://127.0.0.1:\(sink.port)", "tls": "none"]],
         ]).write(to: config)
