@@ -61,13 +61,7 @@ class ServiceProcess: @unchecked Sendable {
         let found = Locked<UInt16?>(nil)
         let pending = Locked(Data())
         let readyPrefixes = self.readyPrefixes
-        pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                portFound.signal()
-                return
-            }
+        readToEnd(pipe.fileHandleForReading, onChunk: { [output] chunk in
             let lines = pending.withLock { buffer -> [String] in
                 buffer.append(chunk)
                 var lines: [String] = []
@@ -86,7 +80,7 @@ class ServiceProcess: @unchecked Sendable {
                     portFound.signal()
                 }
             }
-        }
+        }, onEnd: { portFound.signal() })
         try process.run()
         self.process = process
         _ = portFound.wait(timeout: .now() + 60)

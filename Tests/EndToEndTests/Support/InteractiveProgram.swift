@@ -18,10 +18,7 @@ final class InteractiveProgram: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         for (pipe, buffer) in [(output, stdout), (errors, stderr)] {
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let chunk = handle.availableData
-                if chunk.isEmpty { handle.readabilityHandler = nil } else { buffer.withLock { $0.append(chunk) } }
-            }
+            readToEnd(pipe.fileHandleForReading, onChunk: { chunk in buffer.withLock { $0.append(chunk) } })
         }
         try process.run()
     }
