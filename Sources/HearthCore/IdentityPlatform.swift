@@ -112,7 +112,7 @@ public final class IdentityPlatform: Sendable {
             project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
             limiter: rateLimiter, report: securityEvents, audit: audit)
         customTokens = CustomTokenSignIn(
-            project: project, store: store, tokens: tokens, time: time, limiter: rateLimiter,
+            project: project, store: store, tokens: tokens, mfa: mfa, time: time, limiter: rateLimiter,
             acceptsUnsignedTokens: acceptsUnsignedCustomTokens, audit: audit)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)

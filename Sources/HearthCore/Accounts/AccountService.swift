@@ -9,7 +9,8 @@ public final class AccountService: Sendable {
     let store: any HearthStore
     let tokens: TokenService
     let providers: IdentityProviderRegistry
-    private let mfa: MFAService
+    /// Where every sign-in and link completes.
+    let completion: SignInCompletion
     let limiter: RateLimiter
     let time: any TimeSource
     let providerTokens: ProviderTokenHandling
@@ -38,7 +39,7 @@ public final class AccountService: Sendable {
         self.audit = AuditRecorder(audit, time: time)
         self.metrics = metrics
         self.emailActions = emailActions
-        self.mfa = mfa
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
         self.passwords = passwords
         self.providerTokens = providerTokens
         self.limiter = limiter
@@ -58,15 +59,23 @@ public final class AccountService: Sendable {
     public func signInWithIdp(_ request: SignInWithIdpRequest, client: String? = nil) throws -> SignInWithIdpResponse {
         var provider = MetricsOutcome.unknownProvider
         do {
-            let response = try federatedSignIn(request, client: client, enabledProvider: &provider)
-            metrics.signIn(provider: provider, outcome: Self.outcome(of: response))
+            let (response, outcome) = try federatedSignIn(request, client: client, enabledProvider: &provider)
+            metrics.signIn(provider: provider, outcome: outcome)
             if let code = response.errorMessage { recordRefusal(ErrorCode(rawValue: code), provider: provider, client: client) }
             return response
+        } catch let refusal as RecordedRefusal {
+            metrics.signIn(provider: provider, outcome: MetricsOutcome.failure(refusal.error))
+            throw refusal.error
         } catch {
             metrics.signIn(provider: provider, outcome: MetricsOutcome.failure(error))
             if let error = error as? WireError { recordRefusal(error.code, provider: provider, client: client) }
             throw error
         }
+    }
+
+    /// A refusal the sign-in's write recorded already (a disabled account).
+    private struct RecordedRefusal: Error {
+        let error: WireError
     }
 
     /// Records a refused `signInWithIdp` of an enabled provider (nothing of the credential, no account), in a
@@ -76,24 +85,16 @@ public final class AccountService: Sendable {
         audit.recordRefusal(.signInFailed, provider: provider, client: client, code: code, in: store)
     }
 
-    /// How a sign-in that answered ended: signed in, stopped at the second factor, waiting for a confirmation,
-    /// or (for iOS, with the credential) the wire code in `errorMessage`.
-    private static func outcome(of response: SignInWithIdpResponse) -> String {
-        if response.mfaPendingCredential != nil { return MetricsOutcome.secondFactorRequired }
-        if response.needConfirmation == true { return MetricsOutcome.needsConfirmation }
-        return response.errorMessage ?? MetricsOutcome.success
-    }
-
-    /// `signInWithIdp` itself; `enabledProvider` is set to the provider once it is known to be enabled (so the
-    /// metric's labels stay the configured providers).
+    /// `signInWithIdp` itself, and the outcome for the metric; `enabledProvider` is set to the provider once it is
+    /// known to be enabled (so the metric's labels stay the configured providers).
     private func federatedSignIn(
         _ request: SignInWithIdpRequest, client: String?, enabledProvider: inout String
-    ) throws -> SignInWithIdpResponse {
+    ) throws -> (SignInWithIdpResponse, outcome: String) {
         let parameters = try IdpParameters(request)
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
         }
-        guard providers.provider(providerID) != nil else {
+        guard let enabled = providers.provider(providerID) else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
         enabledProvider = providerID
@@ -106,18 +107,22 @@ public final class AccountService: Sendable {
         if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
         var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, redirectURI: credential.redirectURI)
-        let email = EmailProof(profile, trust: providers.provider(providerID)?.emailTrust ?? .none)
+        let email = EmailProof(profile, trust: enabled.emailTrust)
+        var authentication = Authentication(.identity(profile, email), signInProvider: providerID)
+        authentication.createsAccount = request.autoCreate ?? true
 
         var response = Self.credentialEcho(profile: profile, idToken: credential.idToken, accessToken: credential.accessToken)
-        let outcome: SignInOutcome
+        let now = time.nowMillis
+        let takes = RateLimitTakes(limiter)
+        let decision: SignInDecision
         do {
-            if let linkingUser {
-                outcome = try retryingUniqueness {
-                    try link(profile, email: email, to: linkingUser.account.localID, client: client)
-                }
-            } else {
-                outcome = try retryingUniqueness {
-                    try signIn(profile, email: email, autoCreate: request.autoCreate ?? true, client: client)
+            decision = try retryingUniqueness {
+                try store.write { writer in
+                    let context = SignInCompletion.Context(writer: writer, nowMillis: now, client: client, takes: takes)
+                    if let linkingUser {
+                        return try completion.link(.identity(profile, email), to: linkingUser.account.localID, context)
+                    }
+                    return try completion.signIn(authentication, context)
                 }
             }
         } catch let error as WireError
@@ -126,168 +131,27 @@ public final class AccountService: Sendable {
         {
             // iOS turns these into credentialAlreadyInUse / emailAlreadyInUse carrying the credential.
             response.errorMessage = error.code.rawValue
-            return response
+            return (response, error.code.rawValue)
         }
         // A new Apple refresh token replaced (and queued the revocation of) any older one of the identity.
         if profile.providerRefreshToken != nil { providerTokens.revocationsQueued() }
 
-        switch outcome {
-        case .secondFactorRequired(let account, let credential, let mfaInfo):
+        switch decision {
+        case .refused(let error):
+            throw RecordedRefusal(error: error)
+        case .secondFactor(let account, let credential, let factors):
             response.localId = account.localID
             response.email = account.email ?? profile.email
             response.mfaPendingCredential = credential
-            response.mfaInfo = mfaInfo
-            return response
+            response.mfaInfo = factors
         case .needsConfirmation(let existing):
             response.needConfirmation = true
             response.localId = existing.localID
             response.verifiedProvider = existing.providers.map(\.providerID).filter { $0 != "password" && $0 != "phone" }
-            return response
-        case .signedIn(let account, let refreshToken, let session, let isNewUser, let emailRecycled, let linked):
-            response.localId = account.localID
-            response.email = account.email ?? profile.email
-            response.emailVerified = account.emailVerified
-            response.isNewUser = linked ? nil : isNewUser
-            response.emailRecycled = emailRecycled ? true : nil
-            response.idToken = try tokens.mintIDToken(for: account, session: session)
-            response.refreshToken = refreshToken
-            response.expiresIn = tokens.expiresIn
-            return response
+        case .session(let signedIn):
+            response.fill(signedIn, try tokens.issue(signedIn))
         }
-    }
-
-    private enum SignInOutcome {
-        case signedIn(Account, refreshToken: String, Session, isNewUser: Bool, emailRecycled: Bool, linked: Bool)
-        case needsConfirmation(Account)
-        case secondFactorRequired(Account, credential: String, mfaInfo: [MFAEnrollmentInfo])
-    }
-
-    /// Sign-in by federated identity: the owner of the identity, else the owner of the email (auto-link when the
-    /// provider is trusted for the address, `needConfirmation` when not), else a new account (§4.3 steps 3b–3d).
-    private func signIn(_ profile: FederatedProfile, email proof: EmailProof, autoCreate: Bool, client: String?) throws
-        -> SignInOutcome
-    {
-        let now = time.now
-        let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        let nowSeconds = nowMillis / 1000
-        let session = Session(signInProvider: profile.providerID, authTime: nowSeconds)
-        let takes = RateLimitTakes(limiter)
-        return try store.write { writer -> SignInOutcome in
-            /// Saves the account and either starts the session or, when the user has second factors the
-            /// project asks for, records a pending sign-in instead (PROTOCOL.md §6.1).
-            func finish(_ account: Account, isNewUser: Bool, emailRecycled: Bool) throws -> SignInOutcome {
-                var account = account
-                let bucket: RateLimiter.Bucket = isNewUser ? .accountCreationPerClient : .signInPerAccount
-                guard takes.take(bucket, key: isNewUser ? client : account.localID) else {
-                    throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
-                }
-                /// A takeover (§4.3 step 3c) drops identities: their provider tokens are queued for revocation.
-                func save(_ account: Account) throws {
-                    if isNewUser {
-                        try writer.insertAccount(account)
-                    } else {
-                        try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
-                    }
-                }
-                if isNewUser {
-                    try audit.record(
-                        .signUp, localID: account.localID, provider: profile.providerID, client: client, in: writer)
-                }
-                let factors = mfa.requiredFactors(of: account)
-                if !factors.isEmpty {
-                    try save(account)
-                    try audit.record(
-                        .signIn, localID: account.localID, provider: profile.providerID, client: client,
-                        detail: AuditRecorder.mfaRequired, in: writer)
-                    let pending = try mfa.startPendingSignIn(for: account, signInProvider: profile.providerID, writer: writer)
-                    return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
-                }
-                account.recordSignIn(atMillis: nowMillis)
-                try save(account)
-                if !isNewUser {
-                    try audit.record(.signIn, localID: account.localID, provider: profile.providerID, client: client, in: writer)
-                }
-                let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
-                return .signedIn(
-                    account, refreshToken: refreshToken, session, isNewUser: isNewUser, emailRecycled: emailRecycled,
-                    linked: false)
-            }
-
-            if var account = try writer.account(providerID: profile.providerID, rawID: profile.rawID) {
-                guard !account.disabled else { throw WireError(.userDisabled) }
-                account.refresh(from: profile, email: proof)
-                if account.email == nil, let email = profile.email?.lowercased(), try writer.account(email: email) == nil {
-                    account.email = email
-                    account.emailVerified = proof.verified
-                }
-                return try finish(account, isNewUser: false, emailRecycled: false)
-            }
-            guard autoCreate else {
-                throw WireError(.userNotFound, "There is no user record corresponding to this identifier.")
-            }
-            if let email = profile.email, var account = try writer.account(email: email) {
-                // Only a provider trusted for the address may join (or take over) the account that has it.
-                guard proof.owned else { return .needsConfirmation(account) }
-                guard !account.disabled else { throw WireError(.userDisabled) }
-                let original = account
-                if !account.emailVerified {
-                    // The trusted provider takes over an address nobody proved (§4.3 step 3c).
-                    try writer.takeOver(&account, atMillis: nowMillis)
-                }
-                let emailRecycled = account.providers.contains {
-                    $0.providerID == profile.providerID && $0.rawID != profile.rawID
-                }
-                account.providers.removeAll { $0.providerID == profile.providerID }
-                account.providers.append(profile.linkedIdentity)
-                account.displayName = profile.displayName ?? account.displayName
-                account.photoURL = profile.photoURL ?? account.photoURL
-                account.emailVerified = true
-                // The identity linked to the email's account (and, in a takeover, every way in it drops).
-                try audit.recordChanges(from: original, to: account, client: client, in: writer)
-                return try finish(account, isNewUser: false, emailRecycled: emailRecycled)
-            }
-            let account = Account(
-                localID: Identifiers.localID(), email: profile.email?.lowercased(), emailVerified: proof.verified,
-                displayName: profile.displayName, photoURL: profile.photoURL, createdAtMillis: nowMillis,
-                validSinceMillis: nowMillis, providers: [profile.linkedIdentity])
-            return try finish(account, isNewUser: true, emailRecycled: false)
-        }
-    }
-
-    /// Links a federated identity to the signed-in user (§4.3 step 3a).
-    private func link(_ profile: FederatedProfile, email proof: EmailProof, to localID: String, client: String?) throws
-        -> SignInOutcome
-    {
-        let nowMillis = time.nowMillis
-        let session = Session(signInProvider: profile.providerID, authTime: nowMillis / 1000)
-        return try store.write { writer -> SignInOutcome in
-            guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
-            if try writer.account(providerID: profile.providerID, rawID: profile.rawID) != nil {
-                throw WireError(.federatedUserIDAlreadyLinked, "This credential is already associated with a different user account.")
-            }
-            if account.identity(for: profile.providerID) != nil {
-                throw WireError(.providerAlreadyLinked, "The user already has an account of this provider linked.")
-            }
-            if let email = profile.email?.lowercased() {
-                if let owner = try writer.account(email: email), owner.localID != account.localID {
-                    throw WireError(.emailExists, "The email address is already in use by another account.")
-                }
-                if account.email == nil {
-                    account.email = email
-                    account.emailVerified = proof.verified
-                } else if account.email == email && proof.verified {
-                    account.emailVerified = true
-                }
-            }
-            account.providers.append(profile.linkedIdentity)
-            account.isAnonymous = false
-            account.displayName = account.displayName ?? profile.displayName
-            account.photoURL = account.photoURL ?? profile.photoURL
-            try writer.updateAccount(account)
-            try audit.record(.link, localID: localID, provider: profile.providerID, client: client, in: writer)
-            let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
-            return .signedIn(account, refreshToken: refreshToken, session, isNewUser: false, emailRecycled: false, linked: true)
-        }
+        return (response, decision.metricsOutcome)
     }
 
     /// Two first sign-ins of the same identity can race; the loser's insert fails on the unique

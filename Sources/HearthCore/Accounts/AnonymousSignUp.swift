@@ -12,22 +12,24 @@ extension AccountService {
         if request.email != nil || request.password != nil || request.idToken != nil || request.localId != nil {
             return try passwords.signUp(request, client: client)
         }
-        let nowMillis = time.nowMillis
-        var account = Account(
-            localID: Identifiers.localID(), displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 },
-            createdAtMillis: nowMillis, validSinceMillis: nowMillis, isAnonymous: true)
-        account.recordSignIn(atMillis: nowMillis)
-        let session = Session(signInProvider: "anonymous", authTime: nowMillis / 1000)
         guard limiter.take(.accountCreationPerClient, key: client) else {
             throw WireError(.tooManyAttemptsTryLater, "Too many sign-ups; try again later.")
         }
-        let refreshToken = try store.write { writer in
-            try writer.insertAccount(account)
-            try audit.record(.signUp, localID: account.localID, provider: "anonymous", client: client, in: writer)
-            return try tokens.newRefreshToken(for: account, session: session, writer: writer)
+        let nowMillis = time.nowMillis
+        var authentication = Authentication(
+            .new(
+                Account(
+                    localID: Identifiers.localID(), displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 },
+                    createdAtMillis: nowMillis, validSinceMillis: nowMillis, isAnonymous: true)),
+            signInProvider: "anonymous")
+        authentication.takesRateLimit = false
+        let takes = RateLimitTakes(limiter)
+        let decision = try store.write { writer in
+            try completion.signIn(
+                authentication,
+                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes))
         }
-        return SignUpResponse(
-            idToken: try tokens.mintIDToken(for: account, session: session), refreshToken: refreshToken,
-            expiresIn: tokens.expiresIn, localId: account.localID, displayName: account.displayName)
+        guard case .session(let signedIn) = decision else { throw WireError(.internalError) }
+        return SignUpResponse(signedIn, try tokens.issue(signedIn))
     }
 }

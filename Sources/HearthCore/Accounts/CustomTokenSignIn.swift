@@ -24,13 +24,17 @@ public final class CustomTokenSignIn: Sendable {
     private let limiter: RateLimiter
     private let acceptsUnsignedTokens: Bool
     private let audit: AuditRecorder
+    private let completion: SignInCompletion
 
-    /// - Parameter audit: records sign-ins, accounts made by them, and refused tokens.
+    /// - Parameters:
+    ///   - mfa: the project's second factors (a custom token asks for none, as in the emulator).
+    ///   - audit: records sign-ins, accounts made by them, and refused tokens.
     public init(
-        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, time: any TimeSource,
-        limiter: RateLimiter, acceptsUnsignedTokens: Bool, audit: AuditLog = AuditLog()
+        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
+        time: any TimeSource, limiter: RateLimiter, acceptsUnsignedTokens: Bool, audit: AuditLog = AuditLog()
     ) {
         self.audit = AuditRecorder(audit, time: time)
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
         self.project = project
         self.store = store
         self.tokens = tokens
@@ -47,6 +51,8 @@ public final class CustomTokenSignIn: Sendable {
     {
         do {
             return try exchange(request, client: client)
+        } catch let refusal as RecordedRefusal {
+            throw refusal.error
         } catch let error as WireError where error.code != .tooManyAttemptsTryLater {
             audit.recordRefusal(.signInFailed, provider: Self.providerID, client: client, code: error.code, in: store)
             throw error
@@ -75,33 +81,28 @@ public final class CustomTokenSignIn: Sendable {
         }
         let sessionClaims = try Self.checkedClaims(claims["claims"])
 
+        var authentication = Authentication(.uid(uid), signInProvider: Self.providerID)
+        authentication.sessionClaims = sessionClaims
+        authentication.asksSecondFactor = false
         let now = time.nowMillis
-        let session = Session(signInProvider: Self.providerID, authTime: now / 1000, sessionClaims: sessionClaims)
         let takes = RateLimitTakes(limiter)
-        let (account, refreshToken, isNewUser) = try store.write { writer -> (Account, String, Bool) in
-            var account: Account
-            let isNewUser: Bool
-            if let existing = try writer.account(localID: uid) {
-                guard !existing.disabled else { throw WireError(.userDisabled) }
-                account = existing
-                isNewUser = false
-            } else {
-                account = Account(localID: uid, createdAtMillis: now, validSinceMillis: now)
-                isNewUser = true
-            }
-            let bucket: RateLimiter.Bucket = isNewUser ? .accountCreationPerClient : .signInPerAccount
-            guard takes.take(bucket, key: isNewUser ? client : uid) else {
-                throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
-            }
-            account.recordSignIn(atMillis: now)
-            isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
-            try audit.record(
-                isNewUser ? .signUp : .signIn, localID: uid, provider: Self.providerID, client: client, in: writer)
-            return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer), isNewUser)
+        let decision = try store.write { writer in
+            try completion.signIn(
+                authentication, SignInCompletion.Context(writer: writer, nowMillis: now, client: client, takes: takes))
         }
-        return SignInWithCustomTokenResponse(
-            idToken: try tokens.mintIDToken(for: account, session: session), refreshToken: refreshToken,
-            expiresIn: tokens.expiresIn, isNewUser: isNewUser)
+        switch decision {
+        case .session(let signedIn):
+            return SignInWithCustomTokenResponse(signedIn, try tokens.issue(signedIn))
+        case .refused(let error):
+            throw RecordedRefusal(error: error)
+        case .secondFactor, .needsConfirmation:
+            throw WireError(.internalError)
+        }
+    }
+
+    /// A refusal the sign-in's write recorded already (a disabled account).
+    private struct RecordedRefusal: Error {
+        let error: WireError
     }
 
     /// The token's claims once its signature (or, in development, its being unsigned) and, for signed

@@ -74,3 +74,16 @@ extension Account {
         validSinceMillis = max(validSinceMillis, millis)
     }
 }
+
+extension StoreWriter {
+    /// Ends every session `account` has, in this write: moves its `validSinceMillis` to `millis`
+    /// (``Account/revokeSessions(atMillis:)``) and revokes each live session row as well, so that a session started
+    /// earlier within that same millisecond (a squatter's password sign-in racing a takeover) ends too. For writes
+    /// that take an account away from whoever held it; a session the same write starts afterwards is not touched.
+    func endSessions(of account: inout Account, atMillis millis: Int64) throws {
+        account.revokeSessions(atMillis: millis)
+        for sessionID in try liveSessionIDs(localID: account.localID, skippingNewest: 0) {
+            try revokeSession(sessionID, atMillis: millis)
+        }
+    }
+}

@@ -27,7 +27,7 @@ extension EmailActionService {
             let before = account
             try consume(record, writer: writer)
             if account.emailVerified {
-                account.revokeSessions(atMillis: now)
+                try writer.endSessions(of: &account, atMillis: now)
                 try writer.deleteOOBCodes(localID: account.localID, keeping: .recoverEmail)
             } else {
                 try writer.takeOver(&account, atMillis: now)
@@ -66,7 +66,7 @@ extension EmailActionService {
                 let old = account.email
                 account.initialEmail = account.initialEmail ?? old
                 account.email = newEmail
-                account.revokeSessions(atMillis: now)
+                try writer.endSessions(of: &account, atMillis: now)
                 try writer.deleteOOBCodes(localID: account.localID, keeping: .recoverEmail)
                 if let old, !old.isEmpty {
                     let code = try issue(.recoverEmail, localID: account.localID, email: old, newEmail: newEmail,
@@ -78,7 +78,7 @@ extension EmailActionService {
                 account.email = record.email
                 account.passwordHash = nil
                 account.passwordUpdatedAtMillis = nil
-                account.revokeSessions(atMillis: now)
+                try writer.endSessions(of: &account, atMillis: now)
                 try writer.deleteOOBCodes(localID: account.localID, keeping: nil)
             default:
                 break

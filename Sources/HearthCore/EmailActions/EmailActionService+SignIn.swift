@@ -17,78 +17,43 @@ extension EmailActionService {
         let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
         if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
         let now = time.nowMillis
-        let session = Session(signInProvider: "password", authTime: now / 1000)
         let takes = RateLimitTakes(limiter)
-        let outcome = try store.write { writer -> Outcome in
+        let authentication = Authentication(
+            .provenEmail(email), signInProvider: "password", recordedProvider: Self.emailLinkProvider)
+        let decision = try store.write { writer -> SignInDecision in
             let record = try liveCode(oobCode, kinds: [.emailSignIn], reader: writer)
             guard record.email == email else {
                 throw WireError(.invalidEmail, "The email provided does not match the sign-in email address.")
             }
-            if let owner = try writer.account(email: email), owner.localID != (linkingUser?.account.localID ?? owner.localID) {
-                throw WireError(.emailExists, "The email address is already in use by another account.")
+            let context = SignInCompletion.Context(writer: writer, nowMillis: now, client: client, takes: takes)
+            let decision = if let linkingUser {
+                try completion.link(.provenEmail(email), to: linkingUser.account.localID, context)
+            } else {
+                try completion.signIn(authentication, context)
             }
-            let existing = try linkingUser.map { try writer.account(localID: $0.account.localID) }
-                ?? writer.account(email: email)
-            if linkingUser != nil, existing == nil { throw WireError(.userNotFound) }
-            guard !(existing?.disabled ?? false) else { throw WireError(.userDisabled) }
-            try consume(record, writer: writer)
-
-            let isNewUser = existing == nil
-            let bucket: RateLimiter.Bucket = isNewUser ? .accountCreationPerClient : .signInPerAccount
-            guard takes.take(bucket, key: isNewUser ? client : existing?.localID) else {
-                throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
-            }
-            var account = existing ?? Account(
-                localID: Identifiers.localID(), email: email, createdAtMillis: now, validSinceMillis: now)
-            if linkingUser == nil, !isNewUser, !account.emailVerified {
-                try writer.takeOver(&account, atMillis: now)
-            }
-            account.email = email
-            account.emailVerified = true
-            account.emailLinkSignIn = true
-            account.isAnonymous = false
-            if linkingUser == nil, let existing {
-                // A takeover drops every other way in and ends the sessions.
-                try audit.recordChanges(from: existing, to: account, client: client, in: writer)
-            }
-            if linkingUser == nil, !mfa.requiredFactors(of: account).isEmpty {
-                try writer.updateAccount(account)
-                try audit.record(
-                    .signIn, localID: account.localID, provider: Self.emailLinkProvider, client: client,
-                    detail: AuditRecorder.mfaRequired, in: writer)
-                let pending = try mfa.startPendingSignIn(for: account, signInProvider: "password", writer: writer)
-                return .secondFactorRequired(account, credential: pending.credential, mfaInfo: pending.mfaInfo)
-            }
-            account.recordSignIn(atMillis: now)
-            isNewUser ? try writer.insertAccount(account) : try writer.updateAccount(account)
-            let kind: AuditEventKind = isNewUser ? .signUp : linkingUser != nil ? .link : .signIn
-            try audit.record(kind, localID: account.localID, provider: Self.emailLinkProvider, client: client, in: writer)
-            let refreshToken = try tokens.newRefreshToken(for: account, session: session, writer: writer)
-            return .signedIn(account, refreshToken: refreshToken, isNewUser: isNewUser)
+            // A refused sign-in (a disabled account) leaves the code unused; anything else uses it. A takeover also
+            // voided it already, as every code of the account: the link that proved the address counts as used.
+            if case .refused = decision { return decision }
+            if try writer.oobCode(hash: record.codeHash) != nil { try consume(record, writer: writer) }
+            return decision
         }
-        switch outcome {
-        case .secondFactorRequired(let account, let credential, let mfaInfo):
+        switch decision {
+        case .refused(let error):
+            throw error
+        case .secondFactor(let account, let credential, let factors):
             var response = SignInWithEmailLinkResponse(localId: account.localID, email: email)
             response.mfaPendingCredential = credential
-            response.mfaInfo = mfaInfo
+            response.mfaInfo = factors
             return response
-        case .signedIn(let account, let refreshToken, let isNewUser):
-            var response = SignInWithEmailLinkResponse(localId: account.localID, email: email)
-            response.isNewUser = isNewUser
-            response.idToken = try tokens.mintIDToken(for: account, session: session)
-            response.refreshToken = refreshToken
-            response.expiresIn = tokens.expiresIn
-            return response
+        case .needsConfirmation:
+            throw WireError(.internalError)
+        case .session(let signedIn):
+            return SignInWithEmailLinkResponse(signedIn, try tokens.issue(signedIn), email: email)
         }
     }
 
     /// The provider email-link sign-ins are recorded under in the audit log (their sessions say `password`).
     static let emailLinkProvider = "emailLink"
-
-    private enum Outcome {
-        case signedIn(Account, refreshToken: String, isNewUser: Bool)
-        case secondFactorRequired(Account, credential: String, mfaInfo: [MFAEnrollmentInfo])
-    }
 
     /// `accounts:createAuthUri` for an email (PROTOCOL.md §3.10): whether an account has it and how it signs in
     /// (`password`, `emailLink`, identity providers). With enumeration protection on, only a session id.

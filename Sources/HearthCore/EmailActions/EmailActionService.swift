@@ -18,7 +18,8 @@ public final class EmailActionService: Sendable {
     let project: ProjectConfiguration
     let store: any HearthStore
     let tokens: TokenService
-    let mfa: MFAService
+    /// Where email-link sign-ins complete.
+    let completion: SignInCompletion
     let time: any TimeSource
     let sender: any EmailSender
     let passwords: (any PasswordHashing)?
@@ -45,7 +46,7 @@ public final class EmailActionService: Sendable {
         self.project = project
         self.store = store
         self.tokens = tokens
-        self.mfa = mfa
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
         self.time = time
         self.sender = sender
         self.passwords = passwords

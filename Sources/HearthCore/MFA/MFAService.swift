@@ -154,10 +154,10 @@ public final class MFAService: Sendable {
                 signInProvider: user.session.signInProvider, authTime: user.session.authTime,
                 secondFactor: kind.rawValue, secondFactorIdentifier: enrollmentID)
         }
-        let enrolled: FactorChange
+        let enrolled: SignedIn
         if let verification = request.phoneVerificationInfo {
             let (sessionInfo, code) = try requireSessionAndCode(verification.sessionInfo, verification.code)
-            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<FactorChange> in
+            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<SignedIn> in
                 try requireClientUnlocked(client, ledger)
                 let session: VerificationSession
                 switch try checkPhoneCode(
@@ -188,7 +188,7 @@ public final class MFAService: Sendable {
             }
             guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
             let now = time.nowSeconds
-            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<FactorChange> in
+            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<SignedIn> in
                 try requireClientUnlocked(client, ledger)
                 let hash = Identifiers.hash(sessionInfo)
                 guard var session = try writer.verificationSession(hash: hash), session.purpose == .totpEnrollment,
@@ -222,37 +222,23 @@ public final class MFAService: Sendable {
         } else {
             throw WireError(.invalidArgument, "Send phoneVerificationInfo or totpVerificationInfo.")
         }
-        var response = try response(for: enrolled)
+        var response = MFATokensResponse(enrolled, try tokens.issue(enrolled))
         if enrolled.session.secondFactor == MFAEnrollment.Kind.totp.rawValue { response.totpAuthInfo = EmptyObject() }
         return response
-    }
-
-    /// An account whose factors changed in a write that also started the caller's new session.
-    private struct FactorChange {
-        let account: Account
-        let session: Session
-        let refreshToken: String
     }
 
     /// Adds `enrollment` to `account` in `writer`, ends the account's sessions and starts the caller's new one.
     private func enroll(
         _ enrollment: MFAEnrollment, to account: inout Account, session: Session, client: String?,
         _ writer: any StoreWriter
-    ) throws -> FactorChange {
+    ) throws -> SignedIn {
         account.mfaEnrollments.append(enrollment)
         account.revokeSessions(atMillis: time.nowMillis)
         try writer.updateAccount(account)
-        try recordFactorChange(enrollment, localID: account.localID, client: client, writer)
-        return FactorChange(
+        try recordEnrolment(enrollment, localID: account.localID, client: client, writer)
+        return SignedIn(
             account: account, session: session,
-            refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer))
-    }
-
-    /// The answer of an enrolment or withdrawal: the new session's tokens, minted after its write committed.
-    private func response(for enrolled: FactorChange) throws -> MFATokensResponse {
-        MFATokensResponse(
-            idToken: try tokens.mintIDToken(for: enrolled.account, session: enrolled.session),
-            refreshToken: enrolled.refreshToken)
+            refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer), isNewUser: false)
     }
 
     /// `mfaEnrollment:withdraw`: removes a factor, ends the account's other sessions and answers tokens of a new
@@ -270,7 +256,7 @@ public final class MFAService: Sendable {
             session.secondFactorIdentifier = nil
         }
         let now = time.nowMillis
-        let withdrawn = try store.write { writer -> FactorChange in
+        let withdrawn = try store.write { writer -> SignedIn in
             guard var account = try writer.account(localID: user.account.localID) else { throw WireError(.userNotFound) }
             guard account.mfaEnrollments.contains(where: { $0.enrollmentID == enrollmentID }) else {
                 throw WireError(.mfaEnrollmentNotFound)
@@ -280,11 +266,11 @@ public final class MFAService: Sendable {
             account.revokeSessions(atMillis: now)
             try writer.updateAccount(account)
             try audit.recordChanges(from: before, to: account, client: client, in: writer)
-            return FactorChange(
+            return SignedIn(
                 account: account, session: session,
-                refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer))
+                refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer), isNewUser: false)
         }
-        var response = try response(for: withdrawn)
+        var response = MFATokensResponse(withdrawn, try tokens.issue(withdrawn))
         response.expiresIn = tokens.expiresIn
         return response
     }
@@ -323,8 +309,7 @@ public final class MFAService: Sendable {
         let pendingHash = Identifiers.hash(credential)
         let now = time.nowSeconds
         let takes = RateLimitTakes(limiter)
-        let (localID, provider, enrollment) = try transaction(client: client) { writer, ledger
-            -> WriteOutcome<(String, String, MFAEnrollment)> in
+        let signedIn = try transaction(client: client) { writer, ledger -> WriteOutcome<SignedIn> in
             guard var pending = try writer.mfaPendingSignIn(hash: pendingHash) else {
                 throw WireError(.invalidMFAPendingCredential, "The MFA pending credential is invalid or was already used.")
             }
@@ -396,13 +381,17 @@ public final class MFAService: Sendable {
                 try audit.record(
                     .signIn, localID: account.localID, provider: used.kind.rawValue, client: client,
                     detail: "first_factor=\(pending.signInProvider)", in: writer)
-                return .commit((account.localID, pending.signInProvider, used))
+                let session = Session(
+                    signInProvider: pending.signInProvider, authTime: now, secondFactor: used.kind.rawValue,
+                    secondFactorIdentifier: used.enrollmentID)
+                return .commit(
+                    SignedIn(
+                        account: account, session: session,
+                        refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer),
+                        isNewUser: false))
             }
         }
-        let session = Session(
-            signInProvider: provider, authTime: now, secondFactor: enrollment.kind.rawValue,
-            secondFactorIdentifier: enrollment.enrollmentID)
-        return try issueTokens(localID: localID, session: session)
+        return MFATokensResponse(signedIn, try tokens.issue(signedIn))
     }
 
     /// Whether an SMS verification session is still open (not used, not expired), for the development
@@ -482,7 +471,7 @@ public final class MFAService: Sendable {
         return .commitThenFail(error)
     }
 
-    private func recordFactorChange(_ enrollment: MFAEnrollment, localID: String, client: String?, _ writer: any StoreWriter)
+    private func recordEnrolment(_ enrollment: MFAEnrollment, localID: String, client: String?, _ writer: any StoreWriter)
         throws
     {
         try audit.record(
@@ -659,14 +648,6 @@ public final class MFAService: Sendable {
         session.totpSecret = nil
         session.expiresAt = 0
         try writer.updateVerificationSession(session)
-    }
-
-    private func issueTokens(localID: String, session: Session) throws -> MFATokensResponse {
-        let (account, refreshToken) = try store.write { writer -> (Account, String) in
-            guard let account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
-            return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
-        }
-        return MFATokensResponse(idToken: try tokens.mintIDToken(for: account, session: session), refreshToken: refreshToken)
     }
 
     static func sixDigitCode() -> String {

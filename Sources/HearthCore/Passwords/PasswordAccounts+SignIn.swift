@@ -38,9 +38,6 @@ extension PasswordAccounts {
                 in: store)
             throw failure
         }
-        guard limiter.take(.signInPerAccount, key: account.localID) else {
-            throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
-        }
         return try finishSignIn(account, verifiedHash: stored, rehash: rehash, attempt: attempt, client: client)
     }
 
@@ -52,61 +49,39 @@ extension PasswordAccounts {
             : WireError(.emailNotFound, "There is no user record corresponding to this identifier.")
     }
 
-    private enum SignInOutcome {
-        case signedIn(Account, refreshToken: String)
-        case secondFactorRequired(Account, credential: String, mfaInfo: [MFAEnrollmentInfo])
-    }
-
-    /// After the right password for `account` (whose hash was `verifiedHash`): gives the attempt back, stores
-    /// a rehash, and starts the session (or the pending second-factor sign-in), all in one write.
+    /// After the right password for `account` (whose hash was `verifiedHash`): gives the attempt back, stores a
+    /// rehash, and completes the sign-in, all in one write. A password changed (or an account deleted) since it was
+    /// checked, or a disabled account, is refused in that write, the attempt given back all the same.
     private func finishSignIn(
         _ account: Account, verifiedHash: String, rehash: String?, attempt: PasswordAttempt, client: String?
     ) throws -> SignInWithPasswordResponse {
         let nowMillis = time.nowMillis
-        let session = Session(signInProvider: Self.providerID, authTime: nowMillis / 1000)
-        let outcome = try store.transaction(atMillis: nowMillis, report: report) { writer, ledger -> WriteOutcome<SignInOutcome> in
-            try attempt.succeeded(&ledger)
-            /// Answers `error` once the returned attempt is kept, recording the refusal with it.
-            func refuse(_ error: WireError) throws -> WriteOutcome<SignInOutcome> {
-                try audit.record(
-                    .signInFailed, localID: account.localID, provider: Self.providerID, client: client,
-                    detail: AuditRecorder.detail(of: error.code), in: writer)
-                return .commitThenFail(error)
-            }
-            // The password checked must still be the account's (not changed, the account not deleted, meanwhile).
-            guard var current = try writer.account(localID: account.localID), current.passwordHash == verifiedHash else {
-                return try refuse(credentialFailure(emailKnown: true))
-            }
-            guard !current.disabled else { return try refuse(WireError(.userDisabled)) }
+        let failure = credentialFailure(emailKnown: true)
+        var authentication = Authentication(
+            .existing(localID: account.localID, ifGone: failure), signInProvider: Self.providerID)
+        authentication.prepare = { current in
+            guard current.passwordHash == verifiedHash else { return failure }
             if let rehash { current.passwordHash = rehash }
-            if !mfa.requiredFactors(of: current).isEmpty {
-                try writer.updateAccount(current)
-                try audit.record(
-                    .signIn, localID: current.localID, provider: Self.providerID, client: client,
-                    detail: AuditRecorder.mfaRequired, in: writer)
-                let pending = try mfa.startPendingSignIn(for: current, signInProvider: Self.providerID, writer: writer)
-                return .commit(.secondFactorRequired(current, credential: pending.credential, mfaInfo: pending.mfaInfo))
-            }
-            current.recordSignIn(atMillis: nowMillis)
-            try writer.updateAccount(current)
-            try audit.record(.signIn, localID: current.localID, provider: Self.providerID, client: client, in: writer)
-            return .commit(.signedIn(current, refreshToken: try tokens.newRefreshToken(for: current, session: session, writer: writer)))
+            return nil
         }
-        switch outcome {
-        case .secondFactorRequired(let account, let credential, let mfaInfo):
+        let takes = RateLimitTakes(limiter)
+        let decision = try store.transaction(atMillis: nowMillis, report: report) { writer, ledger -> WriteOutcome<SignInDecision> in
+            try attempt.succeeded(&ledger)
+            let context = SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes)
+            return .commit(try completion.signIn(authentication, context))
+        }
+        switch decision {
+        case .refused(let error):
+            throw error
+        case .secondFactor(let account, let credential, let factors):
             var response = SignInWithPasswordResponse(localId: account.localID, email: account.email)
             response.mfaPendingCredential = credential
-            response.mfaInfo = mfaInfo
+            response.mfaInfo = factors
             return response
-        case .signedIn(let account, let refreshToken):
-            var response = SignInWithPasswordResponse(localId: account.localID, email: account.email)
-            response.displayName = account.displayName
-            response.profilePicture = account.photoURL
-            response.registered = true
-            response.idToken = try tokens.mintIDToken(for: account, session: session)
-            response.refreshToken = refreshToken
-            response.expiresIn = tokens.expiresIn
-            return response
+        case .needsConfirmation:
+            throw WireError(.internalError)
+        case .session(let signedIn):
+            return SignInWithPasswordResponse(signedIn, try tokens.issue(signedIn))
         }
     }
 }

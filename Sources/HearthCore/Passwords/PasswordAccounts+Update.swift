@@ -29,7 +29,7 @@ extension PasswordAccounts {
             let before = account
             profile.apply(to: &account)
             if let email {
-                try requireAvailable(email, for: localID, writer)
+                try completion.requireAvailable(email, for: localID, writer)
                 if account.email != email {
                     account.email = email
                     account.emailVerified = false

@@ -7,7 +7,6 @@ public final class PasswordAccounts: Sendable {
     let project: ProjectConfiguration
     let store: any HearthStore
     let tokens: TokenService
-    let mfa: MFAService
     let time: any TimeSource
     let hasher: any PasswordHashing
     let lockouts: PasswordLockouts
@@ -16,6 +15,8 @@ public final class PasswordAccounts: Sendable {
     let audit: AuditRecorder
     /// How often a user may try to give its account another email (by linking, or with `accounts:update`).
     let emailChanges: EmailChangeLimits
+    /// Where sign-ups, sign-ins and links complete.
+    let completion: SignInCompletion
 
     /// The `sign_in_provider` of password sessions.
     static let providerID = "password"
@@ -34,10 +35,10 @@ public final class PasswordAccounts: Sendable {
     ) {
         self.emailChanges = emailChanges
         self.audit = AuditRecorder(audit, time: time)
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
         self.project = project
         self.store = store
         self.tokens = tokens
-        self.mfa = mfa
         self.time = time
         self.hasher = hasher
         self.lockouts = lockouts
@@ -69,21 +70,21 @@ public final class PasswordAccounts: Sendable {
         try requireAvailable(credentials.email, for: nil, store)
         let hash = try hasher.hashNewPassword(credentials.password)
         let nowMillis = time.nowMillis
-        var account = Account(
-            localID: Identifiers.localID(), email: credentials.email, displayName: displayName, passwordHash: hash,
-            createdAtMillis: nowMillis, validSinceMillis: nowMillis)
-        account.recordSignIn(atMillis: nowMillis)
-        let session = Session(signInProvider: Self.providerID, authTime: nowMillis / 1000)
-        let refreshToken = try store.write { writer in
-            try requireAvailable(credentials.email, for: nil, writer)
-            try writer.insertAccount(account)
-            try audit.record(.signUp, localID: account.localID, provider: Self.providerID, client: client, in: writer)
-            return try tokens.newRefreshToken(for: account, session: session, writer: writer)
+        var authentication = Authentication(
+            .new(
+                Account(
+                    localID: Identifiers.localID(), email: credentials.email, displayName: displayName,
+                    passwordHash: hash, createdAtMillis: nowMillis, validSinceMillis: nowMillis)),
+            signInProvider: Self.providerID)
+        authentication.takesRateLimit = false
+        let takes = RateLimitTakes(limiter)
+        let decision = try store.write { writer in
+            try completion.requireAvailable(credentials.email, for: nil, writer)
+            return try completion.signIn(
+                authentication,
+                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes))
         }
-        return SignUpResponse(
-            idToken: try tokens.mintIDToken(for: account, session: session), refreshToken: refreshToken,
-            expiresIn: tokens.expiresIn, localId: account.localID, email: account.email,
-            displayName: account.displayName)
+        return try signedUp(decision)
     }
 
     /// Links an email and password to `user`: the web SDK's `linkWithCredential(EmailAuthCredential)`. The
@@ -100,31 +101,19 @@ public final class PasswordAccounts: Sendable {
         try requireAvailable(credentials.email, for: localID, store)
         let hash = try hasher.hashNewPassword(credentials.password)
         let nowMillis = time.nowMillis
-        let session = Session(signInProvider: Self.providerID, authTime: nowMillis / 1000)
-        let (account, refreshToken) = try store.write { writer -> (Account, String) in
-            guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
-            guard account.passwordHash == nil else {
-                throw WireError(.providerAlreadyLinked, "The user already has a password; change it with accounts:update.")
-            }
-            try requireAvailable(credentials.email, for: localID, writer)
-            if account.email != credentials.email {
-                account.email = credentials.email
-                account.emailVerified = false
-            }
-            account.passwordHash = hash
-            account.isAnonymous = false
-            account.displayName = displayName ?? account.displayName
-            account.recordSignIn(atMillis: nowMillis)
-            account.revokeSessions(atMillis: nowMillis)
-            try writer.deleteOOBCodes(localID: localID, keeping: .recoverEmail)
-            try writer.updateAccount(account)
-            try audit.record(.link, localID: localID, provider: Self.providerID, client: client, in: writer)
-            return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
+        let takes = RateLimitTakes(limiter)
+        let decision = try store.write { writer in
+            try completion.link(
+                .password(email: credentials.email, hash: hash, displayName: displayName), to: localID,
+                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes))
         }
-        return SignUpResponse(
-            idToken: try tokens.mintIDToken(for: account, session: session), refreshToken: refreshToken,
-            expiresIn: tokens.expiresIn, localId: account.localID, email: account.email,
-            displayName: account.displayName)
+        return try signedUp(decision)
+    }
+
+    /// The answer of a sign-up or link, which always starts a session.
+    private func signedUp(_ decision: SignInDecision) throws -> SignUpResponse {
+        guard case .session(let signedIn) = decision else { throw WireError(.internalError) }
+        return SignUpResponse(signedIn, try tokens.issue(signedIn))
     }
 
     // MARK: - Helpers
@@ -138,14 +127,8 @@ public final class PasswordAccounts: Sendable {
 
     /// Refuses an email another account than `localID` has (`EMAIL_EXISTS`). Checked once before hashing, so a
     /// taken email costs no hash, and again inside the write that takes it.
-    func requireAvailable(_ email: String, for localID: String?, _ reader: any StoreReader) throws {
-        if let owner = try reader.account(email: email), owner.localID != localID {
-            throw WireError(.emailExists, "The email address is already in use by another account.")
-        }
-    }
-
     func requireAvailable(_ email: String, for localID: String?, _ store: any HearthStore) throws {
-        try store.read { try requireAvailable(email, for: localID, $0) }
+        try store.read { try completion.requireAvailable(email, for: localID, $0) }
     }
 }
 
