@@ -15,6 +15,8 @@ class PostgresStoreReader: StoreReader {
     final var failure: PostgresError?
     /// How many savepoints are open: a statement that fails inside one does not break the transaction.
     final var savepointDepth = 0
+    /// A writer's accounts as its transaction stored them (nil in a reader: nothing changes under it).
+    final var snapshots: AccountSnapshots?
 
     init(connection: PostgresConnection, sealer: any SecretSealer) {
         self.connection = connection
@@ -82,7 +84,8 @@ class PostgresStoreReader: StoreReader {
     // MARK: Accounts
 
     final func account(localID: String) throws -> Account? {
-        try run("account(localID:)") { try loadAccount(PostgresSQL.accountByLocalID, [.text(localID)]) }
+        if let stored = snapshots?[localID] { return stored }
+        return try run("account(localID:)") { try loadAccount(PostgresSQL.accountByLocalID, [.text(localID)]) }
     }
 
     final func account(email: String) throws -> Account? {
@@ -152,10 +155,12 @@ class PostgresStoreReader: StoreReader {
         account.providers = try rows(PostgresSQL.identities.ofAccount, [.text(account.localID)]) {
             try $0.linkedIdentity(sealer: sealer)
         }
-        guard hasEnrollments else { return account }
-        account.mfaEnrollments = try rows(PostgresSQL.enrollments.ofAccount, [.text(account.localID)]) {
-            try $0.mfaEnrollment(sealer: sealer)
+        if hasEnrollments {
+            account.mfaEnrollments = try rows(PostgresSQL.enrollments.ofAccount, [.text(account.localID)]) {
+                try $0.mfaEnrollment(sealer: sealer)
+            }
         }
+        snapshots?.remember(account)
         return account
     }
 

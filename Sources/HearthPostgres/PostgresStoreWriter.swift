@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSQLShared
 import Postgres
 
 /// The `StoreWriter` handed to `PostgresStore.write`: runs inside the closure's serializable transaction. Each method
@@ -6,6 +7,11 @@ import Postgres
 /// break a constraint runs in a savepoint, as a failed statement would abort the whole transaction), so a body may
 /// catch a `StoreError` and go on.
 final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
+    override init(connection: PostgresConnection, sealer: any SecretSealer) {
+        super.init(connection: connection, sealer: sealer)
+        snapshots = AccountSnapshots()
+    }
+
     /// Runs `body` in a savepoint: if it throws, what it did is undone and the transaction goes on.
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         try execute("SAVEPOINT hearth_operation")
@@ -46,6 +52,7 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
                 guard try exists(PostgresSQL.accountExists, account.localID) else { throw error }
                 throw StoreError(.duplicateLocalID)
             }
+            snapshots?.remember(account)
         }
     }
 
@@ -56,11 +63,18 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
                 var values = Self.accountValues(account)
                 values.append(values.removeFirst())
                 guard try update(PostgresSQL.updateAccount, values) > 0 else { throw StoreError(.notFound) }
-                try update(PostgresSQL.identities.deleteOfAccount, [.text(account.localID)])
-                try insertIdentities(of: account)
-                try update(PostgresSQL.enrollments.deleteOfAccount, [.text(account.localID)])
-                try insertEnrollments(of: account)
+                // Only the owned rows that changed since this transaction last saw them are written again.
+                let rewrites = snapshots?.rewrites(account) ?? (identities: true, enrollments: true)
+                if rewrites.identities {
+                    try update(PostgresSQL.identities.deleteOfAccount, [.text(account.localID)])
+                    try insertIdentities(of: account)
+                }
+                if rewrites.enrollments {
+                    try update(PostgresSQL.enrollments.deleteOfAccount, [.text(account.localID)])
+                    try insertEnrollments(of: account)
+                }
             }
+            snapshots?.remember(account)
         }
     }
 
@@ -108,19 +122,28 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
     }
 
     func recordRefresh(localID: String, atMillis: Int64) throws {
-        try run("recordRefresh") { try update(PostgresSQL.recordRefresh, [.int64(atMillis), .text(localID)]) }
+        try run("recordRefresh") {
+            try update(PostgresSQL.recordRefresh, [.int64(atMillis), .text(localID)])
+            snapshots?.recordRefresh(localID: localID, atMillis: atMillis)
+        }
     }
 
     @discardableResult
     func deleteAccount(localID: String) throws -> Bool {
         // Identities, MFA enrolments and pending MFA sign-ins go with it (ON DELETE CASCADE); refresh sessions and
         // verification sessions stay (see StoreWriter).
-        try run("deleteAccount") { try update(PostgresSQL.deleteAccount, [.text(localID)]) > 0 }
+        try run("deleteAccount") {
+            snapshots?.forget(localID: localID)
+            return try update(PostgresSQL.deleteAccount, [.text(localID)]) > 0
+        }
     }
 
     @discardableResult
     func deleteAllAccounts() throws -> Int {
-        try run("deleteAllAccounts") { try update(PostgresSQL.deleteAllAccounts, []) }
+        try run("deleteAllAccounts") {
+            snapshots?.forgetAll()
+            return try update(PostgresSQL.deleteAllAccounts, [])
+        }
     }
 
     // MARK: Signing keys

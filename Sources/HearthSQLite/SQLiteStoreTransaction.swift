@@ -10,6 +10,8 @@ class SQLiteStoreReader: StoreReader {
     final let sealer: any SecretSealer
     /// Cleared when the closure returns; using the reader afterwards is a programming error.
     final var isOpen = true
+    /// A writer's accounts as its transaction stored them (nil in a reader: nothing changes under it).
+    final var snapshots: AccountSnapshots?
 
     init(connection: SQLiteConnection, sealer: any SecretSealer) {
         self.connection = connection
@@ -30,7 +32,8 @@ class SQLiteStoreReader: StoreReader {
     // MARK: Accounts
 
     final func account(localID: String) throws -> Account? {
-        try run("account(localID:)") {
+        if let stored = snapshots?[localID] { return stored }
+        return try run("account(localID:)") {
             try loadAccount(SQL.accountByLocalID, [.text(localID)])
         }
     }
@@ -89,10 +92,12 @@ class SQLiteStoreReader: StoreReader {
         account.providers = try connection.queryAll(SQL.identitiesOfAccount, [.text(account.localID)]) {
             try $0.linkedIdentity(sealer: sealer)
         }
-        guard hasEnrollments else { return account }
-        account.mfaEnrollments = try connection.queryAll(SQL.enrollmentsOfAccount, [.text(account.localID)]) {
-            try $0.mfaEnrollment(sealer: sealer)
+        if hasEnrollments {
+            account.mfaEnrollments = try connection.queryAll(SQL.enrollmentsOfAccount, [.text(account.localID)]) {
+                try $0.mfaEnrollment(sealer: sealer)
+            }
         }
+        snapshots?.remember(account)
         return account
     }
 
@@ -214,6 +219,11 @@ class SQLiteStoreReader: StoreReader {
 /// closure's `BEGIN IMMEDIATE` transaction. Each method is atomic on its own: one that fails changes
 /// nothing (multi-statement methods run in a savepoint), so a body may catch a `StoreError` and go on.
 final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
+    override init(connection: SQLiteConnection, sealer: any SecretSealer) {
+        super.init(connection: connection, sealer: sealer)
+        snapshots = AccountSnapshots()
+    }
+
     /// Runs a statement, turning a constraint failure into the `StoreError` code `map` picks for it.
     @discardableResult
     func execute(
@@ -241,6 +251,7 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                 try insertIdentities(of: account)
                 try insertEnrollments(of: account)
             }
+            snapshots?.remember(account)
         }
     }
 
@@ -254,11 +265,18 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
                     code == .constraintUnique ? .duplicateEmail : nil
                 }
                 guard changed > 0 else { throw StoreError(.notFound) }
-                try execute(SQL.deleteIdentitiesOfAccount, [.text(account.localID)])
-                try insertIdentities(of: account)
-                try execute(SQL.deleteEnrollmentsOfAccount, [.text(account.localID)])
-                try insertEnrollments(of: account)
+                // Only the owned rows that changed since this transaction last saw them are written again.
+                let rewrites = snapshots?.rewrites(account) ?? (identities: true, enrollments: true)
+                if rewrites.identities {
+                    try execute(SQL.deleteIdentitiesOfAccount, [.text(account.localID)])
+                    try insertIdentities(of: account)
+                }
+                if rewrites.enrollments {
+                    try execute(SQL.deleteEnrollmentsOfAccount, [.text(account.localID)])
+                    try insertEnrollments(of: account)
+                }
             }
+            snapshots?.remember(account)
         }
     }
 
@@ -317,6 +335,7 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
     func recordRefresh(localID: String, atMillis: Int64) throws {
         try run("recordRefresh") {
             try execute(SQL.recordRefresh, [.integer(atMillis), .text(localID)])
+            snapshots?.recordRefresh(localID: localID, atMillis: atMillis)
         }
     }
 
@@ -324,12 +343,18 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
     func deleteAccount(localID: String) throws -> Bool {
         // Identities, MFA enrolments and pending MFA sign-ins go with it (ON DELETE CASCADE); refresh
         // tokens and verification sessions stay (see StoreWriter).
-        try run("deleteAccount") { try execute(SQL.deleteAccount, [.text(localID)]) > 0 }
+        try run("deleteAccount") {
+            snapshots?.forget(localID: localID)
+            return try execute(SQL.deleteAccount, [.text(localID)]) > 0
+        }
     }
 
     @discardableResult
     func deleteAllAccounts() throws -> Int {
-        try run("deleteAllAccounts") { try execute(SQL.deleteAllAccounts, []) }
+        try run("deleteAllAccounts") {
+            snapshots?.forgetAll()
+            return try execute(SQL.deleteAllAccounts, [])
+        }
     }
 
     // MARK: Signing keys
