@@ -16,8 +16,8 @@ public final class IdentityPlatform: Sendable {
     public let serviceAccountTokens: ServiceAccountTokenIssuer
     /// Accepts the admin access tokens `serviceAccountTokens` issues (for the admin endpoints' edge).
     public let serviceAccountTokenVerifier: ServiceAccountTokenVerifier
-    /// Firebase's admin account operations, for callers the request edge authorized.
-    public let admin: AdminService
+    /// Firebase's admin account operations; ``admin(as:)`` hands them out for one caller.
+    private let administration: AdminService
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The identity providers `signInWithIdp` accepts.
@@ -116,9 +116,9 @@ public final class IdentityPlatform: Sendable {
             acceptsUnsignedTokens: acceptsUnsignedCustomTokens, audit: audit)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
-        admin = AdminService(
+        administration = AdminService(
             store: store, time: time, maximumFactors: mfaLimits.maximumFactors, passwords: passwords,
-            revocationsQueued: providerTokens.revocationsQueued, audit: audit)
+            revocationsQueued: providerTokens.revocationsQueued, actor: .system, audit: audit)
         self.emailActions = EmailActionService(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: emailSender,
             passwords: passwords, settings: emailActions, limiter: rateLimiter, issuedCodes: issuedOOBCodes,
@@ -132,4 +132,8 @@ public final class IdentityPlatform: Sendable {
             limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions,
             passwords: passwordAccounts, metrics: metrics, audit: audit)
     }
+
+    /// Firebase's admin account operations, for a caller the request edge (or the console, or the command line)
+    /// authorized: every change they make is recorded as done by `actor`. There is no default caller.
+    public func admin(as actor: AuditActor) -> AdminService { administration.acting(as: actor) }
 }

@@ -9,7 +9,7 @@ struct UserAdministration {
     let platform: IdentityPlatform
     let options: ParsedOptions
 
-    private var admin: AdminService { platform.admin.acting(as: .commandLine) }
+    private var admin: AdminService { platform.admin(as: .commandLine) }
 
     // MARK: - show, disable, enable, revoke, delete
 

@@ -74,11 +74,11 @@ struct AccountLifecycleTests {
             var untouched = AdminUpdateAccountRequest(localId: guest.localId)
             untouched.displayName = "Still a guest"
             untouched.disableUser = false
-            _ = try test.platform.admin.update(untouched)
+            _ = try test.platform.admin(as: .system).update(untouched)
             #expect(try Self.isAnonymous(test, guest.localId) == true, "\(name)")
             var request = AdminUpdateAccountRequest(localId: guest.localId)
             try change(&request)
-            _ = try test.platform.admin.update(request)
+            _ = try test.platform.admin(as: .system).update(request)
             #expect(try Self.isAnonymous(test, guest.localId) == false, "\(name)")
         }
     }
@@ -88,7 +88,7 @@ struct AccountLifecycleTests {
         let test = try TestPlatform()
         let signedIn = try test.signIn(subject: "regular")
         #expect(try Self.isAnonymous(test, try #require(signedIn.localId)) == false)
-        let created = try test.platform.admin.create(AdminCreateAccountRequest(fields: RequestFields()))
+        let created = try test.platform.admin(as: .system).create(AdminCreateAccountRequest(fields: RequestFields()))
         #expect(try Self.isAnonymous(test, created.localId) == false)
     }
 
@@ -132,12 +132,12 @@ struct AccountLifecycleTests {
         let two = try #require(try test.signIn(subject: "del-admin-2").localId)
         let kept = try #require(try test.signIn(subject: "del-admin-3").localId)
         for (localID, rawID) in [(one, "a1"), (two, "a2"), (kept, "a3")] { try Self.linkApple(test, to: localID, rawID: rawID) }
-        _ = try test.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(one)])))
+        _ = try test.platform.admin(as: .system).delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(one)])))
         #expect(try Self.queued(test).map(\.localID) == [one])
-        let answer = try test.platform.admin.batchDelete(BatchDeleteRequest(localIds: [two, kept], force: false))
+        let answer = try test.platform.admin(as: .system).batchDelete(BatchDeleteRequest(localIds: [two, kept], force: false))
         #expect(answer.errors?.count == 2, "enabled accounts are kept without force")
         #expect(try Self.queued(test).count == 1)
-        _ = try test.platform.admin.batchDelete(BatchDeleteRequest(localIds: [two], force: true))
+        _ = try test.platform.admin(as: .system).batchDelete(BatchDeleteRequest(localIds: [two], force: true))
         #expect(Set(try Self.queued(test).map(\.localID)) == [one, two])
     }
 
@@ -174,7 +174,7 @@ struct AccountLifecycleTests {
         try Self.linkApple(test, to: other, rawID: "u2")
         var adminUnlink = AdminUpdateAccountRequest(localId: other)
         adminUnlink.deleteProvider = ["apple.com"]
-        _ = try test.platform.admin.update(adminUnlink)
+        _ = try test.platform.admin(as: .system).update(adminUnlink)
         #expect(Set(try Self.queued(test).map(\.localID)) == [localID, other])
     }
 
@@ -183,7 +183,7 @@ struct AccountLifecycleTests {
         let test = try TestPlatform()
         var create = try AdminCreateAccountRequest(fields: RequestFields())
         create.email = "taken-over@gmail.com"
-        let localID = try test.platform.admin.create(create).localId
+        let localID = try test.platform.admin(as: .system).create(create).localId
         try Self.linkApple(test, to: localID)
         let signedIn = try test.signIn(subject: "takeover", email: "taken-over@gmail.com", emailVerified: true)
         #expect(signedIn.localId == localID)

@@ -22,7 +22,7 @@ struct AdminImportQueryTests {
                 """#),
             try row(#"{"localId":"imp-2","disabled":true}"#),
         ]
-        let result = try test.platform.admin.batchCreate(BatchCreateRequest(users: users))
+        let result = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: users))
         #expect(result.error == [])
         let one = try #require(try test.store.read { try $0.account(localID: "imp-1") })
         #expect(one.email == "one@example.com" && one.emailVerified && one.displayName == "One")
@@ -38,7 +38,7 @@ struct AdminImportQueryTests {
     @Test("batchCreate reports bad rows by index with Firebase's messages and imports the rest")
     func rowErrors() throws {
         let test = try TestPlatform()
-        _ = try test.platform.admin.create({
+        _ = try test.platform.admin(as: .system).create({
             var request = AdminCreateAccountRequest()
             request.localId = "existing"
             request.email = "taken@example.com"
@@ -57,7 +57,7 @@ struct AdminImportQueryTests {
             #"{"localId":"fine","email":"fine@example.com"}"#,
             #"{"localId":"r9","email":"fine@example.com"}"#,
         ]
-        let result = try test.platform.admin.batchCreate(BatchCreateRequest(users: try rows.map(row)))
+        let result = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: try rows.map(row)))
         #expect(result.error == [
             .init(index: 0, message: "localId is missing"),
             .init(index: 1, message: "localId belongs to an existing account - can not overwrite."),
@@ -78,13 +78,13 @@ struct AdminImportQueryTests {
     func overwriteAndIdentities() throws {
         let test = try TestPlatform()
         let google = try #require(try test.signIn(subject: "G-9").localId)
-        let first = try test.platform.admin.batchCreate(BatchCreateRequest(users: [
+        let first = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: [
             try row(#"{"localId":"ow","displayName":"Before"}"#),
             try row(#"{"localId":"steal","providerUserInfo":[{"providerId":"google.com","rawId":"G-9"}]}"#),
         ]))
         #expect(first.error == [.init(index: 1, message: "raw id exists in other account in database")])
         #expect(try test.store.read { try $0.account(providerID: "google.com", rawID: "G-9") }?.localID == google)
-        let overwritten = try test.platform.admin.batchCreate(
+        let overwritten = try test.platform.admin(as: .system).batchCreate(
             BatchCreateRequest(users: [try row(#"{"localId":"ow","displayName":"After"}"#)], allowOverwrite: true))
         #expect(overwritten.error == [])
         #expect(try test.store.read { try $0.account(localID: "ow") }?.displayName == "After")
@@ -93,7 +93,7 @@ struct AdminImportQueryTests {
     @Test("batchCreate refuses whole requests: no users, more than 1,000, duplicate uids, and with sanityCheck duplicate emails or raw ids")
     func wholeRequestRefusals() throws {
         let test = try TestPlatform()
-        let admin = test.platform.admin
+        let admin = test.platform.admin(as: .system)
         #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: [])) } == .missingUserAccount)
         let many = (0...1000).map { ImportedUser(localId: "u\($0)") }
         #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: many)) } == .invalidArgument)
@@ -120,8 +120,8 @@ struct AdminImportQueryTests {
             #"{"localId":"a","email":"alice@example.com","displayName":"Zed","createdAt":2000,"phoneNumber":"+15555550001"}"#,
             #"{"localId":"b","displayName":"Bob","createdAt":1000}"#,
         ]
-        _ = try test.platform.admin.batchCreate(BatchCreateRequest(users: try rows.map(row)))
-        let admin = test.platform.admin
+        _ = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: try rows.map(row)))
+        let admin = test.platform.admin(as: .system)
         #expect(try admin.query(QueryAccountsRequest()).userInfo?.map(\.localId) == ["a", "b", "c"])
         #expect(try admin.query(QueryAccountsRequest(order: "DESC")).userInfo?.map(\.localId) == ["c", "b", "a"])
         #expect(try admin.query(QueryAccountsRequest(sortBy: "NAME")).userInfo?.map(\.localId) == ["b", "c", "a"])
@@ -149,7 +149,7 @@ struct AdminImportQueryTests {
                 try writer.insertAccount(Account(localID: String(format: "q%05d", index), createdAtMillis: 1, validSinceMillis: 0))
             }
         }
-        let last = try test.platform.admin.query(QueryAccountsRequest(limit: 500, offset: 2_000))
+        let last = try test.platform.admin(as: .system).query(QueryAccountsRequest(limit: 500, offset: 2_000))
         #expect(last.recordsCount == "2100")
         #expect(last.userInfo?.first?.localId == "q02000" && last.userInfo?.count == 100)
     }
@@ -157,7 +157,7 @@ struct AdminImportQueryTests {
     @Test("query refuses limits outside 1 to 500, a negative offset and empty expressions")
     func queryRefusals() throws {
         let test = try TestPlatform()
-        let admin = test.platform.admin
+        let admin = test.platform.admin(as: .system)
         for request in [
             QueryAccountsRequest(limit: 0), QueryAccountsRequest(limit: 501), QueryAccountsRequest(offset: -1),
             QueryAccountsRequest(expression: [.init()]),

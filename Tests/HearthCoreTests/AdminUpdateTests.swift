@@ -10,7 +10,7 @@ struct AdminUpdateTests {
     {
         var request = AdminUpdateAccountRequest(localId: localID)
         configure(&request)
-        return try test.platform.admin.update(request)
+        return try test.platform.admin(as: .system).update(request)
     }
 
     private func refresh(_ test: TestPlatform, _ refreshToken: String?) throws -> RefreshTokenResponse {

@@ -22,7 +22,7 @@ struct AuditTrailTests {
 
     /// Does what records `kind` once (and maybe other kinds), and says what that event must be.
     static func scenario(_ kind: AuditEventKind, _ f: AuditFixture) throws -> Expected {
-        let admin = f.platform.admin.acting(as: serviceAccount)
+        let admin = f.platform.admin(as: serviceAccount)
         switch kind {
         case .signIn:
             let first = try f.google("g-1")

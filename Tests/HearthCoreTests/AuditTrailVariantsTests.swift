@@ -91,7 +91,7 @@ struct AuditTrailVariantsTests {
         #expect(taken.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
         var disable = AdminUpdateAccountRequest(localId: ada.localId)
         disable.disableUser = true
-        _ = try f.platform.admin.update(disable)
+        _ = try f.platform.admin(as: .system).update(disable)
         codes.append(wireErrorCode { try f.passwordSignIn() })
         #expect(codes.map { $0?.rawValue } == ["INVALID_LOGIN_CREDENTIALS", "INVALID_IDP_RESPONSE", "INVALID_CUSTOM_TOKEN", "USER_DISABLED"])
         #expect(
@@ -144,7 +144,7 @@ struct AuditTrailVariantsTests {
     func administratorUpdate() throws {
         let f = try AuditFixture()
         let actor = AuditActor.owner
-        let admin = f.platform.admin.acting(as: actor)
+        let admin = f.platform.admin(as: actor)
         let (user, _, enrollmentID, _) = try f.enrolledTOTPUser()
         let localID = try #require(user.signIn.localId)
         f.test.time.advance(by: 5)
@@ -172,7 +172,7 @@ struct AuditTrailVariantsTests {
     @Test("batch imports and deletions record one event per account, in their one transaction")
     func batches() throws {
         let f = try AuditFixture()
-        let admin = f.platform.admin.acting(as: AuditTrailTests.serviceAccount)
+        let admin = f.platform.admin(as: AuditTrailTests.serviceAccount)
         let ids = ["import-1", "import-2", "import-3"]
         var rows = ids.map { ImportedUser(localId: $0) }
         rows[0].email = "one@example.com"
@@ -273,7 +273,7 @@ struct AuditTrailVariantsTests {
             return wrapper
         }
         let store = try #require(failing)
-        let admin = f.platform.admin.acting(as: .owner)
+        let admin = f.platform.admin(as: .owner)
         var create = AdminCreateAccountRequest()
         create.localId = "rolled-back"
         let badToken = "not.a.token"

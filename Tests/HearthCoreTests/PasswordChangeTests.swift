@@ -43,7 +43,7 @@ struct PasswordChangeTests {
         _ = try test.accounts.signUp(SignUpRequest(email: "g@example.com", password: Self.password, idToken: idToken))
         let account = try #require(try test.store.read { try $0.account(localID: google.localId!) })
         #expect(account.emailVerified, "the same email keeps its verification")
-        let record = try test.platform.admin.lookup(AdminLookupRequest(localId: [account.localID])).users?.first
+        let record = try test.platform.admin(as: .system).lookup(AdminLookupRequest(localId: [account.localID])).users?.first
         #expect(record?.providerUserInfo?.map(\.providerId) == ["google.com", "password"])
         #expect(try Self.signIn(test, "g@example.com").localId == google.localId)
     }
@@ -180,16 +180,16 @@ struct PasswordChangeTests {
         var create = AdminCreateAccountRequest()
         create.email = "Admin@Example.com"
         create.password = Self.password
-        let created = try test.platform.admin.create(create)
+        let created = try test.platform.admin(as: .system).create(create)
         let session = try Self.signIn(test, "admin@example.com")
         #expect(session.localId == created.localId)
-        let record = try #require(try test.platform.admin.lookup(AdminLookupRequest(localId: [created.localId])).users?.first)
+        let record = try #require(try test.platform.admin(as: .system).lookup(AdminLookupRequest(localId: [created.localId])).users?.first)
         #expect(record.passwordHash == "UkVEQUNURUQ=" && record.providerUserInfo?.map(\.providerId) == ["password"])
 
         test.time.advance(by: 5)
         var update = AdminUpdateAccountRequest(localId: created.localId)
         update.password = "set by admin"
-        _ = try test.platform.admin.update(update)
+        _ = try test.platform.admin(as: .system).update(update)
         #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: session.refreshToken)) } == .tokenExpired)
         #expect(wireErrorCode { _ = try Self.signIn(test, "admin@example.com") } == .invalidLoginCredentials)
         _ = try Self.signIn(test, "admin@example.com", "set by admin")

@@ -105,7 +105,7 @@ struct PasswordSignInTests {
         let created = try Self.signUp(test, "ada@example.com")
         var update = AdminUpdateAccountRequest(localId: created.localId)
         update.disableUser = true
-        _ = try test.platform.admin.update(update)
+        _ = try test.platform.admin(as: .system).update(update)
         #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com", "wrong password") } == .invalidLoginCredentials)
         #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com") } == .userDisabled)
     }

@@ -26,11 +26,12 @@ public final class AdminService: Sendable {
     ///   - maximumFactors: how many second factors an account may have (`MFAService.Limits`).
     ///   - passwords: hashes the passwords administrators set (create, update).
     ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
-    ///   - actor: who changes are recorded as; callers that know better use ``acting(as:)``.
+    ///   - actor: who the changes are recorded as (the audit log's actor); ``acting(as:)`` gives the same
+    ///     operations for another caller.
     ///   - audit: whether changes are recorded in the audit log.
     public init(
         store: any HearthStore, time: any TimeSource, maximumFactors: Int, passwords: any PasswordHashing,
-        revocationsQueued: @escaping @Sendable () -> Void = {}, actor: AuditActor = .system,
+        revocationsQueued: @escaping @Sendable () -> Void = {}, actor: AuditActor,
         audit: AuditLog = AuditLog()
     ) {
         self.audit = AuditRecorder(audit, time: time)

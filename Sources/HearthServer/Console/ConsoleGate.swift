@@ -78,7 +78,7 @@ struct ConsoleGate: Sendable {
             let binding = existing ?? SecureRandom.token()
             return .visit(Visit(
                 viewer: ConsoleViewer(name: nil, csrfToken: ConsoleCSRF.token(binding: binding), development: development),
-                admin: platform.admin.acting(as: .owner), actor: .owner, binding: binding,
+                admin: platform.admin(as: .owner), actor: .owner, binding: binding,
                 newCookie: existing == nil ? cookies.setting(ConsoleCookies.open, binding, maxAge: 86_400 * 365) : nil))
         }
         guard let signInName else {
@@ -96,7 +96,7 @@ struct ConsoleGate: Sendable {
             return .visit(Visit(
                 viewer: ConsoleViewer(
                     name: account.email ?? account.localID, csrfToken: ConsoleCSRF.token(binding: cookie), development: development),
-                admin: platform.admin.acting(as: actor), actor: actor, binding: cookie, newCookie: nil))
+                admin: platform.admin(as: actor), actor: actor, binding: cookie, newCookie: nil))
         } catch ConsoleSession.Refusal.notAdministrator {
             var response = HTTPResponse.html(Self.notAdministrator, status: 403)
             response.headers.add(name: "Set-Cookie", value: cookies.deleting(ConsoleCookies.session))

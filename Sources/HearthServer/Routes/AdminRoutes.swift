@@ -12,18 +12,19 @@ struct AdminRoutes {
     static let base = "\(IdentityToolkitRoutes.v1)/projects/{project}"
 
     func register(in router: inout Router) {
-        let admin = platform.admin
+        let platform = self.platform
         let endpoints: [(method: HTTPMethod, name: String, responder: HTTPResponder)] = [
-            (.post, "accounts", Self.json(admin) { try $1.create(AdminCreateAccountRequest(fields: $0)) }),
-            (.post, "accounts:lookup", Self.json(admin) { try $1.lookup(AdminLookupRequest(fields: $0)) }),
-            (.post, "accounts:update", Self.json(admin) { try $1.update(AdminUpdateAccountRequest(fields: $0)) }),
-            (.post, "accounts:delete", Self.json(admin) { try $1.delete(AdminDeleteAccountRequest(fields: $0)) }),
-            (.post, "accounts:batchDelete", Self.json(admin) { try $1.batchDelete(BatchDeleteRequest(fields: $0)) }),
-            (.post, "accounts:query", Self.json(admin) { try $1.query(QueryAccountsRequest(fields: $0)) }),
-            (.post, "accounts:batchCreate", Self.json(admin) { try $1.batchCreate(BatchCreateRequest(fields: $0)) }),
+            (.post, "accounts", Self.json(platform) { try $1.create(AdminCreateAccountRequest(fields: $0)) }),
+            (.post, "accounts:lookup", Self.json(platform) { try $1.lookup(AdminLookupRequest(fields: $0)) }),
+            (.post, "accounts:update", Self.json(platform) { try $1.update(AdminUpdateAccountRequest(fields: $0)) }),
+            (.post, "accounts:delete", Self.json(platform) { try $1.delete(AdminDeleteAccountRequest(fields: $0)) }),
+            (.post, "accounts:batchDelete", Self.json(platform) { try $1.batchDelete(BatchDeleteRequest(fields: $0)) }),
+            (.post, "accounts:query", Self.json(platform) { try $1.query(QueryAccountsRequest(fields: $0)) }),
+            (.post, "accounts:batchCreate", Self.json(platform) { try $1.batchCreate(BatchCreateRequest(fields: $0)) }),
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
                 try IdentityToolkitRoutes.refuseTenant(fields)
+                let admin = platform.admin(as: AuditActor(try request.adminCaller()))
                 return Responses.json(try admin.batchGet(BatchGetRequest(fields: fields)))
             }),
         ]
@@ -43,13 +44,13 @@ struct AdminRoutes {
         router.add(.post, "\(Self.base)/tenants/{tenant}:createSessionCookie", edge.admin.handler(tenants))
     }
 
-    /// An admin call taking the request's JSON fields and `service` acting as the request's caller, as
+    /// An admin call taking the request's JSON fields and the admin operations acting as the request's caller, as
     /// ``RequireAdmin`` accepted it, so that its changes are recorded as that caller's (the audit log's actor).
     static func json(
-        _ service: AdminService, _ operation: @escaping @Sendable (RequestFields, AdminService) throws -> any Encodable
+        _ platform: IdentityPlatform, _ operation: @escaping @Sendable (RequestFields, AdminService) throws -> any Encodable
     ) -> HTTPResponder {
         { request in
-            let caller = service.acting(as: AuditActor(try request.adminCaller()))
+            let caller = platform.admin(as: AuditActor(try request.adminCaller()))
             return try IdentityToolkitRoutes.json { fields, _ in try operation(fields, caller) }(request)
         }
     }
