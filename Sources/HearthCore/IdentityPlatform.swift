@@ -31,45 +31,13 @@ public final class IdentityPlatform: Sendable {
     /// The audit log's settings, which every service writes its events under.
     public let audit: AuditLog
 
-    /// Loads (or on first start creates) the signing keys.
-    /// - Parameters:
-    ///   - googleIssuers: issuers whose tokens count as Google sign-ins (normally Google itself), for the project's
-    ///     Google client IDs.
-    ///   - devIdentityProvider: settings of the dev IdP; when given it is trusted as a Google issuer too.
-    ///   - otherProviders: the other enabled providers (`apple.com`, `oidc.*`).
-    ///   - devApple: settings of the dev Apple (needs the dev IdP, whose accounts are its people) and the check of
-    ///     its clients' ES256 secrets; when given it is trusted as an Apple issuer too.
-    ///   - providerTokens: Apple's code exchange and the wake-up of queued revocations.
-    ///   - passwords: hashes and checks every password (Argon2id in `hearth serve`).
-    ///   - passwordLockouts: the wrong-password counters per email and per client.
-    ///   - smsSender: delivers SMS codes for phone second factors.
-    ///   - mfaLimits: lifetimes, attempt limits, lockouts and SMS quotas of second factors.
-    ///   - rateLimits: the in-memory token buckets (see `RateLimiter`); nil turns them off.
-    ///   - securityEvents: receives lockouts and exhausted quotas (for the log), once committed.
-    ///   - outboundLimits: bounds on the calls access-token sign-ins make to identity providers.
-    ///   - sessionPolicy: refresh-token rotation, reuse detection and the per-account session cap.
-    ///   - acceptsUnsignedCustomTokens: whether `alg: none` custom tokens sign in (development only).
-    ///   - emailSender: delivers the emails of email actions.
-    ///   - emailActions: links, code lifetimes, send limits and enumeration protection of email actions.
-    ///   - issuedOOBCodes: development only: records every email action code in plain text (log and listing).
-    ///   - metrics: counts sign-ins by provider and outcome (``MetricsRecording``).
-    ///   - audit: whether the services record audit events, and how long they are kept.
-    public init(
-        project: ProjectConfiguration, store: any HearthStore, time: any TimeSource = SystemTimeSource(),
-        googleIssuers: [any GoogleAccessTokenIssuer], devIdentityProvider devConfiguration: DevIdPConfiguration? = nil,
-        otherProviders: [IdentityProvider] = [],
-        devApple devAppleSettings: (DevAppleConfiguration, any AppleClientSecretChecking)? = nil,
-        providerTokens: ProviderTokenHandling = ProviderTokenHandling(),
-        passwords: any PasswordHashing, passwordLockouts: PasswordLockouts = PasswordLockouts(),
-        smsSender: any SMSSender = UnavailableSMSSender(), mfaLimits: MFAService.Limits = MFAService.Limits(),
-        rateLimits: RateLimiter.Rules? = RateLimiter.Rules(),
-        outboundLimits: OutboundCallLimits = OutboundCallLimits(),
-        sessionPolicy: SessionPolicy = SessionPolicy(), acceptsUnsignedCustomTokens: Bool = false,
-        emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
-        issuedOOBCodes: IssuedOOBCodes? = nil,
-        securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
-        metrics: any MetricsRecording = NoMetrics(), audit: AuditLog = AuditLog()
-    ) throws {
+    /// Loads (or on first start creates) the signing keys, and wires every service from `configuration`.
+    public init(_ configuration: Configuration, store: any HearthStore, time: any TimeSource = SystemTimeSource()) throws {
+        let project = configuration.project
+        let passwords = configuration.passwords
+        let audit = configuration.audit
+        let securityEvents = configuration.securityEvents
+        let rateLimits = configuration.rateLimits
         self.project = project
         self.audit = audit
         self.store = store
@@ -78,8 +46,8 @@ public final class IdentityPlatform: Sendable {
         sessionKeys = SigningKeyRing(
             store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime, audit: audit)
         try sessionKeys.loadOrCreate()
-        var issuers = googleIssuers
-        if let devConfiguration {
+        var issuers = configuration.googleIssuers
+        if let devConfiguration = configuration.devIdentityProvider {
             let devKeys = SigningKeyRing(
                 store: store, time: time, owner: .devIdentityProvider, tokenLifetime: devConfiguration.idTokenLifetime)
             try devKeys.loadOrCreate()
@@ -89,51 +57,104 @@ public final class IdentityPlatform: Sendable {
         } else {
             devIdentityProvider = nil
         }
-        var providers = [IdentityProvider.google(issuers: issuers, clientIDs: project.googleClientIDs)] + otherProviders
-        if let (configuration, clientSecrets) = devAppleSettings, let devIdentityProvider {
+        var providers = [IdentityProvider.google(issuers: issuers, clientIDs: project.googleClientIDs)] + configuration.otherProviders
+        if let (appleConfiguration, clientSecrets) = configuration.devApple, let devIdentityProvider {
             let apple = try DevAppleProvider(
-                configuration: configuration, accounts: devIdentityProvider, store: store, time: time,
+                configuration: appleConfiguration, accounts: devIdentityProvider, store: store, time: time,
                 clientSecrets: clientSecrets)
             devApple = apple
             if let index = providers.firstIndex(where: { $0.id == IdentityProvider.appleID }) {
                 providers[index].issuers.insert(apple, at: 0)
-                providers[index].clientIDs.formUnion(configuration.clientIDs)
+                providers[index].clientIDs.formUnion(appleConfiguration.clientIDs)
             } else {
-                providers.append(.apple(issuers: [apple], clientIDs: configuration.clientIDs))
+                providers.append(.apple(issuers: [apple], clientIDs: appleConfiguration.clientIDs))
             }
         } else {
             devApple = nil
         }
         tokens = TokenService(
-            project: project, store: store, keys: sessionKeys, time: time, policy: sessionPolicy, audit: audit)
+            project: project, store: store, keys: sessionKeys, time: time, policy: configuration.sessionPolicy, audit: audit)
         identityProviders = IdentityProviderRegistry(
-            providers: providers, time: time, clockSkew: project.clockSkew, limits: outboundLimits)
+            providers: providers, time: time, clockSkew: project.clockSkew, limits: configuration.outboundLimits)
         mfa = MFAService(
-            project: project, store: store, tokens: tokens, time: time, sms: smsSender, limits: mfaLimits,
+            project: project, store: store, tokens: tokens, time: time, sms: configuration.smsSender, limits: configuration.mfaLimits,
             limiter: rateLimiter, report: securityEvents, audit: audit)
         customTokens = CustomTokenSignIn(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, limiter: rateLimiter,
-            acceptsUnsignedTokens: acceptsUnsignedCustomTokens, audit: audit)
+            acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens, audit: audit)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         administration = AdminService(
-            store: store, time: time, maximumFactors: mfaLimits.maximumFactors, passwords: passwords,
-            revocationsQueued: providerTokens.revocationsQueued, actor: .system, audit: audit)
+            store: store, time: time, maximumFactors: configuration.mfaLimits.maximumFactors, passwords: passwords,
+            revocationsQueued: configuration.providerTokens.revocationsQueued, actor: .system, audit: audit)
         self.emailActions = EmailActionService(
-            project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: emailSender,
-            passwords: passwords, settings: emailActions, limiter: rateLimiter, issuedCodes: issuedOOBCodes,
+            project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: configuration.emailSender,
+            passwords: passwords, settings: configuration.emailActions, limiter: rateLimiter,
+            issuedCodes: configuration.issuedOOBCodes,
             report: securityEvents, audit: audit)
         passwordAccounts = PasswordAccounts(
             project: project, store: store, tokens: tokens, mfa: mfa, time: time, hasher: passwords,
-            lockouts: passwordLockouts, limiter: rateLimiter, report: securityEvents, audit: audit,
-            emailChanges: emailActions.emailChanges)
+            lockouts: configuration.passwordLockouts, limiter: rateLimiter, report: securityEvents, audit: audit,
+            emailChanges: configuration.emailActions.emailChanges)
         accounts = AccountService(
             project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
-            limiter: rateLimiter, providerTokens: providerTokens, emailActions: self.emailActions,
-            passwords: passwordAccounts, metrics: metrics, audit: audit)
+            limiter: rateLimiter, providerTokens: configuration.providerTokens, emailActions: self.emailActions,
+            passwords: passwordAccounts, metrics: configuration.metrics, audit: audit)
     }
 
     /// Firebase's admin account operations, for a caller the request edge (or the console, or the command line)
     /// authorized: every change they make is recorded as done by `actor`. There is no default caller.
     public func admin(as actor: AuditActor) -> AdminService { administration.acting(as: actor) }
+}
+
+extension IdentityPlatform {
+    /// What a platform is made of besides its store and clock: one value, every part but the project and the
+    /// password hasher defaulted to "off" or the documented defaults.
+    public struct Configuration {
+        public var project: ProjectConfiguration
+        /// Hashes and checks every password (Argon2id in `hearth serve`).
+        public var passwords: any PasswordHashing
+        /// Issuers whose tokens count as Google sign-ins (normally Google itself), for the project's Google client IDs.
+        public var googleIssuers: [any GoogleAccessTokenIssuer] = []
+        /// Settings of the dev IdP; when given it is trusted as a Google issuer too.
+        public var devIdentityProvider: DevIdPConfiguration?
+        /// The other enabled providers (`apple.com`, `oidc.*`).
+        public var otherProviders: [IdentityProvider] = []
+        /// Settings of the dev Apple (needs the dev IdP, whose accounts are its people) and the check of its clients'
+        /// ES256 secrets; when given it is trusted as an Apple issuer too.
+        public var devApple: (DevAppleConfiguration, any AppleClientSecretChecking)?
+        /// Apple's code exchange and the wake-up of queued revocations.
+        public var providerTokens = ProviderTokenHandling()
+        /// The wrong-password counters per email and per client.
+        public var passwordLockouts = PasswordLockouts()
+        /// Delivers SMS codes for phone second factors.
+        public var smsSender: any SMSSender = UnavailableSMSSender()
+        /// Lifetimes, attempt limits, lockouts and SMS quotas of second factors.
+        public var mfaLimits = MFAService.Limits()
+        /// The in-memory token buckets (see `RateLimiter`); nil turns them off.
+        public var rateLimits: RateLimiter.Rules? = RateLimiter.Rules()
+        /// Bounds on the calls access-token sign-ins make to identity providers.
+        public var outboundLimits = OutboundCallLimits()
+        /// Refresh-token rotation, reuse detection, the per-account session cap and the recent-sign-in window.
+        public var sessionPolicy = SessionPolicy()
+        /// Whether `alg: none` custom tokens sign in (development only).
+        public var acceptsUnsignedCustomTokens = false
+        /// Delivers the emails of email actions.
+        public var emailSender: any EmailSender = UnavailableEmailSender()
+        /// Links, code lifetimes, send limits and enumeration protection of email actions.
+        public var emailActions = EmailActionSettings()
+        /// Development only: records every email action code in plain text (log and listing).
+        public var issuedOOBCodes: IssuedOOBCodes?
+        /// Receives lockouts and exhausted quotas (for the log), once committed.
+        public var securityEvents: @Sendable (SecurityEvent) -> Void = { _ in }
+        /// Counts sign-ins by provider and outcome (``MetricsRecording``).
+        public var metrics: any MetricsRecording = NoMetrics()
+        /// Whether the services record audit events, and how long they are kept.
+        public var audit = AuditLog()
+
+        public init(project: ProjectConfiguration, passwords: any PasswordHashing) {
+            self.project = project
+            self.passwords = passwords
+        }
+    }
 }

@@ -115,25 +115,32 @@ enum ServeCommand {
         let passwordHasher = try Self.closingStore(store) {
             try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()], httpThreads: threads)
         }
+        var configuration = IdentityPlatform.Configuration(project: project, passwords: passwordHasher)
+        configuration.googleIssuers = extraIssuers + [google]
+        configuration.devIdentityProvider = devConfiguration
+        configuration.otherProviders = otherProviders
+        configuration.devApple = devAppleKey.map { devKey in
+            Self.devApple(
+                publicURL: publicURL, settings: settings, keys: [devKey, configuredAppleKey].compactMap { $0 },
+                crossOrigin: crossOrigin)
+        }
+        configuration.providerTokens = ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() })
+        configuration.passwordLockouts = settings.passwordSignIn.lockouts
+        configuration.smsSender = operations.counted(smsSender)
+        configuration.mfaLimits = settings.mfaLimits
+        configuration.rateLimits = settings.rateLimits
+        configuration.outboundLimits = outboundLimits
+        configuration.sessionPolicy = settings.sessionPolicy
+        configuration.acceptsUnsignedCustomTokens = settings.development
+        configuration.emailSender = operations.counted(emailSender)
+        configuration.emailActions = settings.emailActions.settings(publicURL: publicURL, development: settings.development)
+        configuration.issuedOOBCodes = settings.development ? IssuedOOBCodes(log: logLine) : nil
+        configuration.securityEvents = { logLine($0.logLine) }
+        configuration.metrics = operations.recording
+        configuration.audit = settings.audit
         let platform: IdentityPlatform
         do {
-            platform = try IdentityPlatform(
-                project: project, store: operations.measured(store), time: time, googleIssuers: extraIssuers + [google],
-                devIdentityProvider: devConfiguration, otherProviders: otherProviders,
-                devApple: devAppleKey.map { devKey in
-                    Self.devApple(
-                        publicURL: publicURL, settings: settings, keys: [devKey, configuredAppleKey].compactMap { $0 },
-                        crossOrigin: crossOrigin)
-                },
-                providerTokens: ProviderTokenHandling(apple: appleTokens, revocationsQueued: { maintenance.wake() }),
-                passwords: passwordHasher, passwordLockouts: settings.passwordSignIn.lockouts,
-                smsSender: operations.counted(smsSender), mfaLimits: settings.mfaLimits,
-                rateLimits: settings.rateLimits, outboundLimits: outboundLimits,
-                sessionPolicy: settings.sessionPolicy, acceptsUnsignedCustomTokens: settings.development,
-                emailSender: operations.counted(emailSender),
-                emailActions: settings.emailActions.settings(publicURL: publicURL, development: settings.development),
-                issuedOOBCodes: settings.development ? IssuedOOBCodes(log: logLine) : nil,
-                securityEvents: { logLine($0.logLine) }, metrics: operations.recording, audit: settings.audit)
+            platform = try IdentityPlatform(configuration, store: operations.measured(store), time: time)
         } catch {
             store.close()
             throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")

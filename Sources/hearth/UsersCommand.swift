@@ -82,11 +82,11 @@ enum UsersCommand {
         let store = try openStore(settings)
         defer { store.close() }
         let projectID = (try? settings.resolvedProjectID()) ?? Settings.developmentProjectID
-        let platform = try IdentityPlatform(
+        var configuration = IdentityPlatform.Configuration(
             project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
-            store: store, googleIssuers: [],
-            passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]),
-            audit: settings.audit)
+            passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]))
+        configuration.audit = settings.audit
+        let platform = try IdentityPlatform(configuration, store: store)
         let users = UserAdministration(platform: platform, options: options)
         let uid = given.first ?? ""
         switch action {

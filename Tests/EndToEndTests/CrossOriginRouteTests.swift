@@ -20,8 +20,9 @@ struct CrossOriginRouteTests {
             googleClientIDs: [consoleClientID])
         let store = InMemoryStore()
         let platform = try IdentityPlatform(
-            project: project, store: store, googleIssuers: [],
-            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
+            IdentityPlatform.Configuration(
+                project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1))),
+            store: store)
         let signIn = ConsoleSignInProvider(
             providerID: "google.com", clientID: consoleClientID, authorizationEndpoint: "https://accounts.google.com/o/oauth2/v2/auth",
             displayName: "Google") { _, _, _ in "" }

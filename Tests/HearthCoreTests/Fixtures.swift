@@ -124,18 +124,25 @@ struct TestPlatform {
                 issuer: "http://hearth.test/dev/google",
                 clients: [.development(clientID: "hearth-dev.apps.googleusercontent.com")])
             : nil
+        var configuration = IdentityPlatform.Configuration(project: project, passwords: passwords)
+        configuration.googleIssuers = [google]
+        configuration.devIdentityProvider = devConfiguration
+        configuration.otherProviders = [
+            .apple(issuers: [apple], clientIDs: [FakeApple.clientID]),
+            .openID(id: Self.untrustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID]),
+            .openID(id: Self.trustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID], trustedForEmail: true),
+        ]
+        configuration.passwordLockouts = passwordLockouts
+        configuration.smsSender = sms
+        configuration.rateLimits = rateLimits
+        configuration.sessionPolicy = sessions
+        configuration.acceptsUnsignedCustomTokens = acceptsUnsignedCustomTokens
+        configuration.emailSender = emailSender
+        configuration.emailActions = emailActions
+        configuration.securityEvents = securityEvents
+        configuration.audit = audit
         platform = try IdentityPlatform(
-            project: project, store: wrapStore(rerunsWriteBodies ? RerunningStore(store) : store), time: time,
-            googleIssuers: [google], devIdentityProvider: devConfiguration,
-            otherProviders: [
-                .apple(issuers: [apple], clientIDs: [FakeApple.clientID]),
-                .openID(id: Self.untrustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID]),
-                .openID(id: Self.trustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID], trustedForEmail: true),
-            ],
-            passwords: passwords,
-            passwordLockouts: passwordLockouts, smsSender: sms, rateLimits: rateLimits, sessionPolicy: sessions,
-            acceptsUnsignedCustomTokens: acceptsUnsignedCustomTokens, emailSender: emailSender, emailActions: emailActions,
-            securityEvents: securityEvents, audit: audit)
+            configuration, store: wrapStore(rerunsWriteBodies ? RerunningStore(store) : store), time: time)
     }
 
     var accounts: AccountService { platform.accounts }

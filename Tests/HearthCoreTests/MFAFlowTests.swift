@@ -292,12 +292,13 @@ struct MFAFlowTests {
     func disabledPolicy() throws {
         let fixture = try Fixture()
         _ = try fixture.enrollTOTP()
-        let disabled = try IdentityPlatform(
+        var configuration = IdentityPlatform.Configuration(
             project: ProjectConfiguration(
                 projectID: TestPlatform.projectID, projectNumber: "123", issuer: TestPlatform.issuer, apiKeys: .anyNonEmpty,
                 googleClientIDs: [FakeGoogle.clientID]),
-            store: fixture.test.store, time: fixture.test.time, googleIssuers: [fixture.test.google],
             passwords: TestPasswordHasher())
+        configuration.googleIssuers = [fixture.test.google]
+        let disabled = try IdentityPlatform(configuration, store: fixture.test.store, time: fixture.test.time)
         let response = try disabled.accounts.signInWithIdp(
             fixture.test.signInRequest(idToken: try fixture.test.google.idToken(subject: "mfa-user", email: "mfa-user@example.com")))
         #expect(response.idToken != nil && response.mfaPendingCredential == nil)

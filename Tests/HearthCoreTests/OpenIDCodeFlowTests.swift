@@ -29,11 +29,12 @@ struct OpenIDCodeFlowTests {
     func accounts(_ exchange: OpenIDCodeExchange?, limits: OutboundCallLimits = OutboundCallLimits()) throws -> AccountService {
         let project = ProjectConfiguration(
             projectID: "code-flow", issuer: "http://hearth.test/code-flow", apiKeys: .anyNonEmpty, googleClientIDs: [])
-        return try IdentityPlatform(
-            project: project, store: InMemoryStore(), time: base.time, googleIssuers: [],
-            otherProviders: [.openID(id: "oidc.acme", issuer: acme, clientIDs: ["acme-client", "acme-web"], codeExchange: exchange)],
-            passwords: TestPasswordHasher(), outboundLimits: limits
-        ).accounts
+        var configuration = IdentityPlatform.Configuration(project: project, passwords: TestPasswordHasher())
+        configuration.otherProviders = [
+            .openID(id: "oidc.acme", issuer: acme, clientIDs: ["acme-client", "acme-web"], codeExchange: exchange)
+        ]
+        configuration.outboundLimits = limits
+        return try IdentityPlatform(configuration, store: InMemoryStore(), time: base.time).accounts
     }
 
     /// The token endpoint's answer carrying an ID token with `claims`.

@@ -34,11 +34,12 @@ struct ServerFixture {
                         IdentityServer.consoleCallbackURI(publicURL: Self.publicURL),
                     ])])
             : nil
-        let platform = try IdentityPlatform(
-            project: project, store: store, googleIssuers: [], devIdentityProvider: dev,
-            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)),
-            rateLimits: rateLimits,
-            acceptsUnsignedCustomTokens: development)
+        var configuration = IdentityPlatform.Configuration(
+            project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
+        configuration.devIdentityProvider = dev
+        configuration.rateLimits = rateLimits
+        configuration.acceptsUnsignedCustomTokens = development
+        let platform = try IdentityPlatform(configuration, store: store)
         self.platform = platform
         let origins = CrossOriginRules(publicURL: Self.publicURL, development: true, trustedOrigins: ["https://app.example.com"])
         let devApple = try platform.devIdentityProvider.map { people in

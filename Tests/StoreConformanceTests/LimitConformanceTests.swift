@@ -292,11 +292,12 @@ final class MFAHarness: Sendable {
             projectID: "limits-test", issuer: "http://hearth.test/limits-test", apiKeys: .anyNonEmpty,
             googleClientIDs: [], mfa: .allFactors)
         let events = self.events
-        platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [],
-            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)),
-            smsSender: sms, mfaLimits: limits,
-            securityEvents: events.append)
+        var configuration = IdentityPlatform.Configuration(
+            project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
+        configuration.smsSender = sms
+        configuration.mfaLimits = limits
+        configuration.securityEvents = events.append
+        platform = try IdentityPlatform(configuration, store: store, time: time)
         guard createAccount else { return }
         let factor = MFAEnrollment(
             enrollmentID: Self.totpEnrollmentID, kind: .totp, enrolledAtMillis: time.nowMillis, totpSecret: Self.secret)

@@ -406,10 +406,10 @@ struct SessionHarness {
     init(store: any HearthStore, policy: SessionPolicy = SessionPolicy()) throws {
         let project = ProjectConfiguration(
             projectID: "p", issuer: "http://hearth.test/p", apiKeys: .anyNonEmpty, googleClientIDs: [])
-        platform = try IdentityPlatform(
-            project: project, store: store, time: time, googleIssuers: [],
-            passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)),
-            sessionPolicy: policy)
+        var configuration = IdentityPlatform.Configuration(
+            project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
+        configuration.sessionPolicy = policy
+        platform = try IdentityPlatform(configuration, store: store, time: time)
         if try store.read({ try $0.account(localID: Self.localID) }) == nil {
             try store.write {
                 try $0.insertAccount(Account(localID: Self.localID, createdAtMillis: 0, validSinceMillis: 0))

@@ -16,8 +16,9 @@ let project = ProjectConfiguration(
     projectID: "bench", projectNumber: "1", issuer: "http://127.0.0.1/bench", apiKeys: .anyNonEmpty, googleClientIDs: [])
 let store = InMemoryStore()
 let platform = try IdentityPlatform(
-    project: project, store: store, googleIssuers: [],
-    passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
+    IdentityPlatform.Configuration(
+        project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1))),
+    store: store)
 let metrics = ServerMetrics(workerThreads: 6)
 let readiness = Readiness(store: store, signingKeys: platform.sessionKeys)
 
