@@ -34,6 +34,9 @@ enum PostgresSQL {
         \(accountSelect) FROM accounts AS a WHERE a.phone_number = $1 ORDER BY a.local_id LIMIT 1
         """
     static let accountPage = "\(accountSelect) FROM accounts AS a WHERE a.local_id > $1 ORDER BY a.local_id LIMIT $2"
+    /// An account query (one of the above, whose accounts table is `a`) that also locks the account row it finds
+    /// until the transaction ends.
+    static func forUpdate(ofAccount query: String) -> String { "\(query) FOR UPDATE OF a" }
     static let accountCount = "SELECT count(*) FROM accounts"
     /// By the partial index `accounts_anonymous`, in uid order.
     static let staleAnonymousAccountPage = """
@@ -98,6 +101,7 @@ enum PostgresSQL {
     ]
     private static let refreshSessionColumns = refreshSessionTypedColumns.map(\.0).joined(separator: ", ")
     static let refreshSessionByID = "SELECT \(refreshSessionColumns) FROM refresh_sessions WHERE session_id = $1"
+    static let refreshSessionByIDForUpdate = "\(refreshSessionByID) FOR UPDATE"
     static let refreshSessionPage = """
         SELECT \(refreshSessionColumns) FROM refresh_sessions WHERE session_id > $1 ORDER BY session_id LIMIT $2
         """

@@ -93,10 +93,13 @@ public final class PostgresStore: HearthStore, SecretResealing {
         }
     }
 
-    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+    /// A `.serializable` write is a `SERIALIZABLE` transaction; a `.rowLocks` write is `READ COMMITTED`, and its
+    /// writer reads accounts and refresh sessions `FOR UPDATE`. Either is run again when PostgreSQL cannot
+    /// serialize it (or it deadlocked), up to `retry.maxAttempts` times.
+    public func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         var attempt = 1
         while true {
-            switch try withFreshConnection(operation: "write", { try attemptWrite($0, body) }) {
+            switch try withFreshConnection(operation: "write", { try attemptWrite($0, isolation, body) }) {
             case .committed(let value):
                 return value
             case .retry(let failure):
@@ -119,14 +122,18 @@ public final class PostgresStore: HearthStore, SecretResealing {
         case retry(PostgresError)
     }
 
-    /// Runs `body` once in a serializable transaction on `connection` and commits it; a body that throws is rolled
-    /// back and its error rethrown. A serialization failure (in the body, even one it caught, or at the commit) asks
-    /// for a retry; a connection lost before the commit is rethrown for `withFreshConnection` to retry.
-    private func attemptWrite<T>(_ connection: PostgresConnection, _ body: (any StoreWriter) throws -> T) throws
-        -> WriteAttempt<T>
-    {
-        try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-        let writer = PostgresStoreWriter(connection: connection, sealer: sealer)
+    /// Runs `body` once on `connection` in a transaction isolated as `isolation` says, and commits it; a body that
+    /// throws is rolled back and its error rethrown. A serialization failure or deadlock (in the body, even one it
+    /// caught, or at the commit) asks for a retry; a connection lost before the commit is rethrown for
+    /// `withFreshConnection` to retry.
+    private func attemptWrite<T>(
+        _ connection: PostgresConnection, _ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T
+    ) throws -> WriteAttempt<T> {
+        switch isolation {
+        case .serializable: try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        case .rowLocks: try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        }
+        let writer = PostgresStoreWriter(connection: connection, sealer: sealer, locksRows: isolation == .rowLocks)
         defer { writer.isOpen = false }
         let value: T
         do {

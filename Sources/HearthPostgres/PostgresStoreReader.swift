@@ -17,6 +17,8 @@ class PostgresStoreReader: StoreReader {
     final var savepointDepth = 0
     /// A writer's accounts as its transaction stored them (nil in a reader: nothing changes under it).
     final var snapshots: AccountSnapshots?
+    /// A `.rowLocks` writer's: the accounts and refresh sessions it reads are locked (`FOR UPDATE`) until the commit.
+    final var locksRows = false
 
     init(connection: PostgresConnection, sealer: any SecretSealer) {
         self.connection = connection
@@ -145,9 +147,9 @@ class PostgresStoreReader: StoreReader {
     }
 
     /// Loads the account the query finds, with its identities and (only if it has any, which the account query's
-    /// last column tells) its MFA enrolments.
+    /// last column tells) its MFA enrolments; in a `.rowLocks` writer, the account row is locked first.
     private func loadAccount(_ sql: String, _ parameters: [PostgresValue]) throws -> Account? {
-        let found = try firstRow(sql, parameters) { row in
+        let found = try firstRow(locksRows ? PostgresSQL.forUpdate(ofAccount: sql) : sql, parameters) { row in
             (try row.account(), try row.requiredBool(PostgresSQL.accountColumns.count))
         }
         guard let (loaded, hasEnrollments) = found else { return nil }
@@ -168,7 +170,9 @@ class PostgresStoreReader: StoreReader {
 
     final func refreshSession(id: String) throws -> RefreshSession? {
         try run("refreshSession(id:)") {
-            try firstRow(PostgresSQL.refreshSessionByID, [.text(id)]) { try $0.refreshSession() }
+            try firstRow(
+                locksRows ? PostgresSQL.refreshSessionByIDForUpdate : PostgresSQL.refreshSessionByID, [.text(id)]
+            ) { try $0.refreshSession() }
         }
     }
 

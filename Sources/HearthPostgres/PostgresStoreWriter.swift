@@ -7,9 +7,12 @@ import Postgres
 /// break a constraint runs in a savepoint, as a failed statement would abort the whole transaction), so a body may
 /// catch a `StoreError` and go on.
 final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
-    override init(connection: PostgresConnection, sealer: any SecretSealer) {
+    /// - Parameter locksRows: the accounts and refresh sessions read through this writer are read `FOR UPDATE`
+    ///   (a `.rowLocks` write, at `READ COMMITTED`).
+    init(connection: PostgresConnection, sealer: any SecretSealer, locksRows: Bool) {
         super.init(connection: connection, sealer: sealer)
         snapshots = AccountSnapshots()
+        self.locksRows = locksRows
     }
 
     /// Runs `body` in a savepoint: if it throws, what it did is undone and the transaction goes on.

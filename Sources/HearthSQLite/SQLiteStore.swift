@@ -81,7 +81,8 @@ public final class SQLiteStore: HearthStore {
         }
     }
 
-    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+    /// One writer connection (`BEGIN IMMEDIATE`), so every write is serializable, whatever `isolation` asks for.
+    public func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         do {
             return try pool.write { connection in
                 let writer = SQLiteStoreWriter(connection: connection, sealer: sealer)

@@ -120,8 +120,8 @@ final class FailingCommitStore: HearthStore, Sendable {
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
 
-    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
-        try inner.write { writer in
+    func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
+        try inner.write(isolation) { writer in
             let value = try body(writer)
             if let condition = condition.withLock({ $0 }), try condition(writer) { throw Injected() }
             return value

@@ -34,9 +34,9 @@ final class CountingStore: HearthStore {
     var writes: Int { count.withLock { $0 } }
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
-    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+    func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         count.withLock { $0 += 1 }
-        return try inner.write(body)
+        return try inner.write(isolation, body)
     }
     func close() { inner.close() }
 }

@@ -15,14 +15,14 @@ struct RerunningStore: HearthStore {
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
 
-    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+    func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         do {
-            _ = try inner.write { writer throws -> T in
+            _ = try inner.write(isolation) { writer throws -> T in
                 _ = try body(writer)
                 throw Rerun()
             }
         } catch is Rerun {}
-        return try inner.write(body)
+        return try inner.write(isolation, body)
     }
 
     func close() { inner.close() }

@@ -142,9 +142,9 @@ struct StoreCopyTests {
         init(number: Int) { lost = number }
 
         func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try kept.read(body) }
-        func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+        func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
             writes += 1
-            return try (writes == lost ? scratch : kept).write(body)
+            return try (writes == lost ? scratch : kept).write(isolation, body)
         }
         func close() {}
     }

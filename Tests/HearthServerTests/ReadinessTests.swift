@@ -17,13 +17,13 @@ struct ReadinessTests {
 
         func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try base.read(body) }
 
-        func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+        func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
             if failWrites.load(ordering: .relaxed) { throw StoreError(.unavailable, "database is locked") }
             if holdWrites.load(ordering: .relaxed) {
                 entered.signal()
                 release.wait()
             }
-            return try base.write(body)
+            return try base.write(isolation, body)
         }
 
         func close() { base.close() }

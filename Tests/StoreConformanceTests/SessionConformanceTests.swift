@@ -386,6 +386,21 @@ struct SessionConformanceTests {
         }
     }
 
+    @Test(
+        "20 sign-ins of one account at once, each locking the account row: the cap of 3 holds, every one got a session",
+        arguments: StoreKind.allCases)
+    func capUnderConcurrentRowLockedSignIns(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let sessions = try SessionHarness(store: store, policy: SessionPolicy(maximumSessionsPerAccount: 3))
+            for _ in 0..<3 { _ = try sessions.signIn() }
+            let results = concurrently(20) { try sessions.signIn(.rowLocks) }
+            let tokens = try results.map { try $0.get() }
+            #expect(Set(tokens).count == 20)
+            let live = try store.read { try $0.liveSessionIDs(localID: SessionHarness.localID, skippingNewest: 0) }
+            #expect(live.count == 3)
+        }
+    }
+
     // MARK: Helpers
 
     private func session(
@@ -430,8 +445,8 @@ struct SessionHarness {
     }
 
     /// A new session's refresh token.
-    func signIn() throws -> String {
-        try platform.store.write { writer in
+    func signIn(_ isolation: WriteIsolation = .serializable) throws -> String {
+        try platform.store.write(isolation) { writer in
             let account = try #require(try writer.account(localID: Self.localID))
             return try tokens.newRefreshToken(
                 for: account, session: Session(signInProvider: "google.com", authTime: time.nowSeconds), writer: writer)
@@ -470,9 +485,9 @@ final class WriteCountingStore: HearthStore {
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try base.read(body) }
 
-    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+    func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         count.add(1, ordering: .relaxed)
-        return try base.write(body)
+        return try base.write(isolation, body)
     }
 
     func close() { base.close() }

@@ -116,8 +116,11 @@ public final class AccountService: Sendable {
         let takes = RateLimitTakes(limiter)
         let decision: SignInDecision
         do {
+            // Row locks: the completion reads the account (by identity, email or uid) before anything it decides,
+            // so sign-ins of one account wait for each other, and two first sign-ins of one identity or email meet
+            // at a unique key (and the loser runs again, finding the winner's account).
             decision = try retryingUniqueness {
-                try store.write { writer in
+                try store.write(.rowLocks) { writer in
                     let context = SignInCompletion.Context(writer: writer, nowMillis: now, client: client, takes: takes)
                     if let linkingUser {
                         return try completion.link(.identity(profile, email), to: linkingUser.account.localID, context)

@@ -17,7 +17,8 @@ public final class InMemoryStore: HearthStore {
         return try body(Transaction(snapshot))
     }
 
-    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+    /// One writer at a time, so every write is serializable, whatever `isolation` asks for.
+    public func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         try state.withLock { state in
             guard !state.closed else { throw StoreError(.closed) }
             let transaction = Transaction(state)

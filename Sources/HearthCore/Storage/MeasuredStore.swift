@@ -14,8 +14,8 @@ public struct MeasuredStore: HearthStore {
         try measured(.read) { try base.read(body) }
     }
 
-    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
-        try measured(.write) { try base.write(body) }
+    public func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
+        try measured(.write) { try base.write(isolation, body) }
     }
 
     public func close() {

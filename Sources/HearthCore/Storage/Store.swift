@@ -14,12 +14,35 @@
 /// body must have no effect outside the store: no SMS or email sent, no in-memory counter or rate-limiter
 /// token taken (see `RateLimitTakes`), nothing logged or reported. Do those after `write` returns, with
 /// what it returned.
+///
+/// A body whose rules hold by unique constraints and by the rows it reads alone — a returning sign-in, a refresh,
+/// a profile or admin change of one account — may ask for ``WriteIsolation/rowLocks`` instead: a store where
+/// writers run concurrently then locks each account and refresh session the body reads through the writer until
+/// the commit (PostgreSQL: `READ COMMITTED` with `SELECT … FOR UPDATE`), so two such bodies on one account run one
+/// after the other, and bodies on different accounts never conflict. Rules that count rows and then insert (a
+/// throttle, a quota, an attempt counter) stay ``WriteIsolation/serializable``.
 /// Every implementation must pass the storage conformance suite (`Tests/StoreConformanceTests`).
 public protocol HearthStore: Sendable {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T
-    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T
+    /// Runs `body` as one write transaction, isolated as `isolation` says (a store that runs one writer at a time
+    /// runs every write serializably).
+    func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T
     /// Finishes pending work and releases resources; later calls fail with `StoreError.closed`.
     func close()
+}
+
+/// How a write body's rules are kept against concurrent writes (see ``HearthStore``).
+public enum WriteIsolation: Sendable {
+    /// Each write behaves as if it ran alone: a rule checked in the body holds whatever commits meanwhile.
+    case serializable
+    /// The accounts and refresh sessions the body reads through the writer stay locked until the commit; other
+    /// rows may change under it, and unique constraints decide the races between new rows.
+    case rowLocks
+}
+
+extension HearthStore {
+    /// Runs `body` as one serializable write transaction.
+    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T { try write(.serializable, body) }
 }
 
 /// Queries available inside `read` and `write`.

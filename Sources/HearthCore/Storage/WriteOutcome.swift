@@ -24,10 +24,12 @@ public enum WriteOutcome<Value> {
 }
 
 extension HearthStore {
-    /// Runs `body` as one write transaction whose outcome says whether it succeeded; see ``WriteOutcome``.
-    /// Errors thrown by `body` roll it back and are rethrown unchanged.
-    public func transaction<Value>(_ body: (any StoreWriter) throws -> WriteOutcome<Value>) throws -> Value {
-        switch try write(body) {
+    /// Runs `body` as one write transaction (isolated as `isolation` says) whose outcome says whether it
+    /// succeeded; see ``WriteOutcome``. Errors thrown by `body` roll it back and are rethrown unchanged.
+    public func transaction<Value>(
+        _ isolation: WriteIsolation = .serializable, _ body: (any StoreWriter) throws -> WriteOutcome<Value>
+    ) throws -> Value {
+        switch try write(isolation, body) {
         case .commit(let value): return value
         case .commitThenFail(let error): throw error
         }

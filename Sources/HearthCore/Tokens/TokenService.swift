@@ -139,13 +139,13 @@ public final class TokenService: Sendable {
         let now = time.nowMillis
         let refreshed: Refreshed
         if policy.rotatesRefreshTokens {
-            refreshed = try store.transaction { writer in try exchange(presented, at: now, client: client, writer: writer) }
+            refreshed = try store.transaction(.rowLocks) { writer in try exchange(presented, at: now, client: client, writer: writer) }
         } else {
             let (session, account) = try store.read { reader in try Self.checkedSession(of: presented, reader) }
             if presented.matches(session.currentTokenHash), !Self.lastRefreshIsDue(account, at: now) {
                 refreshed = Refreshed(session: session, account: account, refreshToken: presented.text)
             } else {
-                refreshed = try store.transaction { writer in try exchange(presented, at: now, client: client, writer: writer) }
+                refreshed = try store.transaction(.rowLocks) { writer in try exchange(presented, at: now, client: client, writer: writer) }
             }
         }
         let session = refreshed.session
@@ -201,7 +201,9 @@ public final class TokenService: Sendable {
         .tokenExpired, "The user's credential is no longer valid. The user must sign in again.")
 
     /// The check-and-rotate of one refresh, in one write transaction: concurrent refreshes of one token
-    /// see each other's rotation, so a session never forks. A refusal for reuse commits the revocation.
+    /// see each other's rotation, so a session never forks. A refusal for reuse commits the revocation. Its rules
+    /// are about one session and its account, which the writer reads first: the write runs with `.rowLocks`, so
+    /// refreshes of one session wait for each other and refreshes of other sessions never conflict.
     private func exchange(_ presented: RefreshTokenText, at now: Int64, client: String?, writer: any StoreWriter) throws
         -> WriteOutcome<Refreshed>
     {
