@@ -10,9 +10,7 @@ extension SignInWithIdpResponse {
         emailVerified = signedIn.account.emailVerified
         isNewUser = signedIn.linked ? nil : signedIn.isNewUser
         emailRecycled = signedIn.emailRecycled ? true : nil
-        idToken = tokens.idToken
-        refreshToken = tokens.refreshToken
-        expiresIn = tokens.expiresIn
+        carry(tokens)
     }
 }
 
@@ -30,9 +28,7 @@ extension SignInWithPasswordResponse {
         displayName = signedIn.account.displayName
         profilePicture = signedIn.account.photoURL
         registered = true
-        idToken = tokens.idToken
-        refreshToken = tokens.refreshToken
-        expiresIn = tokens.expiresIn
+        carry(tokens)
     }
 }
 
@@ -40,9 +36,7 @@ extension SignInWithEmailLinkResponse {
     init(_ signedIn: SignedIn, _ tokens: IssuedTokens, email: String) {
         self.init(localId: signedIn.account.localID, email: email)
         isNewUser = signedIn.isNewUser
-        idToken = tokens.idToken
-        refreshToken = tokens.refreshToken
-        expiresIn = tokens.expiresIn
+        carry(tokens)
     }
 }
 
@@ -59,3 +53,22 @@ extension MFATokensResponse {
         self.init(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
     }
 }
+
+/// The answers that carry a session's tokens in optional fields (absent when a second factor is pending instead).
+protocol CarriesSessionTokens {
+    var idToken: String? { get set }
+    var refreshToken: String? { get set }
+    var expiresIn: String? { get set }
+}
+
+extension CarriesSessionTokens {
+    mutating func carry(_ tokens: IssuedTokens) {
+        idToken = tokens.idToken
+        refreshToken = tokens.refreshToken
+        expiresIn = tokens.expiresIn
+    }
+}
+
+extension SignInWithIdpResponse: CarriesSessionTokens {}
+extension SignInWithPasswordResponse: CarriesSessionTokens {}
+extension SignInWithEmailLinkResponse: CarriesSessionTokens {}
