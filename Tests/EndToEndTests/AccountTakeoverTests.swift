@@ -3,7 +3,7 @@ import Testing
 
 /// The account takeovers of issue 18, tried as the attacker would against the built server in production mode
 /// (``ProductionHearth``): each test is the attack, and what must hold (docs/SECURITY.md, "Account takeovers").
-@Suite("Account takeovers and leaks (e2e, production mode)", .serialized)
+@Suite("Account takeovers and leaks (e2e, production mode)", .blocking, .serialized)
 struct AccountTakeoverTests {
     static let attackerPassword = "attacker's Passw0rd"
     static let victim = "victim@gmail.com"

@@ -3,7 +3,7 @@ import Testing
 
 /// The admin endpoints driven as firebase-admin-python drives them in emulator mode, against the built
 /// `hearth serve --dev`.
-@Suite("Admin API (e2e)")
+@Suite("Admin API (e2e)", .blocking)
 struct AdminAPITests {
     /// A user signed in through the dev IdP, with the Google subject the account is linked to.
     private func signIn(_ server: HearthProcess, email: String) throws -> (session: SignedIn, subject: String) {

@@ -6,7 +6,7 @@ import Testing
 /// key the test made, and `apple.endpoint` pointing at a fake Apple the test serves (``FakeAppleIssuer``), which
 /// records each form POST to `/auth/token` and `/auth/revoke`. The tests check those calls as Apple documents them:
 /// the form fields, and a client secret that is an ES256 JWT with Apple's header and claims, signed by that key.
-@Suite("Apple production path (e2e)")
+@Suite("Apple production path (e2e)", .blocking)
 struct AppleProductionPathTests {
     static let apiKey = "AIzaSyTest-iOS-key"
     static let teamID = "TEAM4E2E01"

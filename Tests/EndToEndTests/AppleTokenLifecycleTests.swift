@@ -6,7 +6,7 @@ import Testing
 /// the iOS SDK's `revokeToken` (an authorization code, exchanged by Hearth and revoked), a web-style sign-in whose
 /// `code` Hearth exchanges and keeps, and the revocation of that kept token when the account is deleted by the
 /// user or by an administrator. `/dev/apple/revocations` shows what the dev Apple revoked.
-@Suite("Apple token lifecycle (e2e)")
+@Suite("Apple token lifecycle (e2e)", .blocking)
 struct AppleTokenLifecycleTests {
     /// An Apple sign-in at the dev Apple: the form_post fields, the raw nonce the app kept, and Apple's `sub`.
     struct AppleAnswer {

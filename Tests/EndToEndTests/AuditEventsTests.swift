@@ -5,7 +5,7 @@ import Testing
 
 /// The audit events the built `hearth serve --dev` writes to its SQLite database: an admin call recorded as the
 /// caller the edge accepted, a client call with the client's address.
-@Suite("Audit events (e2e)")
+@Suite("Audit events (e2e)", .blocking)
 struct AuditEventsTests {
     @Test("an admin call with Bearer owner is recorded as owner; a client sign-up with its address")
     func ownerAndClient() throws {

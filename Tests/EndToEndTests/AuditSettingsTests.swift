@@ -4,7 +4,7 @@ import Testing
 
 /// `hearth serve`'s audit log settings: the config file's `audit` object and `HEARTH_AUDIT*`. Bad values exit 64 naming
 /// the setting; the retention reaches the maintenance task.
-@Suite("audit settings (e2e)")
+@Suite("audit settings (e2e)", .blocking)
 struct AuditSettingsTests {
     @Test("a retention outside 1…3650 days, of the wrong type or an unknown key is refused clearly")
     func refusals() throws {

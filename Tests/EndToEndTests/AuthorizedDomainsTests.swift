@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `emailActions.authorizedDomains`: where an email's continue URL may send a user, as the web SDK asks for it.
-@Suite("Authorized domains of continue URLs (e2e)")
+@Suite("Authorized domains of continue URLs (e2e)", .blocking)
 struct AuthorizedDomainsTests {
     static func reset(_ clients: EmailActionClients, _ continueURL: String) throws -> HTTPResult {
         try clients.web("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "owner@example.com", "continueUrl": continueURL])

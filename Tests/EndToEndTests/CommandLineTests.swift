@@ -3,7 +3,7 @@ import Testing
 
 /// The `hearth` command: help, usage errors (exit 64), and refusing to run where it cannot (exit 1)
 /// without touching existing data.
-@Suite("hearth command line (e2e)")
+@Suite("hearth command line (e2e)", .blocking)
 struct CommandLineTests {
     @Test("help")
     func help() throws {

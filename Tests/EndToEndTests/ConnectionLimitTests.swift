@@ -5,7 +5,7 @@ import Testing
 /// adversarial review ran (issue 7 §3), sized to finish in seconds. Attackers connect from
 /// 127.0.0.2 and up; the legitimate client, from 127.0.0.1, signs in before the attack and then
 /// looks up its account during it, as the Firebase SDKs do.
-@Suite("Connection and memory exhaustion (e2e)", .serialized)
+@Suite("Connection and memory exhaustion (e2e)", .blocking, .serialized)
 struct ConnectionLimitTests {
     private static let lookupHead = "POST /identitytoolkit.googleapis.com/v1/accounts:lookup?key=k HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         + "Content-Type: application/json\r\n"

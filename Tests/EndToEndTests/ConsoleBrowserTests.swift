@@ -3,7 +3,7 @@ import Testing
 
 /// The admin console in a real browser (headless Chromium driven by selenium, `Tests/Python/console_browser.py`)
 /// against `hearth serve --dev` configured to require sign-in, with 10,000 accounts.
-@Suite("Admin console in a browser (e2e)")
+@Suite("Admin console in a browser (e2e)", .blocking)
 struct ConsoleBrowserTests {
     /// 10,000 accounts through the admin API's `batchCreate` (`user-00000` … `user-09999`), 1,000 per request.
     static func seedUsers(_ server: HearthProcess) throws {

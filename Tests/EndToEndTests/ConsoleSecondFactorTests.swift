@@ -3,7 +3,7 @@ import Testing
 
 /// Administrators with a second factor sign in to the console with their authenticator app's code (raw requests to
 /// `hearth serve --dev` requiring sign-in, the dev Google answering headlessly).
-@Suite("Console sign-in with a second factor (e2e)")
+@Suite("Console sign-in with a second factor (e2e)", .blocking)
 struct ConsoleSecondFactorTests {
     /// The console's sign-in up to its callback for `email`: the callback's answer.
     static func callback(_ server: HearthProcess, email: String) throws -> HTTPResult {

@@ -3,7 +3,7 @@ import Testing
 
 /// The `console` settings: refused at startup when unusable, and in production the console's sign-in at Google as its
 /// own client, with `Secure` cookies behind an https public URL (raw requests to the real binary).
-@Suite("Console settings (e2e)")
+@Suite("Console settings (e2e)", .blocking)
 struct ConsoleSettingsTests {
     @Test("each unusable console setting is refused with a message naming it", arguments: [
         (#"{"console": {"clientId": "c.apps.googleusercontent.com"}}"#, "console.clientSecret (or HEARTH_CONSOLE_CLIENT_SECRET) is needed"),

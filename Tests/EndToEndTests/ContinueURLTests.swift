@@ -6,7 +6,7 @@ import Testing
 /// differently (`Tests/Fixtures/browser-urls.json`): `sendOobCode` refuses every URL the table refuses, for each
 /// request type, and sends nothing; a real Chromium reads each URL with the host the table says, and the genuine
 /// link of an accepted continue URL ends on its authorized host.
-@Suite("Continue URLs as browsers read them (e2e)", .serialized)
+@Suite("Continue URLs as browsers read them (e2e)", .blocking, .serialized)
 struct ContinueURLTests {
     struct Row: Decodable {
         var url: String

@@ -7,7 +7,7 @@ import Testing
 /// Every route of a production server, asked from a foreign page: admin and console routes never answer it, client
 /// routes answer every page (issue 18 §7). The routes come from the router of an in-process server configured as the
 /// binary is; the requests go to the built `hearth` in production mode.
-@Suite("Cross-origin answers of every route (e2e)")
+@Suite("Cross-origin answers of every route (e2e)", .blocking)
 struct CrossOriginRouteTests {
     static let projectID = "cors-prod"
     static let consoleClientID = "console.apps.googleusercontent.com"

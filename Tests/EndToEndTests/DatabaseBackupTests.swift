@@ -3,7 +3,7 @@ import Testing
 
 /// `hearth db backup` against a running `hearth serve`, and the restore docs/DEPLOYMENT.md describes ("Backups"):
 /// copy the file to `hearth.sqlite` in an empty data directory, mode 0600, and start Hearth on it.
-@Suite("hearth db backup (e2e)")
+@Suite("hearth db backup (e2e)", .blocking)
 struct DatabaseBackupTests {
     /// An account as the client that signed in holds it.
     struct Acknowledged: Sendable {

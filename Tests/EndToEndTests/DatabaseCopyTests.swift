@@ -5,7 +5,7 @@ import Testing
 
 /// `hearth db copy`: a SQLite database that a running `hearth serve --dev` filled goes to PostgreSQL and back, and a
 /// server on the copy carries on where the first one stopped.
-@Suite("Database copy (e2e)")
+@Suite("Database copy (e2e)", .blocking)
 struct DatabaseCopyTests {
     private static let encryption = ["HEARTH_ENCRYPTION_KEY": "q2kN8I7mZl8m0wYq8x2L7WnK1dZb6bJ1l3O9m1Qm0pE="]
 

@@ -3,7 +3,7 @@ import Postgres
 import Testing
 
 /// `--database` / `HEARTH_DATABASE_URL` / `database`: which store `hearth serve` and the other commands open.
-@Suite("Database setting (e2e)")
+@Suite("Database setting (e2e)", .blocking)
 struct DatabaseSettingTests {
     @Test("--database sqlite:PATH puts the database there, and the commands find it through HEARTH_DATABASE_URL")
     func sqlitePath() throws {

@@ -6,7 +6,7 @@ import Testing
 /// written: with unencoded `/ # ? @ :` in it (which libpq misreads, then quotes pieces of as a host or port),
 /// percent-encoded, as a query parameter, for several hosts; whether the server is unreachable, refuses the
 /// password, or accepts it.
-@Suite("Database URLs shown masked (e2e)")
+@Suite("Database URLs shown masked (e2e)", .blocking)
 struct DatabaseURLMaskingTests {
     static let production = ["HEARTH_API_KEYS": "mask-key", "HEARTH_GOOGLE_CLIENT_IDS": "c.apps.googleusercontent.com"]
     /// Every password below is made of these two pieces; neither may ever be printed.

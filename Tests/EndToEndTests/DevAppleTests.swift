@@ -5,7 +5,7 @@ import Testing
 
 /// The dev Apple of the built `hearth serve --dev`, over HTTP: headless sign-in, the form_post page, ID tokens
 /// that verify against `/dev/apple/auth/keys`, and client authentication at the token and revoke endpoints.
-@Suite("Dev Apple (e2e)")
+@Suite("Dev Apple (e2e)", .blocking)
 struct DevAppleTests {
     @Test("headless form_post → ID token verifies against /dev/apple/auth/keys with Apple's claims; user only the first time")
     func signIn() throws {
@@ -77,7 +77,7 @@ struct DevAppleTests {
 }
 
 /// The dev Apple's chooser in a real browser (headless Chromium driven by selenium).
-@Suite("Dev Apple in a browser (e2e)")
+@Suite("Dev Apple in a browser (e2e)", .blocking)
 struct DevAppleBrowserTests {
     @Test("choosing an account with Hide my email: the form_post page's script POSTs a private-relay answer to the app")
     func chooser() throws {

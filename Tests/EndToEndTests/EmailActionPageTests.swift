@@ -4,7 +4,7 @@ import Testing
 /// The action page email links open (`/emulator/action` in `--dev`, `/__/auth/action` always): a real headless
 /// Chromium completes a password reset and an email verification; opening a link uses nothing; sign-in links go
 /// only to the continue URL their code was issued with.
-@Suite("Email action page (e2e)")
+@Suite("Email action page (e2e)", .blocking)
 struct EmailActionPageTests {
     @Test("a browser resets a password and verifies an email through the page")
     func browserCompletesActions() throws {

@@ -4,7 +4,7 @@ import Testing
 /// Email actions against the built `hearth --dev` (PROTOCOL.md §3.6, §3.8–3.11, §6.5): every action with the web
 /// SDK's v1 bodies and the iOS SDK's legacy ones, its code taken from the emulator's listing; used, expired and
 /// foreign codes; enumeration protection (on by default); the link-to-existing-account rules of email-link sign-in.
-@Suite("Email actions (e2e)")
+@Suite("Email actions (e2e)", .blocking)
 struct EmailActionTests {
     static let strongPassword = "correct horse battery staple 7"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Every email action through a real SMTP exchange: `hearth serve` sends over STARTTLS with AUTH to a local
 /// aiosmtpd, and the link in each received email completes its action with the web SDK's requests.
-@Suite("Email actions over SMTP (e2e)", .serialized)
+@Suite("Email actions over SMTP (e2e)", .blocking, .serialized)
 struct EmailActionsOverSMTPTests {
     static let smtpPassword = "smtp-Pa55word-e2e"
 

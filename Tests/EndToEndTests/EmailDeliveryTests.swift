@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Hearth's SMTP sender against a real SMTP server (aiosmtpd, ``SMTPSink``) on loopback.
-@Suite("Email delivery over SMTP", .serialized)
+@Suite("Email delivery over SMTP", .blocking, .serialized)
 struct EmailDeliveryTests {
     static let from = try! MailAddress(parsing: "Hearth <no-reply@example.com>", field: "From")
     static let password = "s3cret-Pa55word"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `hearth serve` refuses unusable `email` settings at startup, saying which one and why.
-@Suite("Email delivery settings")
+@Suite("Email delivery settings", .blocking)
 struct EmailSettingsTests {
     /// Runs `hearth serve --dev` with `config` as the config file (and `environment`); `files` are written next to it
     /// first (name → (contents, mode)). The data directory given is the config file itself, so that settings the

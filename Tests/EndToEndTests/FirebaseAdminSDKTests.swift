@@ -3,7 +3,7 @@ import Testing
 
 /// firebase-admin for Python (from PyPI, emulator mode) managing users on the built `hearth serve --dev`: every call
 /// a backend makes, each result asserted (Tests/Python/admin_sdk.py runs them in order).
-@Suite("firebase-admin against hearth serve --dev (e2e)")
+@Suite("firebase-admin against hearth serve --dev (e2e)", .blocking)
 struct FirebaseAdminSDKTests {
     @Test("user management, claims, revocation, import and paging, custom tokens, session cookies")
     func adminSDK() throws {

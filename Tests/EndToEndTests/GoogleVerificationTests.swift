@@ -5,7 +5,7 @@ import Testing
 
 /// Hearth checks Google tokens for real: it fetches the issuer's JWKS over HTTP and refuses anything
 /// that is not signed by it, not for this project, or not current.
-@Suite("Google token verification (e2e)")
+@Suite("Google token verification (e2e)", .blocking)
 struct GoogleVerificationTests {
     @Test("forged, expired, wrong-audience, wrong-issuer, alg none, tampered and unknown-kid tokens are refused; nothing is created")
     func negatives() throws {

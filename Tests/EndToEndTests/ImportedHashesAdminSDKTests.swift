@@ -5,7 +5,7 @@ import Testing
 /// built `hearth serve --dev`, one algorithm per call (Tests/Python/import_hashes.py), the store read back with
 /// `hearth users export`, then each user signing in with `accounts:signInWithPassword` and the hash replaced by
 /// Argon2id.
-@Suite("firebase-admin imports password hashes into hearth serve --dev (e2e)")
+@Suite("firebase-admin imports password hashes into hearth serve --dev (e2e)", .blocking)
 struct ImportedHashesAdminSDKTests {
     static let algorithms = [
         "scrypt-user": "SCRYPT", "standard-scrypt-user": "STANDARD_SCRYPT", "bcrypt-user": "BCRYPT",

@@ -4,7 +4,7 @@ import HearthHTTP
 import Testing
 
 /// Second factors against the real binary, with the requests the Firebase iOS SDK sends (v2 paths).
-@Suite("Multi-factor (e2e)")
+@Suite("Multi-factor (e2e)", .blocking)
 struct MFATests {
     struct Client {
         let server: HearthProcess

@@ -6,7 +6,7 @@ import Testing
 /// `hearth serve --dev`, whose dev Google look-alike issues authorization codes (PKCE S256) and exchanges them at its
 /// token endpoint, found by discovery. The client sends `signInWithIdp` the way Firebase's web SDK does after the
 /// provider's redirect: `requestUri` = the page it reached (with `code` and `state`), or the code in the `postBody`.
-@Suite("OpenID providers: authorization-code sign-in (e2e)")
+@Suite("OpenID providers: authorization-code sign-in (e2e)", .blocking)
 struct OpenIDCodeFlowEndToEndTests {
     static let secret = "second-client-secret"
     static let path = "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=\(OpenIDProviderTests.apiKey)"

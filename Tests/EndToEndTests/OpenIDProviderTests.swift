@@ -5,7 +5,7 @@ import Testing
 /// Sign in with Apple and a generic OpenID provider against the built `hearth serve` WITHOUT `--dev`: Apple's tokens
 /// come from a fake Apple issuer the test serves (Hearth fetches its JWKS at `<apple.endpoint>/auth/keys`), the
 /// `oidc.second` provider is a second `hearth serve --dev` whose dev Google look-alike issues real RS256 ID tokens.
-@Suite("Sign in with Apple and OpenID providers (e2e)")
+@Suite("Sign in with Apple and OpenID providers (e2e)", .blocking)
 struct OpenIDProviderTests {
     static let apiKey = "AIzaSyTest-iOS-key"
 

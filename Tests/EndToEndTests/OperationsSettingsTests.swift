@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// `--shutdown-delay`, the operations settings of the config file, and the HTTP layer's refusals in `/metrics`.
-@Suite("Shutdown delay, operations settings and refusal counts (e2e)")
+@Suite("Shutdown delay, operations settings and refusal counts (e2e)", .blocking)
 struct OperationsSettingsTests {
     @Test("--shutdown-delay: after SIGTERM /readyz is 503 but requests are still answered; a second SIGTERM ends the wait")
     func shutdownDelay() throws {

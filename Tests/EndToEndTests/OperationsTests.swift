@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// `/metrics`, `/healthz`, `/readyz` and `--log-format json` against the real binary.
-@Suite("Metrics, health and logs (e2e)")
+@Suite("Metrics, health and logs (e2e)", .blocking)
 struct OperationsTests {
     static let verifyAssertion = "/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyAssertion"
     static let token = "/securetoken.googleapis.com/v1/token"

@@ -3,7 +3,7 @@ import Testing
 
 /// Hearth's ID tokens checked by the libraries backends really use (PyJWT, google-auth, firebase-admin from PyPI),
 /// against the built server's JWKS, X.509 map and discovery document.
-@Suite("Outside verifiers: PyJWT, google-auth, firebase-admin (e2e)")
+@Suite("Outside verifiers: PyJWT, google-auth, firebase-admin (e2e)", .blocking)
 struct OutsideVerifierTests {
     static func verify(_ server: HearthProcess, _ token: String, firebaseAdmin: Bool = false) throws -> [String: [String: Any]] {
         let results = try PythonClients.run(

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Password guessing and account takeover: lockouts, revocation, linking rules", .serialized)
+@Suite("Password guessing and account takeover: lockouts, revocation, linking rules", .blocking, .serialized)
 struct PasswordAttackTests {
     static let password = PasswordSignInTests.password
 

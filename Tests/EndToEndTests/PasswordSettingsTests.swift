@@ -3,7 +3,7 @@ import Testing
 
 /// `hearth serve`'s password settings: the config file's `passwords` object and `HEARTH_ARGON2_*` /
 /// `HEARTH_PASSWORD_HASHING_CONCURRENCY`; bad values exit 64 naming the setting.
-@Suite("password settings (e2e)")
+@Suite("password settings (e2e)", .blocking)
 struct PasswordSettingsTests {
     @Test("bad Argon2, gate and policy settings are refused clearly, from the environment and the config file")
     func refusals() throws {

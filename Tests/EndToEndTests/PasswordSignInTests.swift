@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Email and password sign-in through the SDKs' exact requests", .serialized)
+@Suite("Email and password sign-in through the SDKs' exact requests", .blocking, .serialized)
 struct PasswordSignInTests {
     static let password = "correct horse battery"
 
@@ -85,7 +85,7 @@ struct PasswordSignInTests {
     }
 }
 
-@Suite("firebase-admin sets passwords that clients sign in with (e2e)")
+@Suite("firebase-admin sets passwords that clients sign in with (e2e)", .blocking)
 struct AdminPasswordTests {
     @Test("create_user and update_user with a password; the REST sign-in follows")
     func adminSDK() throws {
@@ -109,7 +109,7 @@ struct AdminPasswordTests {
     }
 }
 
-@Suite("Argon2id rehash at sign-in (e2e)")
+@Suite("Argon2id rehash at sign-in (e2e)", .blocking)
 struct PasswordRehashTests {
     /// The stored hash of `email`, read from the server's database as an operator would.
     static func storedHash(_ server: HearthProcess, _ email: String) throws -> String {

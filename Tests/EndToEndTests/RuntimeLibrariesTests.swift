@@ -3,7 +3,7 @@ import Testing
 
 /// The `hearth` binary links the Swift runtime and Foundation statically: it needs only the Debian libraries
 /// docs/DEPLOYMENT.md lists ("Runtime libraries"), and runs where the Swift toolchain is not.
-@Suite("hearth runtime libraries (e2e)")
+@Suite("hearth runtime libraries (e2e)", .blocking)
 struct RuntimeLibrariesTests {
     @Test("it needs exactly the libraries DEPLOYMENT.md lists, each from its Debian package; nothing resolves into the toolchain")
     func librariesAreTheDocumentedOnes() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The attacks a reviewer ran against second factors, replayed against the real binary: guessing
 /// TOTP codes through fresh pending credentials, and SMS toll fraud from one signed-in user.
-@Suite("Second-factor attacks (e2e)")
+@Suite("Second-factor attacks (e2e)", .blocking)
 struct SecondFactorAttackTests {
     @Test("replaying one Google token for fresh pending credentials does not get round the factor lockout")
     func bruteForceAcrossPendingCredentials() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Secrets on disk (issue 7, section 2): file modes as another local user sees them, and encryption at rest of
 /// private signing keys and TOTP secrets, across restarts and a rotation of the encryption key.
-@Suite("Secrets at rest (e2e)")
+@Suite("Secrets at rest (e2e)", .blocking)
 struct SecretsAtRestTests {
     // MARK: Another local user
 

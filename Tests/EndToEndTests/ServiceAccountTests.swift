@@ -6,7 +6,7 @@ import Testing
 /// Service accounts against the built `hearth`: `hearth service-accounts create|list|revoke`, the token endpoint
 /// with the exact request google-auth sends and with google-auth itself (from PyPI, in a virtual environment),
 /// and custom-token sign-in with tokens signed by the key file's private key (and unsigned ones in `--dev`).
-@Suite("Service accounts and custom tokens (e2e)")
+@Suite("Service accounts and custom tokens (e2e)", .blocking)
 struct ServiceAccountTests {
     static let apiKey = "sa-test-key"
     static let customTokenAudience =

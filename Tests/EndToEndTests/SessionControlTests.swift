@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Revocation, disabling, key rotation and the key documents, driven through the CLI and the wire.
-@Suite("Sessions and keys (e2e)")
+@Suite("Sessions and keys (e2e)", .blocking)
 struct SessionControlTests {
     @Test("revoked users must sign in again: refresh is TOKEN_EXPIRED; disabled users get USER_DISABLED")
     func revokeAndDisable() throws {

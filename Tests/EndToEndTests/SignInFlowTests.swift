@@ -3,7 +3,7 @@ import Testing
 
 /// The documents' flow against the real binary: Google sign-in through the dev IdP, then the exact
 /// requests the Firebase iOS SDK sends.
-@Suite("Sign-in flow (e2e)")
+@Suite("Sign-in flow (e2e)", .blocking)
 struct SignInFlowTests {
     @Test("new user, returning user, lookup, refresh (JSON and form), update, delete")
     func fullFlow() throws {

@@ -4,7 +4,7 @@ import Testing
 /// Two Hearth instances on one PostgreSQL database act as one: whatever one of them does, the other sees at the next
 /// request (sessions, revocations, accounts, keys, second factors, SMS throttles, the dev IdP's codes), and nothing an
 /// instance acknowledged is lost when it dies.
-@Suite("Two instances on PostgreSQL (e2e)", .serialized)
+@Suite("Two instances on PostgreSQL (e2e)", .blocking, .serialized)
 struct TwoInstanceTests {
     private static func signIn(_ server: HearthProcess, email: String) throws -> SignedIn {
         try SignedIn(

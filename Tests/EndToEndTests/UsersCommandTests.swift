@@ -3,7 +3,7 @@ import Testing
 
 /// `hearth users list|find|create|set-claims|remove-factor|import|export` against the built binary, on data
 /// directories that `hearth serve --dev` made.
-@Suite("hearth users (e2e)")
+@Suite("hearth users (e2e)", .blocking)
 struct UsersCommandTests {
     /// A data directory made by `hearth serve --dev` (stopped again), and the `users` command run on it.
     final class UsersDataDirectory {

@@ -3,7 +3,7 @@ import Testing
 
 /// `hearth users import` with `firebase auth:import`'s hash options on a Firebase export file, and the hashes
 /// `hearth users export` writes back (which an import without options takes unchanged).
-@Suite("hearth users import with password hashes (e2e)")
+@Suite("hearth users import with password hashes (e2e)", .blocking)
 struct UsersImportHashesTests {
     typealias DataDirectory = UsersCommandTests.UsersDataDirectory
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `hearth --version`, and the line `hearth serve` prints once it listens: `event=listening address=HOST:PORT`.
-@Suite("hearth version and listening address (e2e)")
+@Suite("hearth version and listening address (e2e)", .blocking)
 struct VersionAndAddressTests {
     @Test("--version and version print 'hearth <version>'; --help names it; extra arguments are usage errors")
     func version() throws {

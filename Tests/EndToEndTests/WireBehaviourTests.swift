@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Bad input gets a clear error in Firebase's envelope — never a 500, a crash or a hang.
-@Suite("Wire behaviour (e2e)")
+@Suite("Wire behaviour (e2e)", .blocking)
 struct WireBehaviourTests {
     @Test("malformed JSON, wrong types, oversize bodies, unknown routes, missing API key")
     func badInput() throws {

@@ -66,8 +66,9 @@ struct DevAppleRoutes {
             } catch let error as WireError {
                 return HTTPResponse.html(HTML.errorPage(title: "Sign-in failed", message: error.detail ?? error.message), status: 400)
             } catch {
-                log("error=devapple type=\(type(of: error))")
-                return HTTPResponse.html(HTML.errorPage(title: "Sign-in failed", message: "Internal error."), status: 500)
+                let failure = DevIdPRoutes.serverFailure(error, component: "devapple", log: log)
+                return HTTPResponse.html(
+                    HTML.errorPage(title: "Sign-in failed", message: failure.message), status: failure.status)
             }
         }
     }

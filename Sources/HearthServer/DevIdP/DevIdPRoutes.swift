@@ -92,8 +92,9 @@ struct DevIdPRoutes {
             } catch let error as WireError {
                 return HTTPResponse.html(HTML.errorPage(title: "Sign-in failed", message: error.detail ?? error.message), status: 400)
             } catch {
-                log("error=devidp type=\(type(of: error))")
-                return HTTPResponse.html(HTML.errorPage(title: "Sign-in failed", message: "Internal error."), status: 500)
+                let failure = Self.serverFailure(error, component: "devidp", log: log)
+                return HTTPResponse.html(
+                    HTML.errorPage(title: "Sign-in failed", message: failure.message), status: failure.status)
             }
         }
     }
@@ -110,6 +111,16 @@ struct DevIdPRoutes {
         return response
     }
 
+    /// A failure that is the server's, as a dev provider answers it: 503 while the store is unavailable (a database
+    /// failing over), else 500, with `WireFailure`'s message; its fault is logged by type and code only.
+    static func serverFailure(_ error: any Error, component: String, log: @Sendable (String) -> Void)
+        -> (status: Int, message: String)
+    {
+        let failure = WireFailure(error)
+        log("\(failure.fault ?? "error=internal type=\(type(of: error))") in=\(component)")
+        return (failure.wire.httpStatus, failure.wire.message)
+    }
+
     /// Answers an OAuth endpoint: JSON on success, `{"error", "error_description"}` on failure.
     static func oauth(log: @Sendable (String) -> Void, _ body: () throws -> [String: JSONValue]) -> HTTPResponse {
         var response: HTTPResponse
@@ -121,8 +132,10 @@ struct DevIdPRoutes {
         } catch let error as WireError {
             response = Responses.json(["error": "invalid_request", "error_description": .string(error.message)], status: 400)
         } catch {
-            log("error=devidp type=\(type(of: error))")
-            response = Responses.json(["error": "server_error", "error_description": "Internal error."], status: 500)
+            let failure = serverFailure(error, component: "devidp", log: log)
+            let code = failure.status == 503 ? "temporarily_unavailable" : "server_error"
+            response = Responses.json(
+                ["error": .string(code), "error_description": .string(failure.message)], status: failure.status)
         }
         response.headers["Cache-Control"] = "no-store"
         return response

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// portfolio-api's `GET /admin/users`: every user and their portfolios, for callers with the `admin` claim only.
-@Suite("Portfolio admin route (e2e)")
+@Suite("Portfolio admin route (e2e)", .blocking)
 struct PortfolioAdminTests {
     /// Signs `email` in through the dev IdP, as the iOS SDK would, and has portfolio-api make their starter portfolio.
     static func signIn(_ email: String, on stack: PortfolioStack) throws -> SignedIn {

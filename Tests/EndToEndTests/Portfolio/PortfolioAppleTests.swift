@@ -7,7 +7,7 @@ import Testing
 /// delete the account.
 ///
 /// These need the dev Apple and Hearth's `apple.com` provider and `revokeToken` (issue 9, other branches).
-@Suite("Portfolio Sign in with Apple (e2e)")
+@Suite("Portfolio Sign in with Apple (e2e)", .blocking)
 struct PortfolioAppleTests {
     @Test("sign-in --apple --as: a new account with Apple's name on the first sign-in, the same account later")
     func signInWithApple() throws {

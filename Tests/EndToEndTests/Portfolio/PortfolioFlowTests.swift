@@ -59,7 +59,7 @@ struct PortfolioUser {
     }
 }
 
-@Suite("Portfolio app and backend (e2e)")
+@Suite("Portfolio app and backend (e2e)", .blocking)
 struct PortfolioFlowTests {
     @Test("sign-in (new, then returning), whoami, list, sign-out")
     func documentsFlow() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Guests, linking and account deletion through the built `portfolio` binary against `hearth serve --dev`.
-@Suite("Portfolio guests, linking and deletion (e2e)")
+@Suite("Portfolio guests, linking and deletion (e2e)", .blocking)
 struct PortfolioGuestTests {
     /// The portfolio IDs `list` prints, e.g. `(p-…)`.
     static func portfolioIDs(_ list: String) -> [String] {

@@ -4,7 +4,7 @@ import Testing
 
 /// The documents' second-factor sign-in through the built `portfolio` binary: its prompts are answered
 /// through a pipe, as a script (or a person at a terminal) would.
-@Suite("Portfolio second factors (e2e)")
+@Suite("Portfolio second factors (e2e)", .blocking)
 struct PortfolioMFATests {
     static func totpCode(_ secret: String, stepOffset: Int64) -> String {
         let totp = TOTP()

@@ -3,7 +3,7 @@ import Testing
 
 /// `portfolio` reads passwords on a terminal without echo, and puts the terminal back afterwards, also when
 /// interrupted. Hearth is not running (HEARTH_URL is a closed port): the prompt comes before any request.
-@Suite("Portfolio password prompt on a terminal (e2e)")
+@Suite("Portfolio password prompt on a terminal (e2e)", .blocking)
 struct PortfolioPasswordPromptTests {
     static let password = "Hunter2-never-shown"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The terminal app's email and password commands against `hearth serve --dev` and `portfolio-api`, with the
 /// passwords on piped input (not a terminal: one line each).
-@Suite("Portfolio email and password (e2e)")
+@Suite("Portfolio email and password (e2e)", .blocking)
 struct PortfolioPasswordTests {
     static let password = "Portfolio-Pass-1"
 
