@@ -21,6 +21,10 @@ struct ConnectionStringTests {
               ("postgres://my%40user:Zq7xWv9k@db/hearth", "postgres://my%40user:***@db/hearth"),
               // Several hosts, the other scheme, upper case.
               ("postgres://hearth:Zq7x/Wv9k@h1:5432,h2:5433/hearth", "postgres://hearth:***@h1:5432,h2:5433/hearth"),
+              ("postgres://hearth:Zq7xWv9k@h1:5432,h2:5433/hearth?target_session_attrs=read-write",
+               "postgres://hearth:***@h1:5432,h2:5433/hearth?target_session_attrs=read-write"),
+              ("postgres://h1,h2,h3/hearth?target_session_attrs=read-write&password=Zq7x",
+               "postgres://h1,h2,h3/hearth?target_session_attrs=read-write&password=***"),
               ("postgresql://hearth:Zq7x/Wv9k@db/hearth", "postgresql://hearth:***@db/hearth"),
               ("POSTGRES://hearth:Zq7x@Wv9k@db/hearth", "POSTGRES://hearth:***@db/hearth"),
               // A user part that is not a plain name is hidden whole.
