@@ -11,10 +11,14 @@ import Darwin
 /// Everything is synchronous and blocking, and a connection must be used by one thread at a time, so it is not
 /// `Sendable`; share a database between threads through ``PostgresConnectionPool``.
 ///
-/// Values go into SQL only as bound `$n` parameters: ``query(_:_:)`` and ``update(_:_:)`` send each statement as an
-/// unnamed prepared statement (`PQexecParams`: parse, bind and execute in one round trip), never a named one, so
-/// the connection works behind a pooler in transaction mode (PgBouncer), which may run consecutive transactions on
-/// different server sessions where a named statement prepared on one does not exist on the next. Results come back
+/// Values go into SQL only as bound `$n` parameters. ``query(_:_:)`` and ``update(_:_:)`` run each SQL text as a
+/// named prepared statement (`s1`, `s2`, …), prepared the first time it is used on this connection and reused after
+/// that (so PostgreSQL plans it once), so use them with fixed SQL. (Running `DEALLOCATE` or `DISCARD ALL` through
+/// ``execute(_:)`` would leave that cache stale; don't.) Behind a pooler in transaction mode (PgBouncer's
+/// `pool_mode = transaction`), consecutive transactions may run on different server sessions, where a named
+/// statement prepared on one does not exist, or another statement has its name, on the next: there the URL says
+/// `pool_mode=transaction` (see ``PostgresConnectionString/poolMode(_:)``) and every statement goes unnamed
+/// (`PQexecParams`: parsed, planned, bound and run in one round trip, nothing left on the session). Results come back
 /// in text form and are copied into ``PostgresRow``s.
 ///
 /// Transactions are plain SQL: `try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")`, then `COMMIT` or
@@ -29,6 +33,8 @@ import Darwin
 /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/libpq.html>
 public final class PostgresConnection {
     private var handle: OpaquePointer?
+    /// Named prepared statements by SQL text; nil when statements go unnamed (`pool_mode=transaction`).
+    private var preparedStatements: [String: String]?
 
     /// Server notices (warnings) go here instead of stderr; default: dropped.
     public var onNotice: ((String) -> Void)?
@@ -39,12 +45,16 @@ public final class PostgresConnection {
 
     /// Connects with a libpq connection URI or keyword string (`postgres://user:pw@host:port/db?sslmode=require`);
     /// TLS settings (sslmode, sslrootcert, …) come from it. Sets client_encoding UTF8, and a 10-second
-    /// `connect_timeout` unless the string sets one.
+    /// `connect_timeout` unless the string sets one. A URI may also say `pool_mode=transaction` (Hearth's, not
+    /// libpq's: it is taken out before libpq sees the URI): a pooler in transaction mode is in between, so no named
+    /// statements are prepared.
     ///
     /// - Throws: `PostgresError` with `isConnectionFailure` if the string cannot be parsed or the server cannot be
     ///   reached or refuses the session. The message never contains the password, nor what libpq quotes from the
     ///   string (hosts, ports, names; see `PostgresConnectionString.maskedFailure`).
-    public init(url: String) throws {
+    public init(url connectionString: String) throws {
+        let (url, poolMode) = try PostgresConnectionString.poolMode(connectionString)
+        preparedStatements = poolMode == .transaction ? nil : [:]
         let password = try passwordInConnectionString(url)
         // Keywords are applied in order and `dbname` is expanded in place: the string may override
         // connect_timeout but not client_encoding.
@@ -78,6 +88,7 @@ public final class PostgresConnection {
         guard let handle else { return }
         PQfinish(handle)
         self.handle = nil
+        if preparedStatements != nil { preparedStatements = [:] }
     }
 
     /// Whether the connection is still usable (PQstatus == CONNECTION_OK and no transaction left open by an error).
@@ -123,8 +134,9 @@ public final class PostgresConnection {
         try consume(PQexec(handle, sql), handle) { _ in }
     }
 
-    /// Runs one statement with `$1…$n` parameters as an unnamed prepared statement (PQexecParams: one round trip,
-    /// nothing left on the server session). Returns every row.
+    /// Runs one statement with `$1…$n` parameters as a prepared statement, prepared once per connection and cached
+    /// by its SQL text (PQprepare + PQexecPrepared), or unnamed (PQexecParams) behind a pooler in transaction mode.
+    /// Returns every row.
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws -> [PostgresRow] {
         try run(sql, parameters) { result in
             let columnCount = PQnfields(result)
@@ -161,15 +173,33 @@ public final class PostgresConnection {
     private func run<T>(_ sql: String, _ parameters: [PostgresValue], _ read: (OpaquePointer) -> T) throws -> T {
         let handle = try openHandle()
         let values = try PostgresParameters(parameters)
+        let name = try preparedStatementName(sql, handle)
         let result = values.values.withUnsafeBufferPointer { pointers in
             values.lengths.withUnsafeBufferPointer { lengths in
                 values.formats.withUnsafeBufferPointer { formats in
-                    PQexecParams(
-                        handle, sql, values.count, nil, pointers.baseAddress, lengths.baseAddress, formats.baseAddress, 0)
+                    if let name {
+                        PQexecPrepared(
+                            handle, name, values.count, pointers.baseAddress, lengths.baseAddress, formats.baseAddress, 0)
+                    } else {
+                        PQexecParams(
+                            handle, sql, values.count, nil, pointers.baseAddress, lengths.baseAddress,
+                            formats.baseAddress, 0)
+                    }
                 }
             }
         }
         return try consume(result, handle, read)
+    }
+
+    /// The name of the statement prepared for `sql` on this connection, preparing it the first time; nil when
+    /// statements go unnamed.
+    private func preparedStatementName(_ sql: String, _ handle: OpaquePointer) throws -> String? {
+        guard let preparedStatements else { return nil }
+        if let name = preparedStatements[sql] { return name }
+        let name = "s\(preparedStatements.count + 1)"
+        try consume(PQprepare(handle, name, sql, 0, nil), handle) { _ in }
+        self.preparedStatements?[sql] = name
+        return name
     }
 
     /// Reads a successful result with `read` and frees it, or throws the error it holds.

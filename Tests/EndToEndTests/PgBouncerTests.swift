@@ -3,7 +3,8 @@ import Testing
 
 /// `hearth serve --dev` behind PgBouncer in transaction pooling mode (the usual front of a shared PostgreSQL): the
 /// pooler may run each transaction on another server session, so nothing Hearth relies on may outlive a transaction
-/// on the session (named prepared statements did, and the second sign-in failed).
+/// on the session. The URL says `pool_mode=transaction`, and Hearth sends its statements unnamed (without it, named
+/// prepared statements went to sessions that did not have them, and the second sign-in answered 500).
 @Suite("Behind PgBouncer in transaction pooling mode (e2e)", .serialized)
 struct PgBouncerTests {
     @Test("sign-ins, refreshes and lookups of several users through PgBouncer all answer 200")
@@ -13,7 +14,9 @@ struct PgBouncerTests {
         let clusterPort = try #require(components.port.flatMap { UInt16(exactly: $0) })
         let bouncer = try PostgresClusterScript.pgbouncer(inFrontOfPort: clusterPort)
         let server = HearthProcess(
-            arguments: ["--dev", "--database", bouncer.url(database: String(components.path.dropFirst()))])
+            arguments: [
+                "--dev", "--database", bouncer.url(database: String(components.path.dropFirst())) + "?pool_mode=transaction",
+            ])
         try server.start()
         defer {
             server.stop()

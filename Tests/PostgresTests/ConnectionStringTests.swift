@@ -81,4 +81,33 @@ struct ConnectionStringTests {
             #expect(!shown.contains(fragment), "\(shown)")
         }
     }
+
+    @Test("pool_mode is taken out of the URL for libpq and says whether a pooler in transaction mode is in between",
+          arguments: [
+              ("postgres://hearth@bouncer:6432/hearth?pool_mode=transaction", "postgres://hearth@bouncer:6432/hearth", "transaction"),
+              ("postgres://hearth@bouncer:6432/hearth?pool_mode=transaction&sslmode=require",
+               "postgres://hearth@bouncer:6432/hearth?sslmode=require", "transaction"),
+              ("postgres://hearth@bouncer:6432/hearth?sslmode=require&pool_mode=session&connect_timeout=5",
+               "postgres://hearth@bouncer:6432/hearth?sslmode=require&connect_timeout=5", "session"),
+              ("postgres://hearth:Zq7x@h1:5432,h2:5432/hearth?target_session_attrs=read-write&pool_mode=transaction",
+               "postgres://hearth:Zq7x@h1:5432,h2:5432/hearth?target_session_attrs=read-write", "transaction"),
+              ("postgres://hearth@db/hearth?application_name=no_pool_mode=here", "postgres://hearth@db/hearth?application_name=no_pool_mode=here", "session"),
+              ("postgres://hearth@db/hearth", "postgres://hearth@db/hearth", "session"),
+              ("host=db dbname=hearth", "host=db dbname=hearth", "session"),
+          ])
+    func poolMode(url: String, forLibpq: String, mode: String) throws {
+        let (stripped, poolMode) = try PostgresConnectionString.poolMode(url)
+        #expect(stripped == forLibpq)
+        #expect(poolMode.rawValue == mode)
+    }
+
+    @Test("a pool_mode other than session or transaction is refused without repeating the URL")
+    func unknownPoolMode() {
+        let error = #expect(throws: PostgresError.self) {
+            try PostgresConnectionString.poolMode("postgres://hearth:Zq7xWv9k@db/hearth?pool_mode=statement")
+        }
+        #expect(error?.isConnectionFailure == true)
+        #expect(error?.message.contains("Zq7x") == false)
+        #expect(error?.message.contains("pool_mode") == true)
+    }
 }
