@@ -79,6 +79,10 @@ struct FailoverTests {
         #expect(statuses[500] == nil, "statuses: \(statuses)")
         #expect(all.suffix(3).allSatisfy { $0.status == 200 }, "Hearth resumed without a restart; statuses: \(statuses)")
 
+        // Commands take the same multi-host URL, and find the new primary.
+        let listed = try HearthProcess.run(["users", "list", "--database", url])
+        #expect(listed.status == 0, "\(listed.output)")
+
         // Every acknowledged sign-in survived the failover.
         let acknowledged = all.filter { $0.status == 200 }
         #expect(acknowledged.count >= 9)
