@@ -39,4 +39,31 @@ struct PgBouncerTests {
         let anonymous = try SignedIn(client.signUpAnonymously())
         #expect(try client.refresh(anonymous.refreshToken).status == 200)
     }
+
+    @Test("PostgreSQL restarted behind PgBouncer: its errors are answered 503 at worst, never 500, and Hearth goes on")
+    func restartBehindPgBouncer() throws {
+        let cluster = try PostgresClusterScript.cluster()
+        let bouncer = try PostgresClusterScript.pgbouncer(inFrontOfPort: cluster.port)
+        let server = HearthProcess(arguments: ["--dev", "--database", bouncer.url + "?pool_mode=transaction"])
+        try server.start()
+        defer {
+            server.stop()
+            withExtendedLifetime((bouncer, cluster)) {}
+        }
+        let client = FirebaseIOSClient(server: server)
+        let before = try SignedIn(
+            client.verifyAssertion(idToken: try DevGoogle(server: server).signIn(email: "bounced@example.com").idToken, accessToken: nil))
+        try cluster.restart()
+        // PgBouncer's server sessions died with the restart; the first requests may meet that (SQLSTATE 08P01).
+        var statuses: [Int] = []
+        var refreshToken = before.refreshToken
+        for _ in 0..<6 {
+            let refreshed = try client.refresh(refreshToken)
+            statuses.append(refreshed.status)
+            refreshToken = refreshed.json["refresh_token"] as? String ?? refreshToken
+            statuses.append(try client.getAccountInfo(idToken: before.idToken).status)
+        }
+        #expect(Set(statuses).isSubset(of: [200, 503]), "\(statuses)")
+        #expect(statuses.suffix(2) == [200, 200], "\(statuses)")
+    }
 }
