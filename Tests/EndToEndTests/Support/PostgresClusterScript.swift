@@ -54,11 +54,6 @@ final class PostgresClusterScript {
         try Self.run(["crash", directory])
     }
 
-    /// Shuts the server down, ending every session, and starts it again on the same port (`restart`).
-    func restart() throws {
-        try Self.run(["restart", directory])
-    }
-
     /// Promotes a standby to primary (`pg_ctl promote`).
     func promote() throws {
         try Self.run(["promote", directory])
