@@ -4,6 +4,19 @@ import Postgres
 /// Turns errors from the PostgreSQL layer into `StoreError`s; any other error (a `StoreError`, or one the caller's
 /// closure threw) passes through unchanged. Details carry PostgreSQL's message (which never holds parameter values
 /// or the connection URL's password), never stored values.
+///
+/// | error | `StoreError` |
+/// | --- | --- |
+/// | `PostgresPoolClosedError` | `.closed` |
+/// | 23505 on a constraint of ``uniqueConstraintCodes`` | its code (`.duplicateEmail`, …) |
+/// | 23503 (a foreign key: the account is gone) | `.notFound` |
+/// | anything else PostgreSQL, libpq or a pooler reports | `.unavailable` |
+///
+/// The last row is what keeps a database failure from becoming a 500: a connection refused or lost (class 08,
+/// which PgBouncer also uses for its own errors, or no SQLSTATE at all), the server shutting down (57P01–57P03),
+/// a read-only session after a failover (25006), too many connections (53300) or any other lack of resources (53),
+/// a cancelled or timed-out statement (57014), a lost race that kept losing (40001, 40P01), and any error Hearth's
+/// SQL should never meet (a schema a newer Hearth changed): all are the store failing, for `WireFailure` a 503.
 func translatePostgresError(_ error: any Error, operation: String) -> any Error {
     switch error {
     case is PostgresPoolClosedError:
@@ -14,7 +27,7 @@ func translatePostgresError(_ error: any Error, operation: String) -> any Error 
         }
         if error.sqlState == foreignKeyViolation { return StoreError(.notFound) }
         if error.isConnectionFailure {
-            return StoreError(.unavailable, "\(operation): the connection to PostgreSQL failed: \(error.message)")
+            return StoreError(.unavailable, "\(operation): the connection to PostgreSQL failed: \(error)")
         }
         return StoreError(.unavailable, "\(operation): \(error)")
     default:

@@ -1,5 +1,5 @@
 /// Every statement `PostgresStore` runs. Values only ever reach PostgreSQL as bound `$n` parameters; statements are
-/// prepared once per connection.
+/// prepared once per connection (unnamed, behind a pooler in transaction mode: see `PostgresConnection`).
 enum PostgresSQL {
     /// `$1, $2, …, $count`.
     static func parameters(_ count: Int) -> String {

@@ -1,3 +1,4 @@
+import HearthCore
 import Postgres
 
 extension PostgresStore {
@@ -6,5 +7,17 @@ extension PostgresStore {
     /// query from its first password parameter on).
     public static func masked(url: String) -> String {
         PostgresConnectionString.masked(url)
+    }
+
+    /// Whether `url` says a pooler in transaction mode is in between (`pool_mode=transaction`, Hearth's parameter),
+    /// so statements go unnamed; `false` for `pool_mode=session` or none.
+    ///
+    /// - Throws: `StoreError` `.unavailable` for another `pool_mode` (the message does not repeat the URL).
+    public static func isBehindTransactionPooler(url: String) throws -> Bool {
+        do {
+            return try PostgresConnectionString.poolMode(url).poolMode == .transaction
+        } catch {
+            throw translatePostgresError(error, operation: "database URL")
+        }
     }
 }

@@ -165,16 +165,23 @@ public final class PostgresStore: HearthStore, SecretResealing {
     }
 
     /// Runs `body` with a pooled connection. When the connection turns out to be lost (the server restarted, an
-    /// administrator ended the session) before anything was committed, `body` runs again on another one, so stale
-    /// pooled connections cost no failed calls; after as many tries as the pool has connections plus one, the
-    /// failure is `.unavailable`. Other PostgreSQL errors are translated to `StoreError`s.
+    /// administrator ended the session, a failover left it on a read-only server) before anything was committed,
+    /// `body` runs again on another one, so stale pooled connections cost no failed calls; after as many tries as
+    /// the pool has connections plus one, the failure is `.unavailable`. A new connection that cannot be opened is
+    /// `.unavailable` at once: during an outage every call fails after one attempt to connect (bounded by the URL's
+    /// `connect_timeout` per host), not after one per pooled connection. Other PostgreSQL errors are translated to
+    /// `StoreError`s.
     func withFreshConnection<T>(operation: String, _ body: (PostgresConnection) throws -> T) throws -> T {
         var tries = 0
         while true {
             tries += 1
+            var connected = false
             do {
-                return try pool.withConnection(body)
-            } catch let error as PostgresError where error.isConnectionFailure && tries <= poolSize {
+                return try pool.withConnection { connection in
+                    connected = true
+                    return try body(connection)
+                }
+            } catch let error as PostgresError where error.isConnectionFailure && connected && tries <= poolSize {
                 continue
             } catch {
                 throw translatePostgresError(error, operation: operation)

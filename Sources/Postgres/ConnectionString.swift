@@ -31,6 +31,49 @@ public enum PostgresConnectionString {
         return String(connectionString[..<rest.startIndex]) + replacing(hidden, in: rest)
     }
 
+    /// How a pooler between Hearth and PostgreSQL hands out server sessions, as said by a URI's `pool_mode`
+    /// parameter (Hearth's own, named after PgBouncer's setting; libpq does not know it).
+    public enum PoolMode: String, Sendable {
+        /// No pooler, or one that gives each client a server session of its own: named statements are kept.
+        case session
+        /// Each transaction may run on another server session (PgBouncer's `pool_mode = transaction`): nothing may
+        /// outlive a transaction on the session, so statements go unnamed.
+        case transaction
+    }
+
+    /// `connectionString` without its `pool_mode` parameter (`?pool_mode=transaction`, `&pool_mode=session`), as
+    /// libpq must be given it, and the mode that parameter says (`.session` without one). Keyword/value strings
+    /// pass unchanged.
+    ///
+    /// `postgres://hearth@pgbouncer:6432/hearth?pool_mode=transaction&sslmode=require` →
+    /// (`postgres://hearth@pgbouncer:6432/hearth?sslmode=require`, `.transaction`)
+    ///
+    /// - Throws: `PostgresError` (a connection failure) for another value; the message does not repeat the string.
+    public static func poolMode(_ connectionString: String) throws -> (connectionString: String, poolMode: PoolMode) {
+        let key = "pool_mode="
+        var searchStart = connectionString.startIndex
+        while let found = connectionString[searchStart...].firstRange(of: key) {
+            searchStart = found.upperBound
+            guard found.lowerBound > connectionString.startIndex else { continue }
+            let separator = connectionString.index(before: found.lowerBound)
+            guard connectionString[separator] == "?" || connectionString[separator] == "&" else { continue }
+            let valueEnd = connectionString[found.upperBound...].firstIndex(of: "&") ?? connectionString.endIndex
+            guard let mode = PoolMode(rawValue: String(connectionString[found.upperBound..<valueEnd])) else {
+                throw PostgresError(
+                    message: "the database URL's pool_mode must be session or transaction", isConnectionFailure: true)
+            }
+            // `?pool_mode=x&next=y` → `?next=y`; `?pool_mode=x` → ``; `&pool_mode=x` → ``.
+            let removed: Range<String.Index> =
+                connectionString[separator] == "?" && valueEnd < connectionString.endIndex
+                ? found.lowerBound..<connectionString.index(after: valueEnd)
+                : separator..<valueEnd
+            var stripped = connectionString
+            stripped.removeSubrange(removed)
+            return (stripped, mode)
+        }
+        return (connectionString, .session)
+    }
+
     private static func isPlainUserCharacter(_ scalar: Unicode.Scalar) -> Bool {
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~%".unicodeScalars.contains(scalar))
     }

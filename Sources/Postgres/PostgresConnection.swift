@@ -11,10 +11,15 @@ import Darwin
 /// Everything is synchronous and blocking, and a connection must be used by one thread at a time, so it is not
 /// `Sendable`; share a database between threads through ``PostgresConnectionPool``.
 ///
-/// Values go into SQL only as bound `$n` parameters: ``query(_:_:)`` and ``update(_:_:)`` run each SQL text as a
-/// prepared statement (named `s1`, `s2`, …), prepared the first time it is used on this connection and reused after
-/// that, so use them with fixed SQL. (Running `DEALLOCATE` or `DISCARD ALL` through ``execute(_:)`` would leave that
-/// cache stale; don't.) Results come back in text form and are copied into ``PostgresRow``s.
+/// Values go into SQL only as bound `$n` parameters. ``query(_:_:)`` and ``update(_:_:)`` run each SQL text as a
+/// named prepared statement (`s1`, `s2`, …), prepared the first time it is used on this connection and reused after
+/// that (so PostgreSQL plans it once), so use them with fixed SQL. (Running `DEALLOCATE` or `DISCARD ALL` through
+/// ``execute(_:)`` would leave that cache stale; don't.) Behind a pooler in transaction mode (PgBouncer's
+/// `pool_mode = transaction`), consecutive transactions may run on different server sessions, where a named
+/// statement prepared on one does not exist, or another statement has its name, on the next: there the URL says
+/// `pool_mode=transaction` (see ``PostgresConnectionString/poolMode(_:)``) and every statement goes unnamed
+/// (`PQexecParams`: parsed, planned, bound and run in one round trip, nothing left on the session). Results come back
+/// in text form and are copied into ``PostgresRow``s.
 ///
 /// Transactions are plain SQL: `try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")`, then `COMMIT` or
 /// `ROLLBACK`.
@@ -28,23 +33,28 @@ import Darwin
 /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/libpq.html>
 public final class PostgresConnection {
     private var handle: OpaquePointer?
-    /// Prepared statement names by SQL text.
-    private var preparedStatements: [String: String] = [:]
+    /// Named prepared statements by SQL text; nil when statements go unnamed (`pool_mode=transaction`).
+    private var preparedStatements: [String: String]?
 
     /// Server notices (warnings) go here instead of stderr; default: dropped.
     public var onNotice: ((String) -> Void)?
     /// The server sent a FATAL or PANIC error between commands (it ended the session, for example on
-    /// `pg_terminate_backend` or a shutdown) and will close the connection, if it has not already.
-    private var sessionEndedByServer = false
+    /// `pg_terminate_backend` or a shutdown) and will close the connection, if it has not already; or a statement
+    /// failed with a SQLSTATE after which the session is not used again (`PostgresError.isConnectionFailure`).
+    private var sessionUnusable = false
 
     /// Connects with a libpq connection URI or keyword string (`postgres://user:pw@host:port/db?sslmode=require`);
     /// TLS settings (sslmode, sslrootcert, …) come from it. Sets client_encoding UTF8, and a 10-second
-    /// `connect_timeout` unless the string sets one.
+    /// `connect_timeout` unless the string sets one. A URI may also say `pool_mode=transaction` (Hearth's, not
+    /// libpq's: it is taken out before libpq sees the URI): a pooler in transaction mode is in between, so no named
+    /// statements are prepared.
     ///
     /// - Throws: `PostgresError` with `isConnectionFailure` if the string cannot be parsed or the server cannot be
     ///   reached or refuses the session. The message never contains the password, nor what libpq quotes from the
     ///   string (hosts, ports, names; see `PostgresConnectionString.maskedFailure`).
-    public init(url: String) throws {
+    public init(url connectionString: String) throws {
+        let (url, poolMode) = try PostgresConnectionString.poolMode(connectionString)
+        preparedStatements = poolMode == .transaction ? nil : [:]
         let password = try passwordInConnectionString(url)
         // Keywords are applied in order and `dbname` is expanded in place: the string may override
         // connect_timeout but not client_encoding.
@@ -78,12 +88,12 @@ public final class PostgresConnection {
         guard let handle else { return }
         PQfinish(handle)
         self.handle = nil
-        preparedStatements = [:]
+        if preparedStatements != nil { preparedStatements = [:] }
     }
 
     /// Whether the connection is still usable (PQstatus == CONNECTION_OK and no transaction left open by an error).
     public var isHealthy: Bool {
-        guard let handle, PQstatus(handle) == CONNECTION_OK, !sessionEndedByServer else { return false }
+        guard let handle, PQstatus(handle) == CONNECTION_OK, !sessionUnusable else { return false }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_IDLE || status == PQTRANS_INTRANS
     }
@@ -114,7 +124,7 @@ public final class PostgresConnection {
     /// A notice, or an error the server sent while no command ran (libpq passes those on as notices).
     private func receive(_ notice: OpaquePointer) {
         let severity = PQresultErrorField(notice, hearth_pq_diag_severity_nonlocalized).map { String(cString: $0) }
-        if severity == "FATAL" || severity == "PANIC" { sessionEndedByServer = true }
+        if severity == "FATAL" || severity == "PANIC" { sessionUnusable = true }
         onNotice?(libpqMessage(PQresultErrorMessage(notice)))
     }
 
@@ -125,9 +135,10 @@ public final class PostgresConnection {
     }
 
     /// Runs one statement with `$1…$n` parameters as a prepared statement, prepared once per connection and cached
-    /// by its SQL text (PQprepare + PQexecPrepared). Returns every row.
+    /// by its SQL text (PQprepare + PQexecPrepared), or unnamed (PQexecParams) behind a pooler in transaction mode.
+    /// Returns every row.
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws -> [PostgresRow] {
-        try runPrepared(sql, parameters) { result in
+        try run(sql, parameters) { result in
             let columnCount = PQnfields(result)
             return (0..<PQntuples(result)).map { row in
                 PostgresRow(
@@ -145,7 +156,7 @@ public final class PostgresConnection {
     /// As `query`, returning the number of rows the command affected (PQcmdTuples).
     @discardableResult
     public func update(_ sql: String, _ parameters: [PostgresValue] = []) throws -> Int {
-        try runPrepared(sql, parameters) { result in
+        try run(sql, parameters) { result in
             Int(String(cString: PQcmdTuples(result))) ?? 0
         }
     }
@@ -159,27 +170,35 @@ public final class PostgresConnection {
         return handle
     }
 
-    private func runPrepared<T>(_ sql: String, _ parameters: [PostgresValue], _ read: (OpaquePointer) -> T) throws -> T {
+    private func run<T>(_ sql: String, _ parameters: [PostgresValue], _ read: (OpaquePointer) -> T) throws -> T {
         let handle = try openHandle()
         let values = try PostgresParameters(parameters)
         let name = try preparedStatementName(sql, handle)
         let result = values.values.withUnsafeBufferPointer { pointers in
             values.lengths.withUnsafeBufferPointer { lengths in
                 values.formats.withUnsafeBufferPointer { formats in
-                    PQexecPrepared(
-                        handle, name, values.count, pointers.baseAddress, lengths.baseAddress, formats.baseAddress, 0)
+                    if let name {
+                        PQexecPrepared(
+                            handle, name, values.count, pointers.baseAddress, lengths.baseAddress, formats.baseAddress, 0)
+                    } else {
+                        PQexecParams(
+                            handle, sql, values.count, nil, pointers.baseAddress, lengths.baseAddress,
+                            formats.baseAddress, 0)
+                    }
                 }
             }
         }
         return try consume(result, handle, read)
     }
 
-    /// The name of the statement prepared for `sql` on this connection, preparing it the first time.
-    private func preparedStatementName(_ sql: String, _ handle: OpaquePointer) throws -> String {
+    /// The name of the statement prepared for `sql` on this connection, preparing it the first time; nil when
+    /// statements go unnamed.
+    private func preparedStatementName(_ sql: String, _ handle: OpaquePointer) throws -> String? {
+        guard let preparedStatements else { return nil }
         if let name = preparedStatements[sql] { return name }
         let name = "s\(preparedStatements.count + 1)"
         try consume(PQprepare(handle, name, sql, 0, nil), handle) { _ in }
-        preparedStatements[sql] = name
+        self.preparedStatements?[sql] = name
         return name
     }
 
@@ -203,15 +222,19 @@ public final class PostgresConnection {
         let sqlState = PQresultErrorField(result, hearth_pq_diag_sqlstate).map { String(cString: $0) }
         let primary = PQresultErrorField(result, hearth_pq_diag_message_primary).map { String(cString: $0) }
         let message = primary ?? libpqMessage(PQresultErrorMessage(result))
+        let isConnectionFailure = PQstatus(handle) == CONNECTION_BAD || PostgresError.isConnectionFailure(sqlState: sqlState)
+        if isConnectionFailure { sessionUnusable = true }
         return PostgresError(
             sqlState: sqlState,
             message: PostgresError.withoutQuotedValues(message, sqlState: sqlState),
             constraint: PQresultErrorField(result, hearth_pq_diag_constraint_name).map { String(cString: $0) },
-            isConnectionFailure: PQstatus(handle) == CONNECTION_BAD || PostgresError.isConnectionFailure(sqlState: sqlState))
+            isConnectionFailure: isConnectionFailure)
     }
 
     private func connectionError(_ handle: OpaquePointer) -> PostgresError {
-        PostgresError(message: libpqMessage(PQerrorMessage(handle)), isConnectionFailure: PQstatus(handle) == CONNECTION_BAD)
+        let isConnectionFailure = PQstatus(handle) == CONNECTION_BAD
+        if isConnectionFailure { sessionUnusable = true }
+        return PostgresError(message: libpqMessage(PQerrorMessage(handle)), isConnectionFailure: isConnectionFailure)
     }
 }
 

@@ -13,7 +13,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// For constraint violations: the constraint's name (PG_DIAG_CONSTRAINT_NAME).
     public let constraint: String?
-    /// The connection is unusable (CONNECTION_BAD, or SQLSTATE class 08 / 57P01..57P03).
+    /// The connection is unusable (CONNECTION_BAD, or a SQLSTATE of ``sessionUnusableStates``): drop it and use
+    /// another one.
     public let isConnectionFailure: Bool
 
     public init(sqlState: String? = nil, message: String, constraint: String? = nil, isConnectionFailure: Bool = false) {
@@ -38,12 +39,18 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// Whether a SQLSTATE means the session is gone: connection exceptions (class 08), and the server shutting
-    /// the session down (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now).
+    /// Whether a SQLSTATE means the session cannot be used any more, so the connection must be dropped and a new
+    /// one opened: connection exceptions (class 08, which PgBouncer also uses for its own failures), the server
+    /// shutting the session down (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now), and 25006
+    /// (read-only transaction: the session is on a server that is, or became, a standby, as after a failover; a new
+    /// connection with `target_session_attrs=read-write` finds the primary).
     static func isConnectionFailure(sqlState: String?) -> Bool {
         guard let sqlState else { return false }
-        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+        return sqlState.hasPrefix("08") || sessionUnusableStates.contains(sqlState)
     }
+
+    /// The SQLSTATEs outside class 08 after which a session is not used again.
+    static let sessionUnusableStates: Set<String> = ["57P01", "57P02", "57P03", "25006"]
 
     /// `message` without the values a data exception (SQLSTATE class 22) quotes: every `"…"` part is replaced by
     /// `"…"`, so `invalid input syntax for type bigint: "secret"` keeps its meaning but loses the value.

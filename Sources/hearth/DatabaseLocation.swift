@@ -17,6 +17,10 @@ enum DatabaseLocation: Equatable {
             guard value.count > value.prefix(while: { $0 != ":" }).count + 3 else {
                 throw UsageError("\(source): the PostgreSQL URL names no server")
             }
+            // Several hosts (`h1:5432,h2:5432`) and libpq's parameters are libpq's to check; Hearth's own is checked here.
+            guard (try? PostgresStore.isBehindTransactionPooler(url: value)) != nil else {
+                throw UsageError("\(source): the PostgreSQL URL's pool_mode must be session or transaction")
+            }
             self = .postgres(url: value)
         } else if lowered.hasPrefix("sqlite:") {
             let path = String(value.dropFirst("sqlite:".count))

@@ -101,6 +101,12 @@ struct DatabaseSettingTests {
         let listed = try HearthProcess.run(["users", "list"], environment: ["HEARTH_DATABASE_URL": "mysql://h/db"])
         #expect(listed.status == 64)
         #expect(listed.output.contains("HEARTH_DATABASE_URL: unknown kind of database"), "\(listed.output)")
+        let badPoolMode = try HearthProcess.run(
+            ["users", "list", "--database", "postgres://hearth:pw-not-to-print@h1:5432,h2:5432/hearth?pool_mode=statement"])
+        #expect(badPoolMode.status == 64)
+        #expect(badPoolMode.output.contains("--database: the PostgreSQL URL's pool_mode must be session or transaction"),
+                "\(badPoolMode.output)")
+        #expect(!badPoolMode.output.contains("pw-not-to-print"))
     }
 
     @Test("PostgreSQL: keys reencrypt seals the secrets a server wrote in the clear; without the key the server is refused")

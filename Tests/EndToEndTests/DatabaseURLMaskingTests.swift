@@ -18,6 +18,8 @@ struct DatabaseURLMaskingTests {
         return ["/", "#", "?", "@", ":"].map { "postgres://\(user):Zq7x\($0)Wv9k@\(host)/\(database)" } + [
             "postgresql://\(user):Zq7x%2FWv9k%40@\(host)/\(database)",
             "postgres://\(user):Zq7x/Wv9k@\(host),\(host)/\(database)",
+            "postgres://\(user):Zq7x:Wv9k@\(host),\(host)/\(database)?target_session_attrs=read-write",
+            "postgres://\(user)@\(host),\(host)/\(database)?target_session_attrs=read-write&password=Zq7x/Wv9k",
             "postgres://\(user)@\(host)/\(database)?sslmode=disable&password=Zq7x@Wv9k",
         ]
     }

@@ -21,6 +21,10 @@ struct ConnectionStringTests {
               ("postgres://my%40user:Zq7xWv9k@db/hearth", "postgres://my%40user:***@db/hearth"),
               // Several hosts, the other scheme, upper case.
               ("postgres://hearth:Zq7x/Wv9k@h1:5432,h2:5433/hearth", "postgres://hearth:***@h1:5432,h2:5433/hearth"),
+              ("postgres://hearth:Zq7xWv9k@h1:5432,h2:5433/hearth?target_session_attrs=read-write",
+               "postgres://hearth:***@h1:5432,h2:5433/hearth?target_session_attrs=read-write"),
+              ("postgres://h1,h2,h3/hearth?target_session_attrs=read-write&password=Zq7x",
+               "postgres://h1,h2,h3/hearth?target_session_attrs=read-write&password=***"),
               ("postgresql://hearth:Zq7x/Wv9k@db/hearth", "postgresql://hearth:***@db/hearth"),
               ("POSTGRES://hearth:Zq7x@Wv9k@db/hearth", "POSTGRES://hearth:***@db/hearth"),
               // A user part that is not a plain name is hidden whole.
@@ -76,5 +80,34 @@ struct ConnectionStringTests {
         for fragment in Self.fragments {
             #expect(!shown.contains(fragment), "\(shown)")
         }
+    }
+
+    @Test("pool_mode is taken out of the URL for libpq and says whether a pooler in transaction mode is in between",
+          arguments: [
+              ("postgres://hearth@bouncer:6432/hearth?pool_mode=transaction", "postgres://hearth@bouncer:6432/hearth", "transaction"),
+              ("postgres://hearth@bouncer:6432/hearth?pool_mode=transaction&sslmode=require",
+               "postgres://hearth@bouncer:6432/hearth?sslmode=require", "transaction"),
+              ("postgres://hearth@bouncer:6432/hearth?sslmode=require&pool_mode=session&connect_timeout=5",
+               "postgres://hearth@bouncer:6432/hearth?sslmode=require&connect_timeout=5", "session"),
+              ("postgres://hearth:Zq7x@h1:5432,h2:5432/hearth?target_session_attrs=read-write&pool_mode=transaction",
+               "postgres://hearth:Zq7x@h1:5432,h2:5432/hearth?target_session_attrs=read-write", "transaction"),
+              ("postgres://hearth@db/hearth?application_name=no_pool_mode=here", "postgres://hearth@db/hearth?application_name=no_pool_mode=here", "session"),
+              ("postgres://hearth@db/hearth", "postgres://hearth@db/hearth", "session"),
+              ("host=db dbname=hearth", "host=db dbname=hearth", "session"),
+          ])
+    func poolMode(url: String, forLibpq: String, mode: String) throws {
+        let (stripped, poolMode) = try PostgresConnectionString.poolMode(url)
+        #expect(stripped == forLibpq)
+        #expect(poolMode.rawValue == mode)
+    }
+
+    @Test("a pool_mode other than session or transaction is refused without repeating the URL")
+    func unknownPoolMode() {
+        let error = #expect(throws: PostgresError.self) {
+            try PostgresConnectionString.poolMode("postgres://hearth:Zq7xWv9k@db/hearth?pool_mode=statement")
+        }
+        #expect(error?.isConnectionFailure == true)
+        #expect(error?.message.contains("Zq7x") == false)
+        #expect(error?.message.contains("pool_mode") == true)
     }
 }

@@ -24,6 +24,20 @@ struct ConnectionTests {
         #expect(throws: PostgresError.self) { try PostgresConnectionPool(url: url, size: 2) }
     }
 
+    @Test("a multi-host URL with target_session_attrs=read-write skips a host that is down and finds the primary")
+    func multiHostURL() throws {
+        let cluster = try #require(URLComponents(string: try testDatabaseURL()))
+        let port = try #require(cluster.port)
+        let url = "postgres://hearth@127.0.0.1:1,127.0.0.1:\(port)/postgres?target_session_attrs=read-write&connect_timeout=5"
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+        #expect(try connection.query("SELECT inet_server_port()")[0].requiredInt64(0) == Int64(port))
+        #expect(try connection.query("SELECT pg_is_in_recovery()")[0].bool(0) == false)
+        let bothDown = "postgres://hearth@127.0.0.1:1,127.0.0.1:2/postgres?target_session_attrs=read-write"
+        let error = #expect(throws: PostgresError.self) { try PostgresConnection(url: bothDown) }
+        #expect(error?.isConnectionFailure == true)
+    }
+
     @Test("a connection string libpq cannot parse fails without quoting it (libpq would quote the password)")
     func unparsableURL() throws {
         for url in [

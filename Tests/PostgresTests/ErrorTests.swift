@@ -88,3 +88,33 @@ struct ErrorTests {
         #expect(!connection.isHealthy)
     }
 }
+
+@Suite("Sessions that cannot be used again")
+struct UnusableSessionTests {
+    @Test("a write on a read-only session (a standby, as after a failover) is a connection failure and drops it")
+    func readOnlySession() throws {
+        let connection = try connect()
+        try connection.execute("SET default_transaction_read_only = on")
+        let error = #expect(throws: PostgresError.self) {
+            try connection.query("CREATE TEMPORARY TABLE t (n BIGINT)")
+        }
+        #expect(error?.sqlState == "25006")
+        #expect(error?.isConnectionFailure == true)
+        #expect(!connection.isHealthy)
+    }
+
+    @Test("the pool drops a session that turned read-only, and the next call gets a new one")
+    func poolDropsReadOnlySession() throws {
+        let pool = try PostgresConnectionPool(url: testDatabaseURL(), size: 1)
+        defer { pool.close() }
+        let first = try pool.withConnection { connection in
+            try connection.execute("SET default_transaction_read_only = on")
+            #expect(throws: PostgresError.self) { try connection.query("CREATE TEMPORARY TABLE t (n BIGINT)") }
+            return try connection.query("SELECT pg_backend_pid()")[0].requiredInt64(0)
+        }
+        let second = try pool.withConnection { connection in
+            try connection.query("SELECT pg_backend_pid()")[0].requiredInt64(0)
+        }
+        #expect(first != second)
+    }
+}

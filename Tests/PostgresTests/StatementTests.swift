@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 import Testing
 
@@ -30,6 +31,26 @@ struct StatementTests {
         #expect(error?.sqlState == "42P01")
         try connection.execute("CREATE TEMPORARY TABLE created_later (n BIGINT); INSERT INTO created_later VALUES (1)")
         #expect(try connection.query(sql, [.int64(1)]).map { try $0.requiredInt64(0) } == [1])
+    }
+
+    @Test("with pool_mode=transaction in the URL (a pooler in transaction mode), no statement is left on the session")
+    func unnamedBehindPooler() throws {
+        var components = try #require(URLComponents(string: try testDatabaseURL()))
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "pool_mode", value: "transaction")]
+        let connection = try PostgresConnection(url: try #require(components.string))
+        try connection.execute("CREATE TEMPORARY TABLE counter (n BIGINT)")
+        let insert = "INSERT INTO counter VALUES ($1)"
+        for value in 1...3 {
+            #expect(try connection.update(insert, [.int64(Int64(value))]) == 1)
+        }
+        #expect(try connection.query("SELECT n FROM counter WHERE n >= $1 ORDER BY n", [.int64(2)]).map {
+            try $0.requiredInt64(0)
+        } == [2, 3])
+        #expect(try connection.query("SELECT count(*) FROM pg_prepared_statements")[0].requiredInt64(0) == 0)
+        let failing = "SELECT n FROM created_later WHERE n = $1"
+        #expect(throws: PostgresError.self) { try connection.query(failing, [.int64(1)]) }
+        try connection.execute("CREATE TEMPORARY TABLE created_later (n BIGINT); INSERT INTO created_later VALUES (1)")
+        #expect(try connection.query(failing, [.int64(1)]).map { try $0.requiredInt64(0) } == [1])
     }
 
     @Test("update returns the rows affected; execute runs several statements; an empty query is fine")
