@@ -5,7 +5,7 @@ import Testing
 /// (`target_session_attrs=read-write`): the primary crashes, the standby is promoted, and Hearth carries on without a
 /// restart; meanwhile it answers 503, never 500, and never leaves a request without an answer. Every sign-in it
 /// acknowledged was on the standby before the answer, so it refreshes afterwards.
-@Suite("Failover to a synchronous standby (e2e)", .serialized)
+@Suite("Failover to a synchronous standby (e2e)", .blocking, .serialized)
 struct FailoverTests {
     /// What one sign-in request got: its status, and the refresh token of a 200.
     private struct Attempt: Sendable {

@@ -6,7 +6,7 @@ import Testing
 /// pooler may run each transaction on another server session, so nothing Hearth relies on may outlive a transaction
 /// on the session. The URL says `pool_mode=transaction`, and Hearth sends its statements unnamed (without it, named
 /// prepared statements went to sessions that did not have them, and the second sign-in answered 500).
-@Suite("Behind PgBouncer in transaction pooling mode (e2e)", .serialized)
+@Suite("Behind PgBouncer in transaction pooling mode (e2e)", .blocking, .serialized)
 struct PgBouncerTests {
     @Test("sign-ins, refreshes and lookups of several users through PgBouncer all answer 200")
     func signInsRefreshesAndLookups() throws {
