@@ -50,16 +50,21 @@ struct Fixture {
                     teamID: DevAppleConfiguration.developmentTeamID, keyID: "HEARTHDEVKY",
                     privateKey: try P256PrivateKey.generate(), time: FixedTime()),
                 poster: UnreachableApple(), endpoint: URL(string: "\(Self.publicURL)/dev/apple")!)
-            let platform = try IdentityPlatform(
-                project: project, store: store, time: FixedTime(), googleIssuers: [], devIdentityProvider: dev,
-                devApple: (DevAppleConfiguration(issuer: "\(Self.publicURL)/dev/apple"), RefusingAppleClientSecretChecker()),
-                providerTokens: ProviderTokenHandling(apple: appleTokens),
-                // Real Argon2id, at its cheapest, so that password inputs are checked as in production.
+            // Real Argon2id, at its cheapest, so that password inputs are checked as in production.
+            var configuration = IdentityPlatform.Configuration(
+                project: project,
                 passwords: try Argon2PasswordHasher(
                     parameters: try Argon2Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1),
-                    importedVerifiers: [ImportedPasswordHashVerifier()]),
-                smsSender: sms, acceptsUnsignedCustomTokens: true,
-                emailActions: EmailActionSettings(publicURL: Self.publicURL, development: true))
+                    importedVerifiers: [ImportedPasswordHashVerifier()]))
+            configuration.devIdentityProvider = dev
+            configuration.devApple = (
+                DevAppleConfiguration(issuer: "\(Self.publicURL)/dev/apple"), RefusingAppleClientSecretChecker()
+            )
+            configuration.providerTokens = ProviderTokenHandling(apple: appleTokens)
+            configuration.smsSender = sms
+            configuration.acceptsUnsignedCustomTokens = true
+            configuration.emailActions = EmailActionSettings(publicURL: Self.publicURL, development: true)
+            let platform = try IdentityPlatform(configuration, store: store, time: FixedTime())
             server = IdentityServer(
                 platform: platform,
                 options: ServerOptions(
