@@ -30,7 +30,14 @@ public final class MetricsRegistry: Sendable {
     /// a `nil` sample leaves the gauge out of that scrape.
     public func gauge(_ name: String, help: String, sample: @escaping @Sendable () -> Double?) {
         precondition(PrometheusText.isValidName(name), "metric name \(name) is not a Prometheus name")
-        register(SampledGauge(name: name, help: help, sample: sample))
+        register(SampledMetric(name: name, help: help, type: "gauge", sample: sample))
+    }
+
+    /// A counter without labels kept elsewhere (a library's own tally) and read at each scrape; it must never go
+    /// down. A `nil` sample leaves it out of that scrape.
+    public func counter(_ name: String, help: String, sample: @escaping @Sendable () -> UInt64?) {
+        precondition(PrometheusText.isValidName(name), "metric name \(name) is not a Prometheus name")
+        register(SampledMetric(name: name, help: help, type: "counter") { sample().map { Double($0) } })
     }
 
     /// A family of histograms with the buckets' upper bounds `buckets` (ascending; `+Inf` is added).
@@ -70,15 +77,16 @@ protocol ExposedFamily: Sendable {
     func write(into text: inout String)
 }
 
-/// A label-less gauge computed at scrape time.
-private struct SampledGauge: ExposedFamily {
+/// A label-less gauge or counter read at scrape time.
+private struct SampledMetric: ExposedFamily {
     let name: String
     let help: String
+    let type: String
     let sample: @Sendable () -> Double?
 
     func write(into text: inout String) {
         guard let value = sample() else { return }
-        PrometheusText.header(name: name, help: help, type: "gauge", into: &text)
+        PrometheusText.header(name: name, help: help, type: type, into: &text)
         PrometheusText.sample(name: name, labels: [], value: PrometheusText.format(value), into: &text)
     }
 }

@@ -50,6 +50,10 @@ public final class PostgresStore: HearthStore, SecretResealing {
     /// Connections lent out, threads waiting for one, and the pool's size, right now (for metrics).
     public var connectionUsage: (inUse: Int, waiting: Int, size: Int) { pool.usage }
 
+    /// Exchanges with the database so far, over every connection (for metrics): a transaction's BEGIN and its
+    /// savepoints travel with its statements, so a read of one statement is one round trip.
+    public var roundTrips: Int { pool.roundTrips.value }
+
     init(url: String, poolSize: Int, sealer: any SecretSealer, retry: WriteRetryPolicy) throws {
         precondition(poolSize >= 1, "poolSize must be at least 1")
         self.sealer = sealer
@@ -77,16 +81,17 @@ public final class PostgresStore: HearthStore, SecretResealing {
 
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         try withFreshConnection(operation: "read") { connection in
-            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            connection.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             let reader = PostgresStoreReader(connection: connection, sealer: sealer)
             defer { reader.isOpen = false }
             do {
                 let value = try body(reader)
                 if let lost = reader.failure { throw lost }
-                try connection.execute("COMMIT")
+                // Nothing was written, so nothing waits for the commit: one statement, one round trip.
+                connection.commitWithoutWaiting()
                 return value
             } catch {
-                try? connection.execute("ROLLBACK")
+                try? connection.rollback()
                 if let lost = reader.failure, lost.isConnectionFailure { throw lost }
                 throw error
             }
@@ -130,8 +135,8 @@ public final class PostgresStore: HearthStore, SecretResealing {
         _ connection: PostgresConnection, _ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T
     ) throws -> WriteAttempt<T> {
         switch isolation {
-        case .serializable: try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-        case .rowLocks: try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        case .serializable: connection.begin("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        case .rowLocks: connection.begin("BEGIN ISOLATION LEVEL READ COMMITTED")
         }
         let writer = PostgresStoreWriter(connection: connection, sealer: sealer, locksRows: isolation == .rowLocks)
         defer { writer.isOpen = false }
@@ -139,7 +144,7 @@ public final class PostgresStore: HearthStore, SecretResealing {
         do {
             value = try body(writer)
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             if let failure = writer.failure {
                 if failure.isSerializationFailure { return .retry(failure) }
                 throw failure
@@ -148,14 +153,14 @@ public final class PostgresStore: HearthStore, SecretResealing {
         }
         if let failure = writer.failure {
             // The body caught the error of a statement that broke the transaction and went on.
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             if failure.isSerializationFailure { return .retry(failure) }
             throw failure
         }
         do {
-            try connection.execute("COMMIT")
+            try connection.commit()
         } catch let error as PostgresError where error.isSerializationFailure {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             return .retry(error)
         } catch let error as PostgresError where error.isConnectionFailure {
             throw StoreError(

@@ -48,11 +48,6 @@ class PostgresStoreReader: StoreReader {
         try noting { try connection.update(sql, parameters) }
     }
 
-    /// Runs SQL without parameters (savepoints), noting an error that breaks the transaction.
-    final func execute(_ sql: String) throws {
-        try noting { try connection.execute(sql) }
-    }
-
     private func noting<T>(_ statement: () throws -> T) throws -> T {
         if let failure { throw failure }
         do {

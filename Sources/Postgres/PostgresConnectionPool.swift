@@ -23,6 +23,8 @@ public final class PostgresConnectionPool: Sendable {
     private let closedFlag = Atomic<Bool>(false)
     private let busy = Atomic<Int>(0)
     private let queued = Atomic<Int>(0)
+    /// Every exchange of the pool's connections with the server.
+    public let roundTrips: PostgresRoundTripCounter
 
     /// Opens one connection at once (so a bad URL or an unreachable server fails here), the others lazily.
     ///
@@ -32,7 +34,9 @@ public final class PostgresConnectionPool: Sendable {
         self.url = url
         self.size = size
         self.permits = DispatchSemaphore(value: size)
-        self.idle = Mutex([ConnectionBox(try PostgresConnection(url: url))])
+        let roundTrips = PostgresRoundTripCounter()
+        self.roundTrips = roundTrips
+        self.idle = Mutex([ConnectionBox(try PostgresConnection(url: url, roundTrips: roundTrips))])
     }
 
     /// Runs `body` with a connection of its own. A connection that is no longer healthy after `body` (the server
@@ -83,14 +87,14 @@ public final class PostgresConnectionPool: Sendable {
             if box.connection.isHealthy { return box }
             box.connection.close()
         }
-        return ConnectionBox(try PostgresConnection(url: url))
+        return ConnectionBox(try PostgresConnection(url: url, roundTrips: roundTrips))
     }
 
     /// Puts a healthy connection back; closes one that is not.
     private func giveBack(_ box: ConnectionBox) {
         let connection = box.connection
         if connection.isInTransaction {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
         }
         guard connection.isHealthy, !connection.isInTransaction else {
             connection.close()

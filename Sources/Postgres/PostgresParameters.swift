@@ -42,6 +42,13 @@ struct PostgresParameters: ~Copyable {
         self.formats = formats
     }
 
+    /// No parameters.
+    init() {
+        buffers = []
+        lengths = []
+        formats = []
+    }
+
     deinit {
         for buffer in buffers { buffer?.deallocate() }
     }

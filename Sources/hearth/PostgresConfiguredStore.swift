@@ -15,8 +15,10 @@ func openPostgres(
     }
 }
 
-/// Exposes the connection pool of `store` in `metrics`, when it is a PostgreSQL store (SQLite has no pool to watch).
+/// Exposes the connection pool and the round trips of `store` in `metrics`, when it is a PostgreSQL store (SQLite
+/// has no pool to watch and no network between it and Hearth).
 func exposeConnectionPool(of store: any HearthStore, in metrics: ServerMetrics?) {
     guard let metrics, let postgres = store as? PostgresStore else { return }
     metrics.exposeConnectionPool { postgres.connectionUsage }
+    metrics.exposeRoundTrips { postgres.roundTrips }
 }

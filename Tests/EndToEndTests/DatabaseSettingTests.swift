@@ -88,7 +88,37 @@ struct DatabaseSettingTests {
         try sqlite.start()
         let plain = try OperationsTests.samples(try sqlite.request("GET", "/metrics").text)
         #expect(plain["hearth_store_connections_max"] == nil, "SQLite has no pool to show")
+        #expect(plain["hearth_store_round_trips_total"] == nil)
         sqlite.stop()
+    }
+
+    @Test("PostgreSQL: /metrics counts round trips; a returning sign-in takes at most 8, a lookup 3, a refresh 5")
+    func postgresRoundTrips() throws {
+        let database = try TestPostgresDatabase()
+        let server = HearthProcess(arguments: ["--dev", "--database", database.url])
+        try server.start()
+        defer { server.stop() }
+        let client = FirebaseIOSClient(server: server)
+        let googleToken = try DevGoogle(server: server).signIn(email: "trips@example.com").idToken
+        let first = try client.verifyAssertion(idToken: googleToken, accessToken: nil)
+        #expect(first.status == 200, "\(first.text)")
+        func roundTrips() throws -> Double {
+            try #require(OperationsTests.samples(try server.request("GET", "/metrics").text)["hearth_store_round_trips_total"])
+        }
+        func cost(_ operation: () throws -> HTTPResult) throws -> Double {
+            let before = try roundTrips()
+            let result = try operation()
+            #expect(result.status == 200, "\(result.text)")
+            return try roundTrips() - before
+        }
+        let signIn = try cost { try client.verifyAssertion(idToken: googleToken, accessToken: nil) }
+        #expect(signIn >= 1 && signIn <= 8, "a returning sign-in took \(signIn) round trips")
+        let idToken = try #require(first.json["idToken"] as? String)
+        let lookup = try cost { try client.getAccountInfo(idToken: idToken) }
+        #expect(lookup >= 1 && lookup <= 3, "a lookup took \(lookup) round trips")
+        let refreshToken = try #require(first.json["refreshToken"] as? String)
+        let refresh = try cost { try client.refresh(refreshToken) }
+        #expect(refresh >= 1 && refresh <= 5, "a refresh took \(refresh) round trips")
     }
 
     @Test("an unreachable PostgreSQL server or a bad URL is a clear error, without the password")

@@ -72,6 +72,19 @@ struct ExpositionTests {
             """)
     }
 
+    @Test("a sampled counter is typed counter and shows its count as a number")
+    func sampledCounter() {
+        let registry = MetricsRegistry()
+        registry.counter("trips_total", help: "Trips.") { 1_234 }
+        registry.counter("unknown_total", help: "Not known yet.") { nil }
+        #expect(registry.exposition() == """
+            # HELP trips_total Trips.
+            # TYPE trips_total counter
+            trips_total 1234
+
+            """)
+    }
+
     @Test("sample values: integers plain, fractions as decimals, infinities and NaN as Prometheus spells them")
     func numbers() {
         #expect(PrometheusText.format(42) == "42")

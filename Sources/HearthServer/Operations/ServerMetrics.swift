@@ -88,6 +88,14 @@ public final class ServerMetrics: MetricsRecording {
         }
     }
 
+    /// Exposes the database round trips counted so far (`hearth_store_round_trips_total`): divided by the operations
+    /// served, what each costs in network latency to the database.
+    public func exposeRoundTrips(_ count: @escaping @Sendable () -> Int) {
+        registry.counter("hearth_store_round_trips_total", help: "Exchanges with the database (a statement, or statements sent together).") {
+            UInt64(count())
+        }
+    }
+
     public func signIn(provider: String, outcome: String) {
         signIns.labels(provider, outcome).increment()
     }
