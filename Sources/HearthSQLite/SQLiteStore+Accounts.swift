@@ -41,6 +41,13 @@ extension SQLiteStoreReader {
         }
     }
 
+    final func scopes() throws -> [StoreScope] {
+        try run("scopes") {
+            let tenants = try connection.queryAll(SQL.scopesWithAccounts) { StoreScope(storedTenantID: try $0.requiredText(0)) }
+            return StoreScope.ordered(Set(tenants).union([.project]))
+        }
+    }
+
     final func accountCount() throws -> Int {
         try run("accountCount") {
             try connection.queryFirst(SQL.accountCount) { try $0.requiredInt64(0) }.map { Int($0) } ?? 0
@@ -204,59 +211,63 @@ extension SQL {
     /// The account columns, then whether the account has MFA enrolments.
     private static let accountSelect = """
         SELECT \(accountColumns.map { "a.\($0)" }.joined(separator: ", ")),
-            EXISTS (SELECT 1 FROM mfa_enrollments AS m WHERE m.local_id = a.local_id)
+            EXISTS (SELECT 1 FROM mfa_enrollments AS m WHERE m.tenant_id = a.tenant_id AND m.local_id = a.local_id)
         """
 
-    static let accountByLocalID = "\(accountSelect) FROM accounts AS a WHERE a.local_id = ?"
-    static let accountByEmail = "\(accountSelect) FROM accounts AS a WHERE a.email = ?"
+    static let accountByLocalID = "\(accountSelect) FROM accounts AS a WHERE a.tenant_id = hearth_tenant() AND a.local_id = ?"
+    static let accountByEmail = "\(accountSelect) FROM accounts AS a WHERE a.tenant_id = hearth_tenant() AND a.email = ?"
     static let accountByIdentity = """
         \(accountSelect)
-        FROM identities AS i JOIN accounts AS a ON a.local_id = i.local_id
-        WHERE i.provider_id = ? AND i.raw_id = ?
+        FROM identities AS i JOIN accounts AS a ON a.tenant_id = i.tenant_id AND a.local_id = i.local_id
+        WHERE i.tenant_id = hearth_tenant() AND i.provider_id = ? AND i.raw_id = ?
         """
     static let accountByPhoneNumber = """
-        \(accountSelect) FROM accounts AS a WHERE a.phone_number = ? ORDER BY a.local_id LIMIT 1
+        \(accountSelect) FROM accounts AS a WHERE a.tenant_id = hearth_tenant() AND a.phone_number = ? ORDER BY a.local_id LIMIT 1
         """
-    static let accountPage = "SELECT local_id FROM accounts WHERE local_id > ? ORDER BY local_id LIMIT ?"
-    static let accountCount = "SELECT count(*) FROM accounts"
+    static let accountPage = """
+        SELECT local_id FROM accounts WHERE tenant_id = hearth_tenant() AND local_id > ? ORDER BY local_id LIMIT ?
+        """
+    /// Store-wide: every scope that holds an account.
+    static let scopesWithAccounts = "SELECT DISTINCT tenant_id FROM accounts"
+    static let accountCount = "SELECT count(*) FROM accounts WHERE tenant_id = hearth_tenant()"
     /// By the partial index `accounts_anonymous`, in uid order.
     static let staleAnonymousAccountPage = """
         SELECT local_id FROM accounts
-        WHERE is_anonymous = 1 AND local_id > ?1 AND created_at_millis < ?2 ORDER BY local_id LIMIT ?3
+        WHERE is_anonymous = 1 AND tenant_id = hearth_tenant() AND local_id > ?1 AND created_at_millis < ?2 ORDER BY local_id LIMIT ?3
         """
-    static let accountExists = "SELECT 1 FROM accounts WHERE local_id = ?"
+    static let accountExists = "SELECT 1 FROM accounts WHERE tenant_id = hearth_tenant() AND local_id = ?"
     static let identitiesOfAccount = """
         SELECT provider_id, raw_id, email, display_name, photo_url, screen_name, provider_refresh_token,
             provider_client_id
-        FROM identities WHERE local_id = ? ORDER BY position
+        FROM identities WHERE tenant_id = hearth_tenant() AND local_id = ? ORDER BY position
         """
     static let insertAccount = """
-        INSERT INTO accounts (\(accountColumns.joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: accountColumns.count).joined(separator: ", ")))
+        INSERT INTO accounts (tenant_id, \(accountColumns.joined(separator: ", ")))
+        VALUES (hearth_tenant(), \(Array(repeating: "?", count: accountColumns.count).joined(separator: ", ")))
         """
     static let updateAccount = """
         UPDATE accounts SET \(accountColumns.dropFirst().map { "\($0) = ?" }.joined(separator: ", "))
-        WHERE local_id = ?
+        WHERE tenant_id = hearth_tenant() AND local_id = ?
         """
-    static let recordRefresh = "UPDATE accounts SET last_refresh_at_millis = ? WHERE local_id = ?"
-    static let deleteAccount = "DELETE FROM accounts WHERE local_id = ?"
-    static let deleteAllAccounts = "DELETE FROM accounts"
+    static let recordRefresh = "UPDATE accounts SET last_refresh_at_millis = ? WHERE tenant_id = hearth_tenant() AND local_id = ?"
+    static let deleteAccount = "DELETE FROM accounts WHERE tenant_id = hearth_tenant() AND local_id = ?"
+    static let deleteAllAccounts = "DELETE FROM accounts WHERE tenant_id = hearth_tenant()"
 
-    static let deleteIdentitiesOfAccount = "DELETE FROM identities WHERE local_id = ?"
+    static let deleteIdentitiesOfAccount = "DELETE FROM identities WHERE tenant_id = hearth_tenant() AND local_id = ?"
     static let insertIdentity = """
-        INSERT INTO identities (local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name,
-            provider_refresh_token, provider_client_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO identities (tenant_id, local_id, position, provider_id, raw_id, email, display_name, photo_url,
+            screen_name, provider_refresh_token, provider_client_id)
+        VALUES (hearth_tenant(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static let enrollmentsOfAccount = """
         SELECT enrollment_id, kind, display_name, enrolled_at_millis, phone_number, totp_secret, last_used_totp_step
-        FROM mfa_enrollments WHERE local_id = ? ORDER BY position
+        FROM mfa_enrollments WHERE tenant_id = hearth_tenant() AND local_id = ? ORDER BY position
         """
-    static let deleteEnrollmentsOfAccount = "DELETE FROM mfa_enrollments WHERE local_id = ?"
+    static let deleteEnrollmentsOfAccount = "DELETE FROM mfa_enrollments WHERE tenant_id = hearth_tenant() AND local_id = ?"
     static let insertEnrollment = """
-        INSERT INTO mfa_enrollments (local_id, position, enrollment_id, kind, display_name, enrolled_at_millis,
-            phone_number, totp_secret, last_used_totp_step)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO mfa_enrollments (tenant_id, local_id, position, enrollment_id, kind, display_name,
+            enrolled_at_millis, phone_number, totp_secret, last_used_totp_step)
+        VALUES (hearth_tenant(), ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 }

@@ -44,17 +44,17 @@ extension SQLiteStoreWriter {
 extension SQL {
     static let limitCounterByKey = """
         SELECT key, window_start_millis, count, streak, lockouts, locked_until_millis, expires_at_millis
-        FROM limit_counters WHERE key = ?
+        FROM limit_counters WHERE tenant_id = hearth_tenant() AND key = ?
         """
     static let saveLimitCounter = """
-        INSERT OR REPLACE INTO limit_counters (key, window_start_millis, count, streak, lockouts,
+        INSERT OR REPLACE INTO limit_counters (tenant_id, key, window_start_millis, count, streak, lockouts,
             locked_until_millis, expires_at_millis)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        VALUES (hearth_tenant(), ?, ?, ?, ?, ?, ?, ?)
         """
-    static let deleteLimitCounter = "DELETE FROM limit_counters WHERE key = ?"
+    static let deleteLimitCounter = "DELETE FROM limit_counters WHERE tenant_id = hearth_tenant() AND key = ?"
     /// Oldest first, at most `?2` rows, so one purge never holds the writer long.
     static let deleteExpiredLimitCounters = """
-        DELETE FROM limit_counters WHERE key IN (
-            SELECT key FROM limit_counters WHERE expires_at_millis < ?1 ORDER BY expires_at_millis LIMIT ?2)
+        DELETE FROM limit_counters WHERE (tenant_id, key) IN (
+            SELECT tenant_id, key FROM limit_counters WHERE expires_at_millis < ?1 ORDER BY expires_at_millis LIMIT ?2)
         """
 }

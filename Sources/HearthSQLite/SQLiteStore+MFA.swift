@@ -142,19 +142,20 @@ extension SQL {
         "credential_hash", "local_id", "sign_in_provider", "expires_at", "failed_attempts", "created_at_millis",
     ]
     static let mfaPendingSignInByHash = """
-        SELECT \(mfaPendingSignInColumns.joined(separator: ", ")) FROM mfa_pending_sign_ins WHERE credential_hash = ?
+        SELECT \(mfaPendingSignInColumns.joined(separator: ", ")) FROM mfa_pending_sign_ins
+        WHERE tenant_id = hearth_tenant() AND credential_hash = ?
         """
     static let mfaPendingSignInExists = "SELECT 1 FROM mfa_pending_sign_ins WHERE credential_hash = ?"
     static let insertMFAPendingSignIn = """
-        INSERT INTO mfa_pending_sign_ins (\(mfaPendingSignInColumns.joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: mfaPendingSignInColumns.count).joined(separator: ", ")))
+        INSERT INTO mfa_pending_sign_ins (tenant_id, \(mfaPendingSignInColumns.joined(separator: ", ")))
+        VALUES (hearth_tenant(), \(Array(repeating: "?", count: mfaPendingSignInColumns.count).joined(separator: ", ")))
         """
     static let updateMFAPendingSignIn = """
         UPDATE mfa_pending_sign_ins
         SET \(mfaPendingSignInColumns.dropFirst().map { "\($0) = ?" }.joined(separator: ", "))
-        WHERE credential_hash = ?
+        WHERE tenant_id = hearth_tenant() AND credential_hash = ?
         """
-    static let deleteMFAPendingSignIn = "DELETE FROM mfa_pending_sign_ins WHERE credential_hash = ?"
+    static let deleteMFAPendingSignIn = "DELETE FROM mfa_pending_sign_ins WHERE tenant_id = hearth_tenant() AND credential_hash = ?"
     static let deleteExpiredMFAPendingSignIns = "DELETE FROM mfa_pending_sign_ins WHERE expires_at < ?"
 
     private static let verificationSessionColumns = [
@@ -162,28 +163,29 @@ extension SQL {
         "enrollment_id", "failed_attempts", "expires_at", "created_at_millis", "verified_at_millis",
     ]
     static let verificationSessionByHash = """
-        SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions WHERE session_hash = ?
+        SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions
+        WHERE tenant_id = hearth_tenant() AND session_hash = ?
         """
     static let verificationSessionExists = "SELECT 1 FROM verification_sessions WHERE session_hash = ?"
     /// Where `local_id` is in `verificationSessionColumns` (and so in the values of an insert).
     static let verificationSessionLocalIDIndex = verificationSessionColumns.firstIndex(of: "local_id")!
     /// Inserts only if the account exists (no foreign key: sessions outlive their account).
     static let insertVerificationSession = """
-        INSERT INTO verification_sessions (\(verificationSessionColumns.joined(separator: ", ")))
-        SELECT \((1...verificationSessionColumns.count).map { "?\($0)" }.joined(separator: ", "))
-        WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?\(verificationSessionLocalIDIndex + 1))
+        INSERT INTO verification_sessions (tenant_id, \(verificationSessionColumns.joined(separator: ", ")))
+        SELECT hearth_tenant(), \((1...verificationSessionColumns.count).map { "?\($0)" }.joined(separator: ", "))
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE tenant_id = hearth_tenant() AND local_id = ?\(verificationSessionLocalIDIndex + 1))
         """
     /// Every column but the key and `local_id`, which an update never changes.
     static let updateVerificationSession = """
         UPDATE verification_sessions
         SET \(verificationSessionColumns.dropFirst().filter { $0 != "local_id" }.map { "\($0) = ?" }
             .joined(separator: ", "))
-        WHERE session_hash = ?
+        WHERE tenant_id = hearth_tenant() AND session_hash = ?
         """
-    static let deleteVerificationSession = "DELETE FROM verification_sessions WHERE session_hash = ?"
+    static let deleteVerificationSession = "DELETE FROM verification_sessions WHERE tenant_id = hearth_tenant() AND session_hash = ?"
     static let verificationSessionsOfNumber = """
         SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions
-        WHERE phone_number = ? AND created_at_millis >= ? ORDER BY created_at_millis, session_hash
+        WHERE tenant_id = hearth_tenant() AND phone_number = ? AND created_at_millis >= ? ORDER BY created_at_millis, session_hash
         """
     static let deleteExpiredVerificationSessions = """
         DELETE FROM verification_sessions WHERE expires_at < ? AND created_at_millis < ?

@@ -120,39 +120,44 @@ extension SQL {
         "replaced_at_millis", "sealed_successor",
     ]
     static let refreshSessionByID = """
-        SELECT \(refreshSessionColumns.joined(separator: ", ")) FROM refresh_sessions WHERE session_id = ?
+        SELECT \(refreshSessionColumns.joined(separator: ", ")) FROM refresh_sessions
+        WHERE tenant_id = hearth_tenant() AND session_id = ?
         """
     /// The session of a token issued before migration 5; none if the session is gone.
     static let refreshSessionByLegacyToken = """
         SELECT \(refreshSessionColumns.map { "s.\($0)" }.joined(separator: ", "))
         FROM legacy_refresh_tokens AS t JOIN refresh_sessions AS s ON s.session_id = t.session_id
-        WHERE t.token_hash = ?
+        WHERE t.token_hash = ? AND s.tenant_id = hearth_tenant()
         """
     static let refreshSessionPage = """
-        SELECT \(refreshSessionColumns.joined(separator: ", ")) FROM refresh_sessions WHERE session_id > ?
+        SELECT \(refreshSessionColumns.joined(separator: ", ")) FROM refresh_sessions
+        WHERE tenant_id = hearth_tenant() AND session_id > ?
         ORDER BY session_id LIMIT ?
         """
     static let refreshSessionExists = "SELECT 1 FROM refresh_sessions WHERE session_id = ?"
     /// Inserts only if the account ?2 exists (no foreign key: sessions outlive their account).
     static let insertRefreshSession = """
-        INSERT INTO refresh_sessions (\(refreshSessionColumns.joined(separator: ", ")))
-        SELECT \((1...refreshSessionColumns.count).map { "?\($0)" }.joined(separator: ", "))
-        WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = ?2)
+        INSERT INTO refresh_sessions (tenant_id, \(refreshSessionColumns.joined(separator: ", ")))
+        SELECT hearth_tenant(), \((1...refreshSessionColumns.count).map { "?\($0)" }.joined(separator: ", "))
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE tenant_id = hearth_tenant() AND local_id = ?2)
         """
     /// Only from the current token ?5 of a live session whose account exists. No indexed column changes.
     static let rotateRefreshSession = """
         UPDATE refresh_sessions
         SET current_token_hash = ?1, replaced_token_hash = current_token_hash, replaced_at_millis = ?2,
             sealed_successor = ?3
-        WHERE session_id = ?4 AND current_token_hash = ?5 AND revoked_at_millis IS NULL
-            AND EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_sessions.local_id)
+        WHERE tenant_id = hearth_tenant() AND session_id = ?4 AND current_token_hash = ?5 AND revoked_at_millis IS NULL
+            AND EXISTS (
+                SELECT 1 FROM accounts
+                WHERE accounts.tenant_id = refresh_sessions.tenant_id AND accounts.local_id = refresh_sessions.local_id)
         """
     static let liveSessionIDs = """
-        SELECT session_id FROM refresh_sessions WHERE local_id = ? AND revoked_at_millis IS NULL
+        SELECT session_id FROM refresh_sessions WHERE tenant_id = hearth_tenant() AND local_id = ? AND revoked_at_millis IS NULL
         ORDER BY started_at_millis DESC, session_id DESC LIMIT -1 OFFSET ?
         """
     static let revokeSession = """
-        UPDATE refresh_sessions SET revoked_at_millis = ? WHERE session_id = ? AND revoked_at_millis IS NULL
+        UPDATE refresh_sessions SET revoked_at_millis = ?
+        WHERE tenant_id = hearth_tenant() AND session_id = ? AND revoked_at_millis IS NULL
         """
     static let legacyRefreshTokenPage = """
         SELECT token_hash FROM legacy_refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?
@@ -171,7 +176,8 @@ extension SQL {
     static let revokeDeadSessions = """
         UPDATE refresh_sessions SET revoked_at_millis = ?3
         WHERE session_id IN (
-            SELECT s.session_id FROM refresh_sessions AS s LEFT JOIN accounts AS a ON a.local_id = s.local_id
+            SELECT s.session_id FROM refresh_sessions AS s LEFT JOIN accounts AS a
+                ON a.tenant_id = s.tenant_id AND a.local_id = s.local_id
             WHERE s.session_id > ?1 AND s.session_id <= ?2 AND s.revoked_at_millis IS NULL
                 AND (a.local_id IS NULL OR s.started_at_millis < a.valid_since_millis))
         """

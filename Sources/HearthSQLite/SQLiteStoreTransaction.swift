@@ -62,11 +62,14 @@ final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
 
 /// Every statement the store runs. Values only ever reach SQLite as bound `?` parameters.
 enum SQL {
+    /// The SQL function that answers the transaction's scope (`StoreScope.tenantID`, `''` for the project): every
+    /// statement on scoped records matches `tenant_id = hearth_tenant()`.
+    static let scopeFunction = "hearth_tenant"
     /// The lookups SQLite runs for `ON DELETE CASCADE` when an account is deleted (they do not show in
     /// the plan of the DELETE itself), so the tests can check each is indexed.
     static let cascadeLookups: [(name: String, sql: String)] = [
         "identities", "mfa_enrollments", "mfa_pending_sign_ins",
-    ].map { table in ("cascade to \(table)", "SELECT 1 FROM \(table) WHERE local_id = ?") }
+    ].map { table in ("cascade to \(table)", "SELECT 1 FROM \(table) WHERE tenant_id = hearth_tenant() AND local_id = ?") }
 
     /// Every lookup that must be served by an index (checked by the tests with EXPLAIN QUERY PLAN).
     static let indexedLookups: [(name: String, sql: String)] = [

@@ -33,6 +33,8 @@ final class CountingStore: HearthStore {
     private let count = Mutex(0)
     var writes: Int { count.withLock { $0 } }
 
+    var scope: StoreScope { inner.scope }
+    func scoped(to scope: StoreScope) -> any HearthStore { inner.scoped(to: scope) }
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
     func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         count.withLock { $0 += 1 }

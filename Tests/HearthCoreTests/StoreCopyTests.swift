@@ -141,6 +141,8 @@ struct StoreCopyTests {
 
         init(number: Int) { lost = number }
 
+        var scope: StoreScope { kept.scope }
+        func scoped(to scope: StoreScope) -> any HearthStore { kept.scoped(to: scope) }
         func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try kept.read(body) }
         func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
             writes += 1
