@@ -145,7 +145,7 @@ extension SQLiteStoreWriter {
         }
     }
 
-    /// Enrolment ids are unique across all accounts, so any unique-key clash here is a taken id (the
+    /// Enrolment ids are unique across the accounts of a scope, so any unique-key clash here is a taken id (the
     /// account's own old rows are deleted first).
     private func insertEnrollments(of account: Account) throws {
         for (position, enrollment) in account.mfaEnrollments.enumerated() {

@@ -98,6 +98,26 @@ struct MaintenanceTaskTests {
         #expect(try Self.exists(test, upgraded.localId), "an upgraded guest is a regular account for good")
     }
 
+    @Test("stale guests are deleted in every scope")
+    func staleGuestsOfTenants() throws {
+        let store = InMemoryStore()
+        let time = ManualTimeSource()
+        let tenant = store.scoped(to: try StoreScope.tenant("tenant-1"))
+        for scoped in [store, tenant] as [any HearthStore] {
+            try scoped.write { writer in
+                try writer.insertAccount(
+                    Account(localID: "guest", createdAtMillis: time.nowMillis, validSinceMillis: 0, isAnonymous: true))
+                try writer.insertAccount(Account(localID: "kept", createdAtMillis: time.nowMillis, validSinceMillis: 0))
+            }
+        }
+        time.advance(by: 31 * Self.day)
+        let task = MaintenanceTask(store: store, time: time, policy: SessionPolicy(), log: { _ in })
+        #expect(try task.runPass().anonymousAccounts == 2)
+        for scoped in [store, tenant] as [any HearthStore] {
+            #expect(try scoped.read { try $0.accounts(after: nil, limit: 10).map(\.localID) } == ["kept"])
+        }
+    }
+
     @Test("a lifetime of 0 days keeps guests forever")
     func keepForever() throws {
         let test = try TestPlatform()

@@ -80,14 +80,13 @@ public struct StoreCopy {
             expected = try projectWideCounts(in: snapshot)
             try addScopedCounts(in: snapshot, to: &expected)
             let takenAt = time.nowMillis
-            try copyProjectWide(snapshot, &copied, progress)
-            try copyScoped(snapshot, into: target, &copied, progress)
+            try copyScoped(snapshot, into: target, &copied, progress) { try copyProjectWide(snapshot, &$0, progress) }
             return (try snapshot.scopes().filter { !$0.isProject }, takenAt)
         }
         for scope in tenants {
             try source.scoped(to: scope).read { snapshot in
                 try addScopedCounts(in: snapshot, to: &expected)
-                try copyScoped(snapshot, into: target.scoped(to: scope), &copied, progress)
+                try copyScoped(snapshot, into: target.scoped(to: scope), &copied, progress) { _ in }
             }
         }
         let found = try counts(of: target)
@@ -129,14 +128,17 @@ public struct StoreCopy {
         try forEachPage(of: reader, Self.auditEventPage, key: \.id) { counts.auditEvents += $0.count }
     }
 
-    /// Copies the records of the snapshot's scope into `scopedTarget` (the target's view of that scope).
+    /// Copies the records of the snapshot's scope into `scopedTarget` (the target's view of that scope), running
+    /// `afterAccounts` once its accounts are copied.
     private func copyScoped(
-        _ snapshot: any StoreReader, into scopedTarget: any HearthStore, _ copied: inout Counts, _ progress: (Counts) -> Void
+        _ snapshot: any StoreReader, into scopedTarget: any HearthStore, _ copied: inout Counts,
+        _ progress: (Counts) -> Void, afterAccounts: (inout Counts) throws -> Void
     ) throws {
         let scoped = StoreCopy(from: source, to: scopedTarget, pageSize: pageSize, time: time)
         try scoped.copyPages(of: snapshot, { try $0.accounts(after: $1, limit: $2) }, key: \.localID, count: \.accounts, &copied, progress) {
             try $0.insertAccount($1)
         }
+        try afterAccounts(&copied)
         try forEachPage(of: snapshot, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
             let sessions = try Self.copiedSessions(page, in: snapshot)
             try scoped.write(sessions) { try $0.insertRefreshSession($1) }
