@@ -30,6 +30,7 @@ public struct StoreScope: Hashable, Sendable, CustomStringConvertible {
     /// The scope a stored `tenant_id` names (for the stores' own use: stored ids were checked when stored).
     public init(storedTenantID: String) { self.init(unchecked: storedTenantID) }
 
+    /// Whether this is the project itself rather than one of its tenants.
     public var isProject: Bool { tenantID.isEmpty }
 
     public var description: String { isProject ? "project" : "tenant \(tenantID)" }
