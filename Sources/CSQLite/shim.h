@@ -28,4 +28,9 @@ static inline int hearth_sqlite_bind_blob_copy(sqlite3_stmt *_Nonnull stmt, int 
     return sqlite3_bind_blob(stmt, index, bytes, byteCount, SQLITE_TRANSIENT);
 }
 
+// Why: passes SQLITE_TRANSIENT, which Swift cannot spell; the result of a function defined by the wrapper.
+static inline void hearth_sqlite_result_text_copy(sqlite3_context *_Nonnull context, const char *_Nonnull text) {
+    sqlite3_result_text(context, text, -1, SQLITE_TRANSIENT);
+}
+
 #endif

@@ -11,6 +11,14 @@ enum PostgresSQL {
         columns.enumerated().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
     }
 
+    /// The scope of the transaction (`StoreScope.tenantID`): `PostgresStore` sets `hearth.tenant` for the transaction
+    /// when it acts in a tenant; unset, it is the project (`''`). Stable within a statement, so indexes serve it.
+    static let scope = "coalesce(current_setting('hearth.tenant', true), '')"
+    /// Sets `hearth.tenant` to $1 until the transaction ends.
+    static let enterScope = "SELECT set_config('hearth.tenant', $1, true)"
+    /// Store-wide: every scope that holds an account.
+    static let scopesWithAccounts = "SELECT DISTINCT tenant_id FROM accounts"
+
     // MARK: Accounts
 
     static let accountColumns = [
@@ -21,38 +29,41 @@ enum PostgresSQL {
     /// The account columns, then whether the account has MFA enrolments.
     private static let accountSelect = """
         SELECT \(accountColumns.map { "a.\($0)" }.joined(separator: ", ")),
-            EXISTS (SELECT 1 FROM mfa_enrollments AS m WHERE m.local_id = a.local_id)
+            EXISTS (SELECT 1 FROM mfa_enrollments AS m WHERE m.tenant_id = a.tenant_id AND m.local_id = a.local_id)
         """
-    static let accountByLocalID = "\(accountSelect) FROM accounts AS a WHERE a.local_id = $1"
-    static let accountByEmail = "\(accountSelect) FROM accounts AS a WHERE a.email = $1"
+    static let accountByLocalID = "\(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.local_id = $1"
+    static let accountByEmail = "\(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.email = $1"
     static let accountByIdentity = """
         \(accountSelect)
-        FROM identities AS i JOIN accounts AS a ON a.local_id = i.local_id
-        WHERE i.provider_id = $1 AND i.raw_id = $2
+        FROM identities AS i JOIN accounts AS a ON a.tenant_id = i.tenant_id AND a.local_id = i.local_id
+        WHERE i.tenant_id = \(scope) AND i.provider_id = $1 AND i.raw_id = $2
         """
     static let accountByPhoneNumber = """
-        \(accountSelect) FROM accounts AS a WHERE a.phone_number = $1 ORDER BY a.local_id LIMIT 1
+        \(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.phone_number = $1 ORDER BY a.local_id LIMIT 1
         """
-    static let accountPage = "\(accountSelect) FROM accounts AS a WHERE a.local_id > $1 ORDER BY a.local_id LIMIT $2"
+    static let accountPage = """
+        \(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.local_id > $1 ORDER BY a.local_id LIMIT $2
+        """
     /// An account query (one of the above, whose accounts table is `a`) that also locks the account row it finds
     /// until the transaction ends.
     static func forUpdate(ofAccount query: String) -> String { "\(query) FOR UPDATE OF a" }
-    static let accountCount = "SELECT count(*) FROM accounts"
+    static let accountCount = "SELECT count(*) FROM accounts WHERE tenant_id = \(scope)"
     /// By the partial index `accounts_anonymous`, in uid order.
     static let staleAnonymousAccountPage = """
         SELECT local_id FROM accounts
-        WHERE is_anonymous AND local_id > $1 AND created_at_millis < $2 ORDER BY local_id LIMIT $3
+        WHERE is_anonymous AND tenant_id = \(scope) AND local_id > $1 AND created_at_millis < $2 ORDER BY local_id LIMIT $3
         """
-    static let accountExists = "SELECT 1 FROM accounts WHERE local_id = $1"
+    static let accountExists = "SELECT 1 FROM accounts WHERE tenant_id = \(scope) AND local_id = $1"
     static let insertAccount = """
-        INSERT INTO accounts (\(accountColumns.joined(separator: ", "))) VALUES (\(parameters(accountColumns.count)))
+        INSERT INTO accounts (tenant_id, \(accountColumns.joined(separator: ", ")))
+        VALUES (\(scope), \(parameters(accountColumns.count)))
         """
     static let updateAccount = """
-        UPDATE accounts SET \(assignments(accountColumns.dropFirst())) WHERE local_id = $\(accountColumns.count)
+        UPDATE accounts SET \(assignments(accountColumns.dropFirst())) WHERE tenant_id = \(scope) AND local_id = $\(accountColumns.count)
         """
-    static let recordRefresh = "UPDATE accounts SET last_refresh_at_millis = $1 WHERE local_id = $2"
-    static let deleteAccount = "DELETE FROM accounts WHERE local_id = $1"
-    static let deleteAllAccounts = "DELETE FROM accounts"
+    static let recordRefresh = "UPDATE accounts SET last_refresh_at_millis = $1 WHERE tenant_id = \(scope) AND local_id = $2"
+    static let deleteAccount = "DELETE FROM accounts WHERE tenant_id = \(scope) AND local_id = $1"
+    static let deleteAllAccounts = "DELETE FROM accounts WHERE tenant_id = \(scope)"
 
     /// What an account owns, row by row in `position` order: its linked identities and its MFA enrolments.
     struct OwnedRows {
@@ -68,12 +79,15 @@ enum PostgresSQL {
         init(table: String, columns: [String]) {
             let list = columns.joined(separator: ", ")
             self.columns = columns
-            ofAccount = "SELECT \(list) FROM \(table) WHERE local_id = $1 ORDER BY position"
+            ofAccount = "SELECT \(list) FROM \(table) WHERE tenant_id = \(scope) AND local_id = $1 ORDER BY position"
             ofAccountRange = """
-                SELECT \(list), local_id FROM \(table) WHERE local_id > $1 AND local_id <= $2 ORDER BY local_id, position
+                SELECT \(list), local_id FROM \(table)
+                WHERE tenant_id = \(scope) AND local_id > $1 AND local_id <= $2 ORDER BY local_id, position
                 """
-            deleteOfAccount = "DELETE FROM \(table) WHERE local_id = $1"
-            insert = "INSERT INTO \(table) (local_id, position, \(list)) VALUES (\(parameters(columns.count + 2)))"
+            deleteOfAccount = "DELETE FROM \(table) WHERE tenant_id = \(scope) AND local_id = $1"
+            insert = """
+                INSERT INTO \(table) (tenant_id, local_id, position, \(list)) VALUES (\(scope), \(parameters(columns.count + 2)))
+                """
         }
     }
 
@@ -100,10 +114,11 @@ enum PostgresSQL {
         ("replaced_token_hash", "text"), ("replaced_at_millis", "bigint"), ("sealed_successor", "bytea"),
     ]
     private static let refreshSessionColumns = refreshSessionTypedColumns.map(\.0).joined(separator: ", ")
-    static let refreshSessionByID = "SELECT \(refreshSessionColumns) FROM refresh_sessions WHERE session_id = $1"
+    static let refreshSessionByID = "SELECT \(refreshSessionColumns) FROM refresh_sessions WHERE tenant_id = \(scope) AND session_id = $1"
     static let refreshSessionByIDForUpdate = "\(refreshSessionByID) FOR UPDATE"
     static let refreshSessionPage = """
-        SELECT \(refreshSessionColumns) FROM refresh_sessions WHERE session_id > $1 ORDER BY session_id LIMIT $2
+        SELECT \(refreshSessionColumns) FROM refresh_sessions WHERE tenant_id = \(scope) AND session_id > $1
+        ORDER BY session_id LIMIT $2
         """
     static let refreshSessionExists = "SELECT 1 FROM refresh_sessions WHERE session_id = $1"
     /// Inserts only if the account $2 exists (no foreign key: sessions outlive their account).
@@ -114,15 +129,18 @@ enum PostgresSQL {
         UPDATE refresh_sessions
         SET current_token_hash = $1, replaced_token_hash = current_token_hash, replaced_at_millis = $2,
             sealed_successor = $3
-        WHERE session_id = $4 AND current_token_hash = $5 AND revoked_at_millis IS NULL
-            AND EXISTS (SELECT 1 FROM accounts WHERE accounts.local_id = refresh_sessions.local_id)
+        WHERE tenant_id = \(scope) AND session_id = $4 AND current_token_hash = $5 AND revoked_at_millis IS NULL
+            AND EXISTS (
+                SELECT 1 FROM accounts
+                WHERE accounts.tenant_id = refresh_sessions.tenant_id AND accounts.local_id = refresh_sessions.local_id)
         """
     static let liveSessionIDs = """
-        SELECT session_id FROM refresh_sessions WHERE local_id = $1 AND revoked_at_millis IS NULL
+        SELECT session_id FROM refresh_sessions WHERE tenant_id = \(scope) AND local_id = $1 AND revoked_at_millis IS NULL
         ORDER BY started_at_millis DESC, session_id DESC OFFSET $2
         """
     static let revokeSession = """
-        UPDATE refresh_sessions SET revoked_at_millis = $1 WHERE session_id = $2 AND revoked_at_millis IS NULL
+        UPDATE refresh_sessions SET revoked_at_millis = $1
+        WHERE tenant_id = \(scope) AND session_id = $2 AND revoked_at_millis IS NULL
         """
     static let sessionPage = "SELECT session_id FROM refresh_sessions WHERE session_id > $1 ORDER BY session_id LIMIT $2"
     /// Revokes (at $3) the live sessions of one page (ids after $1 up to $2) whose account is gone or revoked them
@@ -131,7 +149,8 @@ enum PostgresSQL {
         UPDATE refresh_sessions AS s SET revoked_at_millis = $3
         WHERE s.session_id > $1 AND s.session_id <= $2 AND s.revoked_at_millis IS NULL
             AND NOT EXISTS (
-                SELECT 1 FROM accounts AS a WHERE a.local_id = s.local_id AND s.started_at_millis >= a.valid_since_millis)
+                SELECT 1 FROM accounts AS a
+                WHERE a.tenant_id = s.tenant_id AND a.local_id = s.local_id AND s.started_at_millis >= a.valid_since_millis)
         """
     static let purgeSessions = """
         DELETE FROM refresh_sessions WHERE session_id > $1 AND session_id <= $2 AND revoked_at_millis < $3
@@ -143,9 +162,9 @@ enum PostgresSQL {
         table: String, typedColumns: [(String, String)], localIDParameter: Int
     ) -> String {
         """
-        INSERT INTO \(table) (\(typedColumns.map(\.0).joined(separator: ", ")))
-        SELECT \(typedColumns.enumerated().map { "$\($0 + 1)::\($1.1)" }.joined(separator: ", "))
-        WHERE EXISTS (SELECT 1 FROM accounts WHERE local_id = $\(localIDParameter))
+        INSERT INTO \(table) (tenant_id, \(typedColumns.map(\.0).joined(separator: ", ")))
+        SELECT \(scope), \(typedColumns.enumerated().map { "$\($0 + 1)::\($1.1)" }.joined(separator: ", "))
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE tenant_id = \(scope) AND local_id = $\(localIDParameter))
         """
     }
 
@@ -197,17 +216,18 @@ enum PostgresSQL {
         "credential_hash", "local_id", "sign_in_provider", "expires_at", "failed_attempts", "created_at_millis",
     ]
     static let mfaPendingSignInByHash = """
-        SELECT \(mfaPendingSignInColumns.joined(separator: ", ")) FROM mfa_pending_sign_ins WHERE credential_hash = $1
+        SELECT \(mfaPendingSignInColumns.joined(separator: ", ")) FROM mfa_pending_sign_ins
+        WHERE tenant_id = \(scope) AND credential_hash = $1
         """
     static let insertMFAPendingSignIn = """
-        INSERT INTO mfa_pending_sign_ins (\(mfaPendingSignInColumns.joined(separator: ", ")))
-        VALUES (\(parameters(mfaPendingSignInColumns.count)))
+        INSERT INTO mfa_pending_sign_ins (tenant_id, \(mfaPendingSignInColumns.joined(separator: ", ")))
+        VALUES (\(scope), \(parameters(mfaPendingSignInColumns.count)))
         """
     static let updateMFAPendingSignIn = """
         UPDATE mfa_pending_sign_ins SET \(assignments(mfaPendingSignInColumns.dropFirst()))
-        WHERE credential_hash = $\(mfaPendingSignInColumns.count)
+        WHERE tenant_id = \(scope) AND credential_hash = $\(mfaPendingSignInColumns.count)
         """
-    static let deleteMFAPendingSignIn = "DELETE FROM mfa_pending_sign_ins WHERE credential_hash = $1"
+    static let deleteMFAPendingSignIn = "DELETE FROM mfa_pending_sign_ins WHERE tenant_id = \(scope) AND credential_hash = $1"
     static let deleteExpiredMFAPendingSignIns = "DELETE FROM mfa_pending_sign_ins WHERE expires_at < $1"
 
     private static let verificationSessionTypedColumns = [
@@ -218,7 +238,8 @@ enum PostgresSQL {
     ]
     private static let verificationSessionColumns = verificationSessionTypedColumns.map(\.0)
     static let verificationSessionByHash = """
-        SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions WHERE session_hash = $1
+        SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions
+        WHERE tenant_id = \(scope) AND session_hash = $1
         """
     static let verificationSessionExists = "SELECT 1 FROM verification_sessions WHERE session_hash = $1"
     /// Where `local_id` is in the columns (and so in the values of an insert).
@@ -231,13 +252,13 @@ enum PostgresSQL {
     static let updateVerificationSession = {
         let changed = verificationSessionColumns.dropFirst().filter { $0 != "local_id" }
         return """
-            UPDATE verification_sessions SET \(assignments(changed)) WHERE session_hash = $\(changed.count + 1)
+            UPDATE verification_sessions SET \(assignments(changed)) WHERE tenant_id = \(scope) AND session_hash = $\(changed.count + 1)
             """
     }()
-    static let deleteVerificationSession = "DELETE FROM verification_sessions WHERE session_hash = $1"
+    static let deleteVerificationSession = "DELETE FROM verification_sessions WHERE tenant_id = \(scope) AND session_hash = $1"
     static let verificationSessionsOfNumber = """
         SELECT \(verificationSessionColumns.joined(separator: ", ")) FROM verification_sessions
-        WHERE phone_number = $1 AND created_at_millis >= $2 ORDER BY created_at_millis, session_hash
+        WHERE tenant_id = \(scope) AND phone_number = $1 AND created_at_millis >= $2 ORDER BY created_at_millis, session_hash
         """
     static let deleteExpiredVerificationSessions = """
         DELETE FROM verification_sessions WHERE expires_at < $1 AND created_at_millis < $2
@@ -247,21 +268,21 @@ enum PostgresSQL {
 
     static let limitCounterByKey = """
         SELECT key, window_start_millis, count, streak, lockouts, locked_until_millis, expires_at_millis
-        FROM limit_counters WHERE key = $1
+        FROM limit_counters WHERE tenant_id = \(scope) AND key = $1
         """
     static let saveLimitCounter = """
-        INSERT INTO limit_counters (key, window_start_millis, count, streak, lockouts, locked_until_millis,
+        INSERT INTO limit_counters (tenant_id, key, window_start_millis, count, streak, lockouts, locked_until_millis,
             expires_at_millis)
-        VALUES (\(parameters(7)))
-        ON CONFLICT (key) DO UPDATE SET window_start_millis = EXCLUDED.window_start_millis, count = EXCLUDED.count,
+        VALUES (\(scope), \(parameters(7)))
+        ON CONFLICT (tenant_id, key) DO UPDATE SET window_start_millis = EXCLUDED.window_start_millis, count = EXCLUDED.count,
             streak = EXCLUDED.streak, lockouts = EXCLUDED.lockouts, locked_until_millis = EXCLUDED.locked_until_millis,
             expires_at_millis = EXCLUDED.expires_at_millis
         """
-    static let deleteLimitCounter = "DELETE FROM limit_counters WHERE key = $1"
+    static let deleteLimitCounter = "DELETE FROM limit_counters WHERE tenant_id = \(scope) AND key = $1"
     /// Oldest first, at most $2 rows, so one purge never holds locks long.
     static let deleteExpiredLimitCounters = """
-        DELETE FROM limit_counters WHERE key IN (
-            SELECT key FROM limit_counters WHERE expires_at_millis < $1 ORDER BY expires_at_millis LIMIT $2)
+        DELETE FROM limit_counters WHERE (tenant_id, key) IN (
+            SELECT tenant_id, key FROM limit_counters WHERE expires_at_millis < $1 ORDER BY expires_at_millis LIMIT $2)
         """
 
     // MARK: Email action codes
@@ -269,12 +290,13 @@ enum PostgresSQL {
     private static let oobCodeColumns = [
         "code_hash", "kind", "local_id", "email", "new_email", "continue_url", "created_at_millis", "expires_at_millis",
     ]
-    static let oobCodeByHash = "SELECT \(oobCodeColumns.joined(separator: ", ")) FROM oob_codes WHERE code_hash = $1"
+    static let oobCodeByHash = "SELECT \(oobCodeColumns.joined(separator: ", ")) FROM oob_codes WHERE tenant_id = \(scope) AND code_hash = $1"
     static let insertOOBCode = """
-        INSERT INTO oob_codes (\(oobCodeColumns.joined(separator: ", "))) VALUES (\(parameters(oobCodeColumns.count)))
+        INSERT INTO oob_codes (tenant_id, \(oobCodeColumns.joined(separator: ", ")))
+        VALUES (\(scope), \(parameters(oobCodeColumns.count)))
         """
-    static let deleteOOBCode = "DELETE FROM oob_codes WHERE code_hash = $1"
-    static let deleteOOBCodesOfAccount = "DELETE FROM oob_codes WHERE local_id = $1 AND kind IS DISTINCT FROM $2"
+    static let deleteOOBCode = "DELETE FROM oob_codes WHERE tenant_id = \(scope) AND code_hash = $1"
+    static let deleteOOBCodesOfAccount = "DELETE FROM oob_codes WHERE tenant_id = \(scope) AND local_id = $1 AND kind IS DISTINCT FROM $2"
     static let deleteExpiredOOBCodes = """
         DELETE FROM oob_codes WHERE code_hash IN (
             SELECT code_hash FROM oob_codes WHERE expires_at_millis < $1 ORDER BY expires_at_millis LIMIT $2)

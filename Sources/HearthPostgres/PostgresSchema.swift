@@ -21,6 +21,9 @@ enum PostgresSchema {
         Migration(version: 1, name: "the schema of SQLite migration 9, without legacy refresh tokens", sql: version1),
         Migration(version: 2, name: "the audit log (SQLite migration 10)", sql: version2),
         Migration(version: 3, name: "an index for voiding an account's email action codes (SQLite migration 11)", sql: version3),
+        Migration(
+            version: 4, name: "scopes: a tenant_id on every scoped record, keys unique per scope (SQLite migration 12)",
+            sql: version4),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -299,5 +302,71 @@ enum PostgresSchema {
     /// An index on the account of email action codes, as SQLite's migration 11.
     static let version3 = """
         CREATE INDEX oob_codes_local_id ON oob_codes (local_id) WHERE local_id IS NOT NULL;
+        """
+
+    /// Scopes (SQLite's migration 12): every record family that belongs to a scope gets a `tenant_id` (`''`, the
+    /// project, for every existing row), and the keys unique in the database become unique per scope, under the
+    /// constraint names the error translation knows. The foreign keys of an account's rows match on the scope too.
+    static let version4 = """
+        ALTER TABLE identities DROP CONSTRAINT identities_local_id_fkey;
+        ALTER TABLE mfa_enrollments DROP CONSTRAINT mfa_enrollments_local_id_fkey;
+        ALTER TABLE mfa_pending_sign_ins DROP CONSTRAINT mfa_pending_sign_ins_local_id_fkey;
+
+        ALTER TABLE accounts ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE accounts DROP CONSTRAINT accounts_pkey;
+        ALTER TABLE accounts ADD CONSTRAINT accounts_pkey PRIMARY KEY (tenant_id, local_id);
+        ALTER TABLE accounts DROP CONSTRAINT accounts_email_key;
+        ALTER TABLE accounts ADD CONSTRAINT accounts_email_key UNIQUE (tenant_id, email);
+        DROP INDEX accounts_phone_number;
+        CREATE INDEX accounts_phone_number ON accounts (tenant_id, phone_number, local_id) WHERE phone_number IS NOT NULL;
+        DROP INDEX accounts_anonymous;
+        CREATE INDEX accounts_anonymous ON accounts (tenant_id, local_id, created_at_millis) WHERE is_anonymous;
+
+        ALTER TABLE identities ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE identities DROP CONSTRAINT identities_pkey;
+        ALTER TABLE identities ADD CONSTRAINT identities_pkey PRIMARY KEY (tenant_id, local_id, position);
+        ALTER TABLE identities DROP CONSTRAINT identities_provider_raw_id_key;
+        ALTER TABLE identities ADD CONSTRAINT identities_provider_raw_id_key UNIQUE (tenant_id, provider_id, raw_id);
+        ALTER TABLE identities ADD CONSTRAINT identities_local_id_fkey FOREIGN KEY (tenant_id, local_id)
+            REFERENCES accounts (tenant_id, local_id) ON DELETE CASCADE;
+
+        ALTER TABLE mfa_enrollments ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE mfa_enrollments DROP CONSTRAINT mfa_enrollments_pkey;
+        ALTER TABLE mfa_enrollments ADD CONSTRAINT mfa_enrollments_pkey PRIMARY KEY (tenant_id, local_id, position);
+        ALTER TABLE mfa_enrollments DROP CONSTRAINT mfa_enrollments_enrollment_id_key;
+        ALTER TABLE mfa_enrollments ADD CONSTRAINT mfa_enrollments_enrollment_id_key UNIQUE (tenant_id, enrollment_id);
+        ALTER TABLE mfa_enrollments ADD CONSTRAINT mfa_enrollments_local_id_fkey FOREIGN KEY (tenant_id, local_id)
+            REFERENCES accounts (tenant_id, local_id) ON DELETE CASCADE;
+
+        ALTER TABLE mfa_pending_sign_ins ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE mfa_pending_sign_ins ADD CONSTRAINT mfa_pending_sign_ins_local_id_fkey FOREIGN KEY (tenant_id, local_id)
+            REFERENCES accounts (tenant_id, local_id) ON DELETE CASCADE;
+        DROP INDEX mfa_pending_sign_ins_local_id;
+        CREATE INDEX mfa_pending_sign_ins_local_id ON mfa_pending_sign_ins (tenant_id, local_id);
+
+        ALTER TABLE limit_counters ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE limit_counters DROP CONSTRAINT limit_counters_pkey;
+        ALTER TABLE limit_counters ADD CONSTRAINT limit_counters_pkey PRIMARY KEY (tenant_id, key);
+
+        ALTER TABLE refresh_sessions ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        DROP INDEX refresh_sessions_account;
+        CREATE INDEX refresh_sessions_account ON refresh_sessions (tenant_id, local_id, started_at_millis, session_id)
+            WHERE revoked_at_millis IS NULL;
+
+        ALTER TABLE verification_sessions ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        DROP INDEX verification_sessions_phone_created;
+        CREATE INDEX verification_sessions_phone_created
+            ON verification_sessions (tenant_id, phone_number, created_at_millis);
+
+        ALTER TABLE oob_codes ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        DROP INDEX oob_codes_local_id;
+        CREATE INDEX oob_codes_local_id ON oob_codes (tenant_id, local_id) WHERE local_id IS NOT NULL;
+
+        ALTER TABLE audit_events ADD COLUMN tenant_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+        DROP INDEX audit_events_local_id;
+        DROP INDEX audit_events_kind;
+        CREATE INDEX audit_events_scope ON audit_events (tenant_id, id);
+        CREATE INDEX audit_events_local_id ON audit_events (tenant_id, local_id, id) WHERE local_id IS NOT NULL;
+        CREATE INDEX audit_events_kind ON audit_events (tenant_id, kind, id);
         """
 }

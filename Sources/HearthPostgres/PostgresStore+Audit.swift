@@ -48,8 +48,8 @@ extension PostgresSQL {
         "id", "at_millis", "kind", "local_id", "provider", "client_address", "actor", "detail",
     ]
     static let insertAuditEvent = """
-        INSERT INTO audit_events (\(auditEventColumns.joined(separator: ", ")))
-        VALUES (\(parameters(auditEventColumns.count))) ON CONFLICT (id) DO NOTHING
+        INSERT INTO audit_events (tenant_id, \(auditEventColumns.joined(separator: ", ")))
+        VALUES (\(scope), \(parameters(auditEventColumns.count))) ON CONFLICT (id) DO NOTHING
         """
     /// Oldest first, at most $2 rows, so one purge never holds locks long.
     /// Oldest first, at most `$2` rows: events before `$3` are the ids before `$1`, that time's id prefix (a range of the
@@ -63,7 +63,7 @@ extension PostgresSQL {
     /// every page is a range of one index read backwards: the account's, the kind's or the table's own.
     static func auditEventPage(_ query: AuditQuery) -> (sql: String, values: [PostgresValue]) {
         var values: [PostgresValue] = [.text(query.lowestID)]
-        var conditions = ["id >= $1"]
+        var conditions = ["tenant_id = \(scope)", "id >= $1"]
         func require(_ condition: String, _ value: PostgresValue) {
             values.append(value)
             conditions.append("\(condition) $\(values.count)")

@@ -126,6 +126,13 @@ class PostgresStoreReader: StoreReader {
         return Dictionary(grouping: pairs, by: \.0).mapValues { $0.map(\.1) }
     }
 
+    final func scopes() throws -> [StoreScope] {
+        try run("scopes") {
+            let tenants = try rows(PostgresSQL.scopesWithAccounts) { StoreScope(storedTenantID: try $0.requiredText(0)) }
+            return StoreScope.ordered(Set(tenants).union([.project]))
+        }
+    }
+
     final func accountCount() throws -> Int {
         try run("accountCount") {
             Int(try firstRow(PostgresSQL.accountCount) { try $0.requiredInt64(0) } ?? 0)

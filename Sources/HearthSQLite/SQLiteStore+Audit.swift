@@ -41,8 +41,8 @@ extension SQL {
         "id", "at_millis", "kind", "local_id", "provider", "client_address", "actor", "detail",
     ]
     static let insertAuditEvent = """
-        INSERT INTO audit_events (\(auditEventColumns.joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: auditEventColumns.count).joined(separator: ", ")))
+        INSERT INTO audit_events (tenant_id, \(auditEventColumns.joined(separator: ", ")))
+        VALUES (hearth_tenant(), \(Array(repeating: "?", count: auditEventColumns.count).joined(separator: ", ")))
         """
     /// Oldest first, at most `?2` rows, so one purge never holds the writer long: events before `?3` are the ids before
     /// `?1`, that time's id prefix (a range of the primary key; `at_millis` is checked too).
@@ -56,7 +56,7 @@ extension SQL {
     /// the kind's, or the table's own.
     static func auditEventPage(_ query: AuditQuery) -> (sql: String, values: [SQLiteValue]) {
         var values: [SQLiteValue] = [.text(query.lowestID)]
-        var conditions = ["id >= ?"]
+        var conditions = ["tenant_id = hearth_tenant()", "id >= ?"]
         func require(_ condition: String, _ value: SQLiteValue) {
             conditions.append(condition)
             values.append(value)

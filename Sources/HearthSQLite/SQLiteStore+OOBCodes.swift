@@ -49,13 +49,13 @@ extension SQL {
     private static let oobCodeColumns = [
         "code_hash", "kind", "local_id", "email", "new_email", "continue_url", "created_at_millis", "expires_at_millis",
     ]
-    static let oobCodeByHash = "SELECT \(oobCodeColumns.joined(separator: ", ")) FROM oob_codes WHERE code_hash = ?"
+    static let oobCodeByHash = "SELECT \(oobCodeColumns.joined(separator: ", ")) FROM oob_codes WHERE tenant_id = hearth_tenant() AND code_hash = ?"
     static let insertOOBCode = """
-        INSERT INTO oob_codes (\(oobCodeColumns.joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: oobCodeColumns.count).joined(separator: ", ")))
+        INSERT INTO oob_codes (tenant_id, \(oobCodeColumns.joined(separator: ", ")))
+        VALUES (hearth_tenant(), \(Array(repeating: "?", count: oobCodeColumns.count).joined(separator: ", ")))
         """
-    static let deleteOOBCode = "DELETE FROM oob_codes WHERE code_hash = ?"
-    static let deleteOOBCodesOfAccount = "DELETE FROM oob_codes WHERE local_id = ?1 AND kind IS NOT ?2"
+    static let deleteOOBCode = "DELETE FROM oob_codes WHERE tenant_id = hearth_tenant() AND code_hash = ?"
+    static let deleteOOBCodesOfAccount = "DELETE FROM oob_codes WHERE tenant_id = hearth_tenant() AND local_id = ?1 AND kind IS NOT ?2"
     /// Oldest first, at most `?2` rows, so one purge never holds the writer long.
     static let deleteExpiredOOBCodes = """
         DELETE FROM oob_codes WHERE code_hash IN (

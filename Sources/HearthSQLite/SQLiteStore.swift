@@ -29,6 +29,7 @@ public final class SQLiteStore: HearthStore {
     public let sealer: any SecretSealer
     let pool: SQLiteConnectionPool
     private let removesFileOnClose: Bool
+    public let scope: StoreScope
 
     /// Opens the database at `path`, creating it (and its schema) if the file does not exist and
     /// migrating an older schema.
@@ -51,6 +52,7 @@ public final class SQLiteStore: HearthStore {
         self.path = path
         self.sealer = sealer
         self.removesFileOnClose = removesFileOnClose
+        scope = .project
         do {
             pool = try SQLiteConnectionPool(
                 path: path, configuration: .init(readerCount: readerCount), migrator: Schema.migrator)
@@ -58,6 +60,19 @@ public final class SQLiteStore: HearthStore {
             throw translateStoreError(error, operation: "open")
         }
     }
+
+    /// A view of `store` (its connections and file) in `scope`.
+    private init(_ store: SQLiteStore, scope: StoreScope) {
+        path = store.path
+        sealer = store.sealer
+        pool = store.pool
+        removesFileOnClose = store.removesFileOnClose
+        self.scope = scope
+    }
+
+    /// Every statement reads the scope through the SQL function `hearth_tenant()` (see `SQL.scope`), set on each
+    /// connection when a transaction starts on it, so the statements and their cached plans are the same in every scope.
+    public func scoped(to scope: StoreScope) -> any HearthStore { SQLiteStore(self, scope: scope) }
 
     /// A store in a new file in the temporary directory, deleted (with its WAL files) by `close()`.
     /// For tests and throwaway servers.
@@ -72,6 +87,7 @@ public final class SQLiteStore: HearthStore {
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         do {
             return try pool.read { connection in
+                try connection.setVariable(SQL.scopeFunction, to: scope.tenantID)
                 let reader = SQLiteStoreReader(connection: connection, sealer: sealer)
                 defer { reader.isOpen = false }
                 return try body(reader)
@@ -85,6 +101,7 @@ public final class SQLiteStore: HearthStore {
     public func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         do {
             return try pool.write { connection in
+                try connection.setVariable(SQL.scopeFunction, to: scope.tenantID)
                 let writer = SQLiteStoreWriter(connection: connection, sealer: sealer)
                 defer { writer.isOpen = false }
                 return try body(writer)
@@ -119,7 +136,8 @@ extension SQLiteStore {
     /// SQLite's plan for every lookup in `SQL.indexedLookups`, for tests that check each is indexed.
     func queryPlans() throws -> [(name: String, plan: [String])] {
         try pool.read { connection in
-            try SQL.indexedLookups.map { lookup in
+            try connection.setVariable(SQL.scopeFunction, to: scope.tenantID)
+            return try SQL.indexedLookups.map { lookup in
                 // Parameters stay unbound (NULL): the plan does not depend on their values.
                 let statement = try connection.prepare("EXPLAIN QUERY PLAN " + lookup.sql)
                 var plan: [String] = []

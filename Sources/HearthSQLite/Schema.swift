@@ -42,6 +42,9 @@ enum Schema {
         migrator.register(11, "an index for voiding an account's email action codes") { db in
             try db.executeScript(version11)
         }
+        migrator.register(12, "scopes: a tenant_id on every scoped record, keys unique per scope") { db in
+            try db.executeScript(version12)
+        }
         return migrator
     }
 
@@ -357,5 +360,158 @@ enum Schema {
     /// An index on the account of email action codes, so that a takeover, password or email change voids them all.
     static let version11 = """
         CREATE INDEX oob_codes_local_id ON oob_codes(local_id) WHERE local_id IS NOT NULL;
+        """
+
+    /// Every record family that belongs to a scope (`StoreScope`) gets a `tenant_id` (`''`, the project, for every
+    /// existing row), and the keys that were unique in the database become unique per scope: an account is
+    /// (tenant_id, local_id), with its email, identities and enrolment ids unique in its scope, and a limit counter is
+    /// (tenant_id, key). Tables whose primary key changes are rebuilt under new names, their rows copied as they are
+    /// (sealed secrets included), the old tables dropped (children first, so no cascade fires) and the new ones
+    /// renamed, which also renames the references of their foreign keys. Random keys (session ids, hashes, audit ids)
+    /// stay unique across scopes. A legacy refresh token's scope is its session's.
+    static let version12 = """
+        CREATE TABLE accounts_v12 (
+            tenant_id TEXT NOT NULL DEFAULT '',
+            local_id TEXT NOT NULL,
+            email TEXT,
+            email_verified INTEGER NOT NULL CHECK (email_verified IN (0, 1)),
+            display_name TEXT,
+            photo_url TEXT,
+            phone_number TEXT,
+            password_hash TEXT,
+            disabled INTEGER NOT NULL CHECK (disabled IN (0, 1)),
+            custom_attributes TEXT,
+            created_at_millis INTEGER NOT NULL,
+            last_login_at_millis INTEGER,
+            last_refresh_at_millis INTEGER,
+            valid_since_millis INTEGER NOT NULL,
+            is_anonymous INTEGER NOT NULL DEFAULT 0 CHECK (is_anonymous IN (0, 1)),
+            password_updated_at_millis INTEGER,
+            initial_email TEXT,
+            email_link_sign_in INTEGER NOT NULL DEFAULT 0 CHECK (email_link_sign_in IN (0, 1)),
+            PRIMARY KEY (tenant_id, local_id)
+        ) STRICT;
+        INSERT INTO accounts_v12 (\(accountColumnsV12))
+            SELECT \(accountColumnsV12) FROM accounts ORDER BY rowid;
+
+        CREATE TABLE identities_v12 (
+            tenant_id TEXT NOT NULL DEFAULT '',
+            local_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            provider_id TEXT NOT NULL,
+            raw_id TEXT NOT NULL,
+            email TEXT,
+            display_name TEXT,
+            photo_url TEXT,
+            screen_name TEXT,
+            provider_refresh_token BLOB,
+            provider_client_id TEXT,
+            PRIMARY KEY (tenant_id, local_id, position),
+            UNIQUE (tenant_id, provider_id, raw_id),
+            FOREIGN KEY (tenant_id, local_id) REFERENCES accounts_v12 (tenant_id, local_id) ON DELETE CASCADE
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO identities_v12 (local_id, position, provider_id, raw_id, email, display_name, photo_url,
+                screen_name, provider_refresh_token, provider_client_id)
+            SELECT local_id, position, provider_id, raw_id, email, display_name, photo_url, screen_name,
+                provider_refresh_token, provider_client_id
+            FROM identities;
+
+        CREATE TABLE mfa_enrollments_v12 (
+            tenant_id TEXT NOT NULL DEFAULT '',
+            local_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            enrollment_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('phone', 'totp')),
+            display_name TEXT,
+            enrolled_at_millis INTEGER NOT NULL,
+            phone_number TEXT,
+            totp_secret BLOB,
+            last_used_totp_step INTEGER,
+            PRIMARY KEY (tenant_id, local_id, position),
+            UNIQUE (tenant_id, enrollment_id),
+            FOREIGN KEY (tenant_id, local_id) REFERENCES accounts_v12 (tenant_id, local_id) ON DELETE CASCADE
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO mfa_enrollments_v12 (local_id, position, enrollment_id, kind, display_name, enrolled_at_millis,
+                phone_number, totp_secret, last_used_totp_step)
+            SELECT local_id, position, enrollment_id, kind, display_name, enrolled_at_millis, phone_number,
+                totp_secret, last_used_totp_step
+            FROM mfa_enrollments;
+
+        CREATE TABLE mfa_pending_sign_ins_v12 (
+            credential_hash TEXT PRIMARY KEY NOT NULL,
+            tenant_id TEXT NOT NULL DEFAULT '',
+            local_id TEXT NOT NULL,
+            sign_in_provider TEXT NOT NULL,
+            expires_at INTEGER NOT NULL,
+            failed_attempts INTEGER NOT NULL,
+            created_at_millis INTEGER NOT NULL,
+            FOREIGN KEY (tenant_id, local_id) REFERENCES accounts_v12 (tenant_id, local_id) ON DELETE CASCADE
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO mfa_pending_sign_ins_v12 (credential_hash, local_id, sign_in_provider, expires_at,
+                failed_attempts, created_at_millis)
+            SELECT credential_hash, local_id, sign_in_provider, expires_at, failed_attempts, created_at_millis
+            FROM mfa_pending_sign_ins;
+
+        CREATE TABLE limit_counters_v12 (
+            tenant_id TEXT NOT NULL DEFAULT '',
+            key TEXT NOT NULL,
+            window_start_millis INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            lockouts INTEGER NOT NULL,
+            locked_until_millis INTEGER NOT NULL,
+            expires_at_millis INTEGER NOT NULL,
+            PRIMARY KEY (tenant_id, key)
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO limit_counters_v12 (key, window_start_millis, count, streak, lockouts, locked_until_millis,
+                expires_at_millis)
+            SELECT key, window_start_millis, count, streak, lockouts, locked_until_millis, expires_at_millis
+            FROM limit_counters;
+
+        DROP TABLE identities;
+        DROP TABLE mfa_enrollments;
+        DROP TABLE mfa_pending_sign_ins;
+        DROP TABLE accounts;
+        DROP TABLE limit_counters;
+        ALTER TABLE accounts_v12 RENAME TO accounts;
+        ALTER TABLE identities_v12 RENAME TO identities;
+        ALTER TABLE mfa_enrollments_v12 RENAME TO mfa_enrollments;
+        ALTER TABLE mfa_pending_sign_ins_v12 RENAME TO mfa_pending_sign_ins;
+        ALTER TABLE limit_counters_v12 RENAME TO limit_counters;
+
+        CREATE UNIQUE INDEX accounts_email ON accounts(tenant_id, email) WHERE email IS NOT NULL;
+        CREATE INDEX accounts_phone_number ON accounts(tenant_id, phone_number) WHERE phone_number IS NOT NULL;
+        CREATE INDEX accounts_anonymous ON accounts(tenant_id, local_id, created_at_millis) WHERE is_anonymous = 1;
+        CREATE INDEX mfa_pending_sign_ins_local_id ON mfa_pending_sign_ins(tenant_id, local_id);
+        CREATE INDEX mfa_pending_sign_ins_expires_at ON mfa_pending_sign_ins(expires_at);
+        CREATE INDEX limit_counters_expires_at ON limit_counters(expires_at_millis);
+
+        ALTER TABLE refresh_sessions ADD COLUMN tenant_id TEXT NOT NULL DEFAULT '';
+        DROP INDEX refresh_sessions_account;
+        CREATE INDEX refresh_sessions_account
+            ON refresh_sessions(tenant_id, local_id, revoked_at_millis, started_at_millis);
+
+        ALTER TABLE verification_sessions ADD COLUMN tenant_id TEXT NOT NULL DEFAULT '';
+        DROP INDEX verification_sessions_phone_created;
+        CREATE INDEX verification_sessions_phone_created
+            ON verification_sessions(tenant_id, phone_number, created_at_millis);
+
+        ALTER TABLE oob_codes ADD COLUMN tenant_id TEXT NOT NULL DEFAULT '';
+        DROP INDEX oob_codes_local_id;
+        CREATE INDEX oob_codes_local_id ON oob_codes(tenant_id, local_id) WHERE local_id IS NOT NULL;
+
+        ALTER TABLE audit_events ADD COLUMN tenant_id TEXT NOT NULL DEFAULT '';
+        DROP INDEX audit_events_local_id;
+        DROP INDEX audit_events_kind;
+        CREATE INDEX audit_events_scope ON audit_events(tenant_id, id);
+        CREATE INDEX audit_events_local_id ON audit_events(tenant_id, local_id, id) WHERE local_id IS NOT NULL;
+        CREATE INDEX audit_events_kind ON audit_events(tenant_id, kind, id);
+        """
+
+    /// The columns `accounts` had before migration 12, copied into its rebuilt table.
+    private static let accountColumnsV12 = """
+        local_id, email, email_verified, display_name, photo_url, phone_number, password_hash, disabled, \
+        custom_attributes, created_at_millis, last_login_at_millis, last_refresh_at_millis, valid_since_millis, \
+        is_anonymous, password_updated_at_millis, initial_email, email_link_sign_in
         """
 }

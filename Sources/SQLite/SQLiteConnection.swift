@@ -52,6 +52,8 @@ public final class SQLiteConnection {
     /// The path the connection was opened with.
     public let path: String
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// The values of the functions `setVariable` defined, by name.
+    var variables: [String: SQLiteVariable] = [:]
 
     /// Opens (or, with `.readWriteCreate`, creates) the database at `path`. A new database file is created
     /// readable and writable by its owner only (0600), and SQLite gives its `-wal` and `-shm` files the same mode.

@@ -118,6 +118,8 @@ final class FailingCommitStore: HearthStore, Sendable {
     /// From now on, a write fails after its body ran when `condition` holds for what the body left (nil: none fails).
     func fail(when condition: Condition?) { self.condition.withLock { $0 = condition } }
 
+    var scope: StoreScope { inner.scope }
+    func scoped(to scope: StoreScope) -> any HearthStore { inner.scoped(to: scope) }
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
 
     func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {

@@ -33,6 +33,8 @@ final class CountingStore: HearthStore {
     private let count = Mutex(0)
     var writes: Int { count.withLock { $0 } }
 
+    var scope: StoreScope { inner.scope }
+    func scoped(to scope: StoreScope) -> any HearthStore { inner.scoped(to: scope) }
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
     func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
         count.withLock { $0 += 1 }
@@ -94,6 +96,26 @@ struct MaintenanceTaskTests {
         test.time.advance(by: 3_650 * Self.day)
         #expect(try task.runPass().anonymousAccounts == 0)
         #expect(try Self.exists(test, upgraded.localId), "an upgraded guest is a regular account for good")
+    }
+
+    @Test("stale guests are deleted in every scope")
+    func staleGuestsOfTenants() throws {
+        let store = InMemoryStore()
+        let time = ManualTimeSource()
+        let tenant = store.scoped(to: try StoreScope.tenant("tenant-1"))
+        for scoped in [store, tenant] as [any HearthStore] {
+            try scoped.write { writer in
+                try writer.insertAccount(
+                    Account(localID: "guest", createdAtMillis: time.nowMillis, validSinceMillis: 0, isAnonymous: true))
+                try writer.insertAccount(Account(localID: "kept", createdAtMillis: time.nowMillis, validSinceMillis: 0))
+            }
+        }
+        time.advance(by: 31 * Self.day)
+        let task = MaintenanceTask(store: store, time: time, policy: SessionPolicy(), log: { _ in })
+        #expect(try task.runPass().anonymousAccounts == 2)
+        for scoped in [store, tenant] as [any HearthStore] {
+            #expect(try scoped.read { try $0.accounts(after: nil, limit: 10).map(\.localID) } == ["kept"])
+        }
     }
 
     @Test("a lifetime of 0 days keeps guests forever")

@@ -13,6 +13,8 @@ struct RerunningStore: HearthStore {
         self.inner = inner
     }
 
+    var scope: StoreScope { inner.scope }
+    func scoped(to scope: StoreScope) -> any HearthStore { inner.scoped(to: scope) }
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try inner.read(body) }
 
     func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {

@@ -119,6 +119,35 @@ struct StoreCopyTests {
         #expect(try source.read { try $0.accountCount() } == 5 + written - 1)
     }
 
+    @Test("every tenant's accounts, sessions and audit events are copied into the same tenant")
+    func copiesEveryScope() throws {
+        let source = try Self.source()
+        let tenant = try StoreScope.tenant("tenant-1")
+        try source.scoped(to: tenant).write { writer in
+            try writer.insertAccount(Account(localID: "user0", email: "user0@example.com", createdAtMillis: 7, validSinceMillis: 0))
+            try writer.insertRefreshSession(
+                RefreshSession(
+                    sessionID: "tenant-session", localID: "user0", signInProvider: "password", authTime: 1,
+                    startedAtMillis: 1_000, currentTokenHash: "tenant-hash"))
+            try writer.insertAuditEvent(
+                AuditEvent(id: AuditEvent.newID(atMillis: 5), atMillis: 5, kind: .signUp, localID: "user0", actor: .user))
+        }
+        let target = InMemoryStore()
+        let report = try StoreCopy(from: source, to: target, pageSize: 2).run()
+        #expect(report.counts.accounts == 6 && report.counts.refreshSessions == 5 && report.counts.auditEvents == 6)
+        #expect(try target.read { try $0.scopes() } == [.project, tenant])
+        let copied = target.scoped(to: tenant)
+        #expect(try copied.read { try $0.account(localID: "user0")?.createdAtMillis } == 7)
+        #expect(try copied.read { try $0.refreshSession(id: "tenant-session")?.currentTokenHash } == "tenant-hash")
+        #expect(try copied.read { try $0.auditEvents(AuditQuery()).map(\.kind) } == [.signUp])
+        #expect(try target.read { try $0.account(localID: "user0")?.createdAtMillis } == 1_000, "the project's own")
+        #expect {
+            try StoreCopy(from: source, to: copied.scoped(to: try StoreScope.tenant("elsewhere")), pageSize: 2).run()
+        } throws: { error in
+            error as? StoreCopy.Failure == .targetNotEmpty(what: "accounts")
+        }
+    }
+
     @Test("a target that does not hold what was written to it fails the count check")
     func countsAreChecked() throws {
         // Pages of 2: the fourth write transaction is the signing keys'.
@@ -141,6 +170,8 @@ struct StoreCopyTests {
 
         init(number: Int) { lost = number }
 
+        var scope: StoreScope { kept.scope }
+        func scoped(to scope: StoreScope) -> any HearthStore { kept.scoped(to: scope) }
         func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try kept.read(body) }
         func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
             writes += 1

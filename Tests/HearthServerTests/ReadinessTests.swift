@@ -15,6 +15,8 @@ struct ReadinessTests {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
 
+        var scope: StoreScope { base.scope }
+        func scoped(to scope: StoreScope) -> any HearthStore { base.scoped(to: scope) }
         func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try base.read(body) }
 
         func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {

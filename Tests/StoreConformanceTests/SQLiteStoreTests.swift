@@ -73,7 +73,7 @@ struct SQLiteStoreTests {
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(
             try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
-                == Array(1...11))
+                == Array(1...12))
         #expect(
             try connection.queryFirst("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'accounts_phone_number'") {
                 $0.int(0)
@@ -159,26 +159,30 @@ struct SQLiteStoreTests {
         store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...11))
+        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...12))
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }
 
-    @Test("verification sessions have no foreign key (they outlive accounts); the other MFA tables cascade")
+    @Test("verification sessions have no foreign key (they outlive accounts); the other MFA tables cascade, in their scope")
     func foreignKeys() throws {
         let store = try SQLiteStore.temporary()
         defer { store.close() }
         let connection = try SQLiteConnection(path: store.path, mode: .readOnly)
         func foreignKeys(_ table: String) throws -> [String] {
-            try connection.queryAll("SELECT \"table\", \"from\", on_delete FROM pragma_foreign_key_list(?)", [.text(table)]) {
-                "\(try $0.requiredText(0)).\(try $0.requiredText(1)) \(try $0.requiredText(2))"
+            try connection.queryAll(
+                "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY seq", [.text(table)]
+            ) {
+                "\(try $0.requiredText(0)).\(try $0.requiredText(1))=\(try $0.requiredText(2)) \(try $0.requiredText(3))"
             }
         }
         #expect(try foreignKeys("verification_sessions") == [])
         #expect(try foreignKeys("legacy_refresh_tokens") == [])
         #expect(try foreignKeys("refresh_sessions") == [])
         for table in ["identities", "mfa_enrollments", "mfa_pending_sign_ins"] {
-            #expect(try foreignKeys(table) == ["accounts.local_id CASCADE"], "\(table)")
+            #expect(
+                try foreignKeys(table) == ["accounts.tenant_id=tenant_id CASCADE", "accounts.local_id=local_id CASCADE"],
+                "\(table)")
         }
     }
 
@@ -332,8 +336,9 @@ struct SQLiteStoreTests {
         #expect(plans.count == AuditQuery.everyFilterCombination.count)
         for (name, plan) in plans {
             let index =
-                name.contains("localID") ? "INDEX audit_events_local_id (local_id=?"
-                : name.contains("kind") ? "INDEX audit_events_kind (kind=?" : "PRIMARY KEY (id>?"
+                name.contains("localID") ? "INDEX audit_events_local_id (tenant_id=? AND local_id=? AND id>?"
+                : name.contains("kind") ? "INDEX audit_events_kind (tenant_id=? AND kind=? AND id>?"
+                : "INDEX audit_events_scope (tenant_id=? AND id>?"
             #expect(plan.count == 1 && plan[0].hasPrefix("SEARCH audit_events USING \(index)"), "\(name): \(plan)")
         }
     }

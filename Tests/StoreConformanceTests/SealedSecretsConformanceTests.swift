@@ -327,6 +327,37 @@ struct SealedSecretsConformanceTests {
         }
     }
 
+    @Test("resealSecrets moves the secrets of the same enrolment and identity in two scopes each in its own row", arguments: SealingStoreKind.allCases)
+    func resealInScopes(kind: SealingStoreKind) throws {
+        let tenant = try StoreScope.tenant("tenant-1")
+        func account(_ secret: [UInt8], token: String) -> Account {
+            var enrollment = totpEnrollment("enrol-1")
+            enrollment.totpSecret = secret
+            var account = enrolledAccount("uid-1", [enrollment])
+            account.providers = [
+                LinkedIdentity(
+                    providerID: "apple.com", rawID: "a-1", providerRefreshToken: ProviderRefreshToken(token: token, clientID: "c"))
+            ]
+            return account
+        }
+        let ours = account(Array("the project's secret".utf8), token: "the project's token")
+        let theirs = account(Array("the tenant's secret!".utf8), token: "the tenant's token")
+        try withDirectory(kind) { directory, open in
+            try open(Self.sealer(Self.keyA)).writeAndClose { store in
+                try store.write { try $0.insertAccount(ours) }
+                try store.scoped(to: tenant).write { try $0.insertAccount(theirs) }
+            }
+            let rotated = try open(Self.sealer(Self.keyB, previous: [Self.keyA]))
+            #expect(try rotated.resealSecrets() == SecretInventory(sealedWithOtherKey: 4))
+            rotated.close()
+            let newOnly = try open(Self.sealer(Self.keyB))
+            defer { newOnly.close() }
+            #expect(try newOnly.secretInventory() == SecretInventory(sealedWithCurrentKey: 4))
+            #expect(try newOnly.read { try $0.account(localID: "uid-1") } == ours)
+            #expect(try newOnly.scoped(to: tenant).read { try $0.account(localID: "uid-1") } == theirs)
+        }
+    }
+
     @Test("resealSecrets is one transaction: when one secret does not open, nothing is rewritten", arguments: SealingStoreKind.allCases)
     func resealAllOrNothing(kind: SealingStoreKind) throws {
         try withDirectory(kind) { directory, open in

@@ -483,6 +483,9 @@ final class WriteCountingStore: HearthStore {
 
     var writes: Int { count.load(ordering: .relaxed) }
 
+    var scope: StoreScope { base.scope }
+    func scoped(to scope: StoreScope) -> any HearthStore { base.scoped(to: scope) }
+
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try base.read(body) }
 
     func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {

@@ -202,10 +202,10 @@ public final class MaintenanceTask: Sendable {
         let revokedBefore = now - policy.revokedRetentionMillis
         let batch = schedule.batchSize
         guard
-            let sessions = try sweep(pausing: pausing, { cursor, writer in
+            let sessions = try sweep(store, pausing: pausing, { cursor, writer in
                 try writer.purgeSessions(after: cursor, limit: batch, revokedBefore: revokedBefore, atMillis: now)
             }),
-            let legacyTokens = try sweep(pausing: pausing, { cursor, writer in
+            let legacyTokens = try sweep(store, pausing: pausing, { cursor, writer in
                 try writer.purgeLegacyRefreshTokens(
                     after: cursor, limit: batch, rotatedBefore: rotatedBefore, revokedBefore: revokedBefore)
             }),
@@ -227,21 +227,28 @@ public final class MaintenanceTask: Sendable {
         return report
     }
 
-    /// Deletes, a page per write transaction, the anonymous accounts created before the lifetime; returns how
-    /// many, or nil if `stop()` was called during a pause. Each page is found and deleted in one transaction, so
-    /// an account upgraded meanwhile is never deleted.
+    /// Deletes, a page per write transaction, the anonymous accounts created before the lifetime, in every scope
+    /// (`StoreReader.scopes()`); returns how many, or nil if `stop()` was called during a pause. Each page is found and
+    /// deleted in one transaction, so an account upgraded meanwhile is never deleted.
     private func deleteStaleAnonymousAccounts(atMillis now: Int64, pausing: Bool) throws -> Int? {
         guard anonymousAccountLifetimeDays > 0 else { return 0 }
         let createdBefore = Self.daysBefore(now, anonymousAccountLifetimeDays)
         let batch = schedule.batchSize
-        return try sweep(pausing: pausing) { cursor, writer in
-            let page = try writer.anonymousAccountIDs(createdBefore: createdBefore, after: cursor, limit: batch)
-            var deleted = 0
-            for localID in page where try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) {
-                deleted += 1
+        var total = 0
+        for scope in try store.read({ try $0.scopes() }) {
+            let scoped = scope == store.scope ? store : store.scoped(to: scope)
+            let deleted = try sweep(scoped, pausing: pausing) { cursor, writer in
+                let page = try writer.anonymousAccountIDs(createdBefore: createdBefore, after: cursor, limit: batch)
+                var deleted = 0
+                for localID in page where try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) {
+                    deleted += 1
+                }
+                return RefreshTokenPurgeStep(deleted: deleted, next: page.count == batch ? page.last : nil)
             }
-            return RefreshTokenPurgeStep(deleted: deleted, next: page.count == batch ? page.last : nil)
+            guard let deleted else { return nil }
+            total += deleted
         }
+        return total
     }
 
     /// The time `days` days before `millis` (`Int64.min` when that is before any time).
@@ -263,15 +270,15 @@ public final class MaintenanceTask: Sendable {
         }
     }
 
-    /// Runs `step` in one write transaction after another until it reaches the end; returns how many it
+    /// Runs `step` in one write transaction of `target` after another until it reaches the end; returns how many it
     /// deleted, or nil if `stop()` was called during a pause.
     private func sweep(
-        pausing: Bool, _ step: @escaping (String?, any StoreWriter) throws -> RefreshTokenPurgeStep
+        _ target: any HearthStore, pausing: Bool, _ step: @escaping (String?, any StoreWriter) throws -> RefreshTokenPurgeStep
     ) throws -> Int? {
         var cursor: String?
         var deleted = 0
         repeat {
-            let done = try store.write { writer in try step(cursor, writer) }
+            let done = try target.write { writer in try step(cursor, writer) }
             deleted += done.deleted
             cursor = done.next
             if cursor != nil, pause(pausing) { return nil }

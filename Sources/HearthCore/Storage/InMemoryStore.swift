@@ -4,24 +4,39 @@ import Synchronization
 ///
 /// `write` runs on a private copy of the state and publishes it only if the body returns, so a
 /// throwing body changes nothing. Writers are serialised; readers see the last committed state.
+/// Views made with `scoped(to:)` share the state; each acts in its own scope (see `StoreScope`).
 public final class InMemoryStore: HearthStore {
-    private let state = Mutex(State())
+    /// The state every view of this store shares.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
 
-    public init() {}
+    private let shared: Shared
+    public let scope: StoreScope
+
+    /// An empty store, in the project scope.
+    public convenience init() { self.init(Shared(), scope: .project) }
+
+    private init(_ shared: Shared, scope: StoreScope) {
+        self.shared = shared
+        self.scope = scope
+    }
+
+    public func scoped(to scope: StoreScope) -> any HearthStore { InMemoryStore(shared, scope: scope) }
 
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
-        let snapshot = try state.withLock { state in
+        let snapshot = try shared.state.withLock { state in
             guard !state.closed else { throw StoreError(.closed) }
             return state
         }
-        return try body(Transaction(snapshot))
+        return try body(Transaction(snapshot, scope: scope))
     }
 
     /// One writer at a time, so every write is serializable, whatever `isolation` asks for.
     public func write<T>(_ isolation: WriteIsolation, _ body: (any StoreWriter) throws -> T) throws -> T {
-        try state.withLock { state in
+        try shared.state.withLock { state in
             guard !state.closed else { throw StoreError(.closed) }
-            let transaction = Transaction(state)
+            let transaction = Transaction(state, scope: scope)
             let result = try body(transaction)
             state = transaction.state
             return result
@@ -29,26 +44,32 @@ public final class InMemoryStore: HearthStore {
     }
 
     public func close() {
-        state.withLock { $0.closed = true }
+        shared.state.withLock { $0.closed = true }
     }
 
     struct State {
         var closed = false
+        /// The records of each scope (one without any may be missing).
+        var scopes: [StoreScope: ScopedRecords] = [:]
+        var signingKeys: [SigningKeyRecord] = []
+        var devAccounts: [DevIdPAccount] = []
+        var devGrants: [String: DevIdPGrant] = [:]
+        /// Oldest first (by `createdAt`, then insertion order).
+        var serviceAccounts: [ServiceAccountRecord] = []
+        var providerTokenRevocations: [String: ProviderTokenRevocation] = [:]
+    }
+
+    /// What one scope holds.
+    struct ScopedRecords {
         var accounts: [String: Account] = [:]
         var accountOrder: [String] = []
         /// Refresh-token sessions by id. This store never issued legacy tokens (see
         /// `StoreReader.refreshSession(legacyTokenHash:)`), so it has none.
         var refreshSessions: [String: RefreshSession] = [:]
-        var signingKeys: [SigningKeyRecord] = []
-        var devAccounts: [DevIdPAccount] = []
-        var devGrants: [String: DevIdPGrant] = [:]
         var mfaPendingSignIns: [String: MFAPendingSignIn] = [:]
         var verificationSessions: [String: VerificationSession] = [:]
         var limitCounters: [String: LimitCounter] = [:]
         var oobCodes: [String: OOBCodeRecord] = [:]
-        /// Oldest first (by `createdAt`, then insertion order).
-        var serviceAccounts: [ServiceAccountRecord] = []
-        var providerTokenRevocations: [String: ProviderTokenRevocation] = [:]
         /// Audit events by id, ascending (byte order).
         var auditEvents: [AuditEvent] = []
     }
@@ -56,31 +77,52 @@ public final class InMemoryStore: HearthStore {
     /// One read or write transaction over a private copy of the state.
     final class Transaction: StoreWriter {
         var state: State
+        let scope: StoreScope
 
-        init(_ state: State) { self.state = state }
+        init(_ state: State, scope: StoreScope) {
+            self.state = state
+            self.scope = scope
+        }
+
+        /// The records of the transaction's scope.
+        var records: ScopedRecords {
+            get { state.scopes[scope] ?? ScopedRecords() }
+            _modify { yield &state.scopes[scope, default: ScopedRecords()] }
+        }
+
+        /// Whether any scope has a record under `key` in `table`: random ids and hashes are unique across scopes, as
+        /// in the SQL stores.
+        private func isTaken<Value>(_ key: String, in table: KeyPath<ScopedRecords, [String: Value]>) -> Bool {
+            state.scopes.values.contains { $0[keyPath: table][key] != nil }
+        }
+
+        func scopes() throws -> [StoreScope] {
+            StoreScope.ordered(
+                Set(state.scopes.filter { !$0.value.accounts.isEmpty }.keys).union([.project]))
+        }
 
         // MARK: Reading
 
-        func account(localID: String) throws -> Account? { state.accounts[localID] }
+        func account(localID: String) throws -> Account? { records.accounts[localID] }
 
         func account(email: String) throws -> Account? {
             let wanted = email.lowercased()
-            return state.accounts.values.first { $0.email == wanted }
+            return records.accounts.values.first { $0.email == wanted }
         }
 
         func account(providerID: String, rawID: String) throws -> Account? {
-            state.accounts.values.first { account in
+            records.accounts.values.first { account in
                 account.providers.contains { $0.providerID == providerID && $0.rawID == rawID }
             }
         }
 
         func account(phoneNumber: String) throws -> Account? {
-            state.accounts.values.filter { $0.phoneNumber == phoneNumber }.min { Self.sortsBefore($0.localID, $1.localID) }
+            records.accounts.values.filter { $0.phoneNumber == phoneNumber }.min { Self.sortsBefore($0.localID, $1.localID) }
         }
 
         func accounts(after localID: String?, limit: Int) throws -> [Account] {
             precondition(limit >= 1, "a page needs a limit of at least 1")
-            let following = state.accounts.values.filter { account in
+            let following = records.accounts.values.filter { account in
                 localID.map { Self.sortsBefore($0, account.localID) } ?? true
             }
             return Array(following.sorted { Self.sortsBefore($0.localID, $1.localID) }.prefix(limit))
@@ -92,11 +134,11 @@ public final class InMemoryStore: HearthStore {
             lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
         }
 
-        func accountCount() throws -> Int { state.accounts.count }
+        func accountCount() throws -> Int { records.accounts.count }
 
         func anonymousAccountIDs(createdBefore millis: Int64, after localID: String?, limit: Int) throws -> [String] {
             precondition(limit >= 1, "a page needs a limit of at least 1")
-            let stale = state.accounts.values.filter { account in
+            let stale = records.accounts.values.filter { account in
                 account.isAnonymous && account.createdAtMillis < millis
                     && (localID.map { Self.sortsBefore($0, account.localID) } ?? true)
             }
@@ -118,19 +160,19 @@ public final class InMemoryStore: HearthStore {
 
         func devGrant(hash: String) throws -> DevIdPGrant? { state.devGrants[hash] }
 
-        func mfaPendingSignIn(hash: String) throws -> MFAPendingSignIn? { state.mfaPendingSignIns[hash] }
+        func mfaPendingSignIn(hash: String) throws -> MFAPendingSignIn? { records.mfaPendingSignIns[hash] }
 
-        func verificationSession(hash: String) throws -> VerificationSession? { state.verificationSessions[hash] }
+        func verificationSession(hash: String) throws -> VerificationSession? { records.verificationSessions[hash] }
 
         func verificationSessions(phoneNumber: String, createdSince millis: Int64) throws -> [VerificationSession] {
-            state.verificationSessions.values
+            records.verificationSessions.values
                 .filter { $0.phoneNumber == phoneNumber && $0.createdAtMillis >= millis }
                 .sorted { ($0.createdAtMillis, $0.sessionHash) < ($1.createdAtMillis, $1.sessionHash) }
         }
 
-        func limitCounter(key: String) throws -> LimitCounter? { state.limitCounters[key] }
+        func limitCounter(key: String) throws -> LimitCounter? { records.limitCounters[key] }
 
-        func oobCode(hash: String) throws -> OOBCodeRecord? { state.oobCodes[hash] }
+        func oobCode(hash: String) throws -> OOBCodeRecord? { records.oobCodes[hash] }
 
         func serviceAccounts() throws -> [ServiceAccountRecord] { state.serviceAccounts }
 
@@ -146,37 +188,37 @@ public final class InMemoryStore: HearthStore {
         // MARK: Accounts
 
         func insertAccount(_ account: Account) throws {
-            guard state.accounts[account.localID] == nil else { throw StoreError(.duplicateLocalID) }
+            guard records.accounts[account.localID] == nil else { throw StoreError(.duplicateLocalID) }
             let stored = normalized(account)
             try checkUniqueness(of: stored)
-            state.accounts[stored.localID] = stored
-            state.accountOrder.append(stored.localID)
+            records.accounts[stored.localID] = stored
+            records.accountOrder.append(stored.localID)
         }
 
         func updateAccount(_ account: Account) throws {
-            guard state.accounts[account.localID] != nil else { throw StoreError(.notFound) }
+            guard records.accounts[account.localID] != nil else { throw StoreError(.notFound) }
             let stored = normalized(account)
             try checkUniqueness(of: stored)
-            state.accounts[stored.localID] = stored
+            records.accounts[stored.localID] = stored
         }
 
         func recordRefresh(localID: String, atMillis: Int64) throws {
-            state.accounts[localID]?.lastRefreshAtMillis = atMillis
+            records.accounts[localID]?.lastRefreshAtMillis = atMillis
         }
 
         func deleteAccount(localID: String) throws -> Bool {
-            guard state.accounts.removeValue(forKey: localID) != nil else { return false }
-            state.accountOrder.removeAll { $0 == localID }
-            state.mfaPendingSignIns = state.mfaPendingSignIns.filter { $0.value.localID != localID }
+            guard records.accounts.removeValue(forKey: localID) != nil else { return false }
+            records.accountOrder.removeAll { $0 == localID }
+            records.mfaPendingSignIns = records.mfaPendingSignIns.filter { $0.value.localID != localID }
             // Verification sessions stay (they throttle SMS) until deleteExpiredMFAState.
             return true
         }
 
         func deleteAllAccounts() throws -> Int {
-            let count = state.accounts.count
-            state.accounts = [:]
-            state.accountOrder = []
-            state.mfaPendingSignIns = [:]
+            let count = records.accounts.count
+            records.accounts = [:]
+            records.accountOrder = []
+            records.mfaPendingSignIns = [:]
             return count
         }
 
@@ -187,7 +229,7 @@ public final class InMemoryStore: HearthStore {
         }
 
         private func checkUniqueness(of account: Account) throws {
-            for other in state.accounts.values where other.localID != account.localID {
+            for other in records.accounts.values where other.localID != account.localID {
                 if let email = account.email, other.email == email { throw StoreError(.duplicateEmail) }
                 for identity in account.providers
                 where other.providers.contains(where: { $0.providerID == identity.providerID && $0.rawID == identity.rawID }) {
@@ -202,7 +244,7 @@ public final class InMemoryStore: HearthStore {
             for enrollment in account.mfaEnrollments where !enrollmentIDs.insert(enrollment.enrollmentID).inserted {
                 throw StoreError(.duplicateEnrollment)
             }
-            for other in state.accounts.values where other.localID != account.localID {
+            for other in records.accounts.values where other.localID != account.localID {
                 if other.mfaEnrollments.contains(where: { enrollmentIDs.contains($0.enrollmentID) }) {
                     throw StoreError(.duplicateEnrollment)
                 }
@@ -248,48 +290,54 @@ public final class InMemoryStore: HearthStore {
         // MARK: MFA
 
         func insertMFAPendingSignIn(_ pending: MFAPendingSignIn) throws {
-            guard state.mfaPendingSignIns[pending.credentialHash] == nil else { throw StoreError(.duplicateToken) }
-            guard state.accounts[pending.localID] != nil else { throw StoreError(.notFound) }
-            state.mfaPendingSignIns[pending.credentialHash] = pending
+            guard !isTaken(pending.credentialHash, in: \.mfaPendingSignIns) else { throw StoreError(.duplicateToken) }
+            guard records.accounts[pending.localID] != nil else { throw StoreError(.notFound) }
+            records.mfaPendingSignIns[pending.credentialHash] = pending
         }
 
         func updateMFAPendingSignIn(_ pending: MFAPendingSignIn) throws {
-            guard state.mfaPendingSignIns[pending.credentialHash] != nil else { throw StoreError(.notFound) }
+            guard records.mfaPendingSignIns[pending.credentialHash] != nil else { throw StoreError(.notFound) }
             // Like insert: never attach a record to an account that does not exist (a later account
             // with that id would inherit it).
-            guard state.accounts[pending.localID] != nil else { throw StoreError(.notFound) }
-            state.mfaPendingSignIns[pending.credentialHash] = pending
+            guard records.accounts[pending.localID] != nil else { throw StoreError(.notFound) }
+            records.mfaPendingSignIns[pending.credentialHash] = pending
         }
 
         func deleteMFAPendingSignIn(hash: String) throws -> Bool {
-            state.mfaPendingSignIns.removeValue(forKey: hash) != nil
+            records.mfaPendingSignIns.removeValue(forKey: hash) != nil
         }
 
         func insertVerificationSession(_ session: VerificationSession) throws {
-            guard state.verificationSessions[session.sessionHash] == nil else { throw StoreError(.duplicateToken) }
-            guard state.accounts[session.localID] != nil else { throw StoreError(.notFound) }
-            state.verificationSessions[session.sessionHash] = session
+            guard !isTaken(session.sessionHash, in: \.verificationSessions) else { throw StoreError(.duplicateToken) }
+            guard records.accounts[session.localID] != nil else { throw StoreError(.notFound) }
+            records.verificationSessions[session.sessionHash] = session
         }
 
         func updateVerificationSession(_ session: VerificationSession) throws {
-            guard let stored = state.verificationSessions[session.sessionHash] else { throw StoreError(.notFound) }
+            guard let stored = records.verificationSessions[session.sessionHash] else { throw StoreError(.notFound) }
             // The session keeps its account (which may be gone: sessions outlive accounts).
             var session = session
             session.localID = stored.localID
-            state.verificationSessions[session.sessionHash] = session
+            records.verificationSessions[session.sessionHash] = session
         }
 
         func deleteVerificationSession(hash: String) throws -> Bool {
-            state.verificationSessions.removeValue(forKey: hash) != nil
+            records.verificationSessions.removeValue(forKey: hash) != nil
         }
 
         func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int {
-            let before = state.mfaPendingSignIns.count + state.verificationSessions.count
-            state.mfaPendingSignIns = state.mfaPendingSignIns.filter { $0.value.expiresAt >= seconds }
-            state.verificationSessions = state.verificationSessions.filter {
-                $0.value.expiresAt >= seconds || $0.value.createdAtMillis >= keepSinceMillis
+            var deleted = 0
+            for scope in state.scopes.keys {
+                var records = state.scopes[scope]!
+                let before = records.mfaPendingSignIns.count + records.verificationSessions.count
+                records.mfaPendingSignIns = records.mfaPendingSignIns.filter { $0.value.expiresAt >= seconds }
+                records.verificationSessions = records.verificationSessions.filter {
+                    $0.value.expiresAt >= seconds || $0.value.createdAtMillis >= keepSinceMillis
+                }
+                deleted += before - records.mfaPendingSignIns.count - records.verificationSessions.count
+                state.scopes[scope] = records
             }
-            return before - state.mfaPendingSignIns.count - state.verificationSessions.count
+            return deleted
         }
 
         // MARK: Service accounts
@@ -349,7 +397,7 @@ public final class InMemoryStore: HearthStore {
         func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] {
             precondition(query.limit >= 1, "a page needs a limit of at least 1")
             var page: [AuditEvent] = []
-            for event in state.auditEvents.reversed() where page.count < query.limit {
+            for event in records.auditEvents.reversed() where page.count < query.limit {
                 if let before = query.beforeID, !Self.precedes(event.id, before) { continue }
                 if let localID = query.localID, event.localID != localID { continue }
                 if let kind = query.kind, event.kind != kind { continue }
@@ -360,66 +408,72 @@ public final class InMemoryStore: HearthStore {
         }
 
         func insertAuditEvent(_ event: AuditEvent) throws {
-            guard !state.auditEvents.contains(where: { $0.id == event.id }) else { throw StoreError(.duplicateToken) }
-            let index = state.auditEvents.lastIndex { Self.precedes($0.id, event.id) }.map { $0 + 1 } ?? 0
-            state.auditEvents.insert(event, at: index)
+            guard !state.scopes.values.contains(where: { $0.auditEvents.contains { $0.id == event.id } }) else {
+                throw StoreError(.duplicateToken)
+            }
+            let index = records.auditEvents.lastIndex { Self.precedes($0.id, event.id) }.map { $0 + 1 } ?? 0
+            records.auditEvents.insert(event, at: index)
         }
 
         func deleteAuditEvents(before millis: Int64, limit: Int) throws -> Int {
             precondition(limit >= 1, "a purge step needs a limit of at least 1")
-            let expired = state.auditEvents.enumerated().filter { $0.element.atMillis < millis }
-                .sorted { ($0.element.atMillis, $0.offset) < ($1.element.atMillis, $1.offset) }.prefix(limit)
-            let doomed = Set(expired.map(\.offset))
-            state.auditEvents = state.auditEvents.enumerated().filter { !doomed.contains($0.offset) }.map(\.element)
-            return doomed.count
+            let expired = state.scopes.flatMap { scope, records in
+                records.auditEvents.filter { $0.atMillis < millis }.map { (scope: scope, event: $0) }
+            }.sorted { ($0.event.atMillis, $0.event.id) < ($1.event.atMillis, $1.event.id) }.prefix(limit)
+            for (scope, event) in expired { state.scopes[scope]?.auditEvents.removeAll { $0.id == event.id } }
+            return expired.count
         }
 
         // MARK: Limits
 
         func saveLimitCounter(_ counter: LimitCounter) throws {
-            state.limitCounters[counter.key] = counter
+            records.limitCounters[counter.key] = counter
         }
 
         func deleteLimitCounter(key: String) throws -> Bool {
-            state.limitCounters.removeValue(forKey: key) != nil
+            records.limitCounters.removeValue(forKey: key) != nil
         }
 
         func deleteExpiredLimitCounters(before millis: Int64, limit: Int) throws -> Int {
-            Self.deleteExpired(from: &state.limitCounters, expiry: \.expiresAtMillis, before: millis, limit: limit)
+            deleteExpired(\.limitCounters, expiry: \.expiresAtMillis, before: millis, limit: limit)
         }
 
-        /// Deletes at most `limit` values of `table` whose `expiry` is before `millis`, the oldest first.
-        private static func deleteExpired<Value>(
-            from table: inout [String: Value], expiry: KeyPath<Value, Int64>, before millis: Int64, limit: Int
+        /// Deletes at most `limit` values of `table`, in every scope, whose `expiry` is before `millis`, the oldest
+        /// first.
+        private func deleteExpired<Value>(
+            _ table: WritableKeyPath<ScopedRecords, [String: Value]>, expiry: KeyPath<Value, Int64>,
+            before millis: Int64, limit: Int
         ) -> Int {
-            let expired = table.filter { $0.value[keyPath: expiry] < millis }
-                .sorted { $0.value[keyPath: expiry] < $1.value[keyPath: expiry] }.prefix(max(0, limit))
-            for (key, _) in expired { table[key] = nil }
+            let expired = state.scopes.flatMap { scope, records in
+                records[keyPath: table].filter { $0.value[keyPath: expiry] < millis }
+                    .map { (scope: scope, key: $0.key, expiry: $0.value[keyPath: expiry]) }
+            }.sorted { $0.expiry < $1.expiry }.prefix(max(0, limit))
+            for (scope, key, _) in expired { state.scopes[scope]?[keyPath: table][key] = nil }
             return expired.count
         }
 
         // MARK: Email action codes
 
         func insertOOBCode(_ code: OOBCodeRecord) throws {
-            guard state.oobCodes[code.codeHash] == nil else { throw StoreError(.duplicateToken) }
+            guard !isTaken(code.codeHash, in: \.oobCodes) else { throw StoreError(.duplicateToken) }
             var code = code
             code.email = code.email.lowercased()
             code.newEmail = code.newEmail?.lowercased()
-            state.oobCodes[code.codeHash] = code
+            records.oobCodes[code.codeHash] = code
         }
 
         func deleteOOBCode(hash: String) throws -> Bool {
-            state.oobCodes.removeValue(forKey: hash) != nil
+            records.oobCodes.removeValue(forKey: hash) != nil
         }
 
         func deleteOOBCodes(localID: String, keeping kept: OOBCodeRecord.Kind?) throws -> Int {
-            let voided = state.oobCodes.filter { $0.value.localID == localID && $0.value.kind != kept }.keys
-            for hash in voided { state.oobCodes[hash] = nil }
+            let voided = records.oobCodes.filter { $0.value.localID == localID && $0.value.kind != kept }.keys
+            for hash in voided { records.oobCodes[hash] = nil }
             return voided.count
         }
 
         func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int {
-            Self.deleteExpired(from: &state.oobCodes, expiry: \.expiresAtMillis, before: millis, limit: limit)
+            deleteExpired(\.oobCodes, expiry: \.expiresAtMillis, before: millis, limit: limit)
         }
 
         // MARK: Dev IdP grants
@@ -448,7 +502,7 @@ public final class InMemoryStore: HearthStore {
         // MARK: Sessions (refresh-token rotation)
 
         func liveSessionIDs(localID: String, skippingNewest count: Int) throws -> [String] {
-            let live = state.refreshSessions.filter { $0.value.localID == localID && $0.value.revokedAtMillis == nil }
+            let live = records.refreshSessions.filter { $0.value.localID == localID && $0.value.revokedAtMillis == nil }
             let newestFirst = live.sorted { a, b in
                 a.value.startedAtMillis != b.value.startedAtMillis
                     ? a.value.startedAtMillis > b.value.startedAtMillis : Self.precedes(b.key, a.key)
@@ -456,11 +510,11 @@ public final class InMemoryStore: HearthStore {
             return newestFirst.dropFirst(max(0, count)).map(\.key)
         }
 
-        func refreshSession(id: String) throws -> RefreshSession? { state.refreshSessions[id] }
+        func refreshSession(id: String) throws -> RefreshSession? { records.refreshSessions[id] }
 
         func refreshSessions(after sessionID: String?, limit: Int) throws -> [RefreshSession] {
             precondition(limit >= 1, "a page needs a limit of at least 1")
-            let following = state.refreshSessions.values.filter { session in
+            let following = records.refreshSessions.values.filter { session in
                 sessionID.map { Self.sortsBefore($0, session.sessionID) } ?? true
             }
             return Array(following.sorted { Self.sortsBefore($0.sessionID, $1.sessionID) }.prefix(limit))
@@ -469,29 +523,29 @@ public final class InMemoryStore: HearthStore {
         func refreshSession(legacyTokenHash: String) throws -> RefreshSession? { nil }
 
         func insertRefreshSession(_ session: RefreshSession) throws {
-            guard state.refreshSessions[session.sessionID] == nil else { throw StoreError(.duplicateToken) }
+            guard !isTaken(session.sessionID, in: \.refreshSessions) else { throw StoreError(.duplicateToken) }
             // Sessions start for existing accounts (they may outlive them: see deleteAccount).
-            guard state.accounts[session.localID] != nil else { throw StoreError(.notFound) }
-            state.refreshSessions[session.sessionID] = session
+            guard records.accounts[session.localID] != nil else { throw StoreError(.notFound) }
+            records.refreshSessions[session.sessionID] = session
         }
 
         func rotateRefreshSession(
             id: String, replacing currentHash: String, with newHash: String, atMillis millis: Int64,
             sealedSuccessor: [UInt8]
         ) throws {
-            guard var session = state.refreshSessions[id], session.currentTokenHash == currentHash,
-                session.revokedAtMillis == nil, state.accounts[session.localID] != nil
+            guard var session = records.refreshSessions[id], session.currentTokenHash == currentHash,
+                session.revokedAtMillis == nil, records.accounts[session.localID] != nil
             else { throw StoreError(.notFound) }
             session.replaced = ReplacedRefreshToken(
                 tokenHash: currentHash, replacedAtMillis: millis, sealedSuccessor: sealedSuccessor)
             session.currentTokenHash = newHash
-            state.refreshSessions[id] = session
+            records.refreshSessions[id] = session
         }
 
         func revokeSession(_ sessionID: String, atMillis millis: Int64) throws -> Bool {
-            guard state.refreshSessions[sessionID]?.revokedAtMillis == nil, state.refreshSessions[sessionID] != nil
+            guard records.refreshSessions[sessionID]?.revokedAtMillis == nil, records.refreshSessions[sessionID] != nil
             else { return false }
-            state.refreshSessions[sessionID]?.revokedAtMillis = millis
+            records.refreshSessions[sessionID]?.revokedAtMillis = millis
             return true
         }
 
@@ -504,15 +558,22 @@ public final class InMemoryStore: HearthStore {
         func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
             -> RefreshTokenPurgeStep
         {
-            purgeStep(state.refreshSessions.keys, after: cursor, limit: limit) { id in
-                guard let session = state.refreshSessions[id] else { return false }
+            // Session ids are unique across scopes, so each names one scope's session.
+            var scopeOfSession: [String: StoreScope] = [:]
+            for (scope, records) in state.scopes {
+                for id in records.refreshSessions.keys { scopeOfSession[id] = scope }
+            }
+            return purgeStep(scopeOfSession.keys, after: cursor, limit: limit) { id in
+                let scope = scopeOfSession[id]!
+                guard var records = state.scopes[scope], let session = records.refreshSessions[id] else { return false }
+                defer { state.scopes[scope] = records }
                 if session.revokedAtMillis == nil,
-                    state.accounts[session.localID].map({ session.startedAtMillis < $0.validSinceMillis }) ?? true
+                    records.accounts[session.localID].map({ session.startedAtMillis < $0.validSinceMillis }) ?? true
                 {
-                    state.refreshSessions[id]?.revokedAtMillis = millis
+                    records.refreshSessions[id]?.revokedAtMillis = millis
                 }
-                guard let revoked = state.refreshSessions[id]?.revokedAtMillis, revoked < revokedBefore else { return false }
-                state.refreshSessions.removeValue(forKey: id)
+                guard let revoked = records.refreshSessions[id]?.revokedAtMillis, revoked < revokedBefore else { return false }
+                records.refreshSessions.removeValue(forKey: id)
                 return true
             }
         }

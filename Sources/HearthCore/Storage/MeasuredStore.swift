@@ -5,6 +5,13 @@ public struct MeasuredStore: HearthStore {
     public let base: any HearthStore
     private let metrics: any MetricsRecording
 
+    public var scope: StoreScope { base.scope }
+
+    /// The base's view in `scope`, measured too.
+    public func scoped(to scope: StoreScope) -> any HearthStore {
+        MeasuredStore(base.scoped(to: scope), metrics: metrics)
+    }
+
     public init(_ base: any HearthStore, metrics: any MetricsRecording) {
         self.base = base
         self.metrics = metrics

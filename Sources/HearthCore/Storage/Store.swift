@@ -21,8 +21,17 @@
 /// the commit (PostgreSQL: `READ COMMITTED` with `SELECT … FOR UPDATE`), so two such bodies on one account run one
 /// after the other, and bodies on different accounts never conflict. Rules that count rows and then insert (a
 /// throttle, a quota, an attempt counter) stay ``WriteIsolation/serializable``.
+///
+/// A store acts in one ``StoreScope`` (the project, where every store opens, or one tenant): every reader and writer
+/// method reads and changes only the records of that scope, except the project-wide records and the store-wide
+/// maintenance methods, which say so. ``scoped(to:)`` gives a view in another scope on the same database.
 /// Every implementation must pass the storage conformance suite (`Tests/StoreConformanceTests`).
 public protocol HearthStore: Sendable {
+    /// The scope every reader and writer of this store acts in; `.project` for a store as opened.
+    var scope: StoreScope { get }
+    /// A view of the same store (the same connections or memory, and the same `close()`) whose readers and writers
+    /// act in `scope`.
+    func scoped(to scope: StoreScope) -> any HearthStore
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T
     /// Runs `body` as one write transaction, isolated as `isolation` says (a store that runs one writer at a time
     /// runs every write serializably).
@@ -58,8 +67,11 @@ public protocol StoreReader {
     /// `nil` starts at the beginning), in that order: a page of a listing that stays stable while accounts
     /// are added, since a page starts after the last id of the one before.
     func accounts(after localID: String?, limit: Int) throws -> [Account]
-    /// Number of accounts, for status output.
+    /// Number of accounts in the scope, for status output.
     func accountCount() throws -> Int
+    /// Every scope that holds an account, in order: the project first (always listed), then tenants in byte order of
+    /// their ids. Store-wide: the same from every scope. What the maintenance task and `StoreCopy` go through.
+    func scopes() throws -> [StoreScope]
     /// The uids of at most `limit` anonymous accounts (at least 1; `Account.isAnonymous`) created before
     /// `millis` whose uid sorts after `localID` (byte order; `nil` starts at the beginning), in that order: what
     /// the maintenance task deletes, a page at a time.
@@ -151,7 +163,7 @@ public protocol StoreWriter: StoreReader {
     /// (`verificationSessions(phoneNumber:createdSince:)`) and deleting and re-creating accounts cannot get round the
     /// throttle; only `deleteExpiredMFAState` purges them.
     @discardableResult func deleteAccount(localID: String) throws -> Bool
-    /// Deletes every account with its identities, MFA enrolments and pending MFA sign-ins; refresh tokens
+    /// Deletes every account of the scope with its identities, MFA enrolments and pending MFA sign-ins; refresh tokens
     /// and verification sessions stay, as for `deleteAccount`. Returns how many.
     @discardableResult func deleteAllAccounts() throws -> Int
 
@@ -170,7 +182,7 @@ public protocol StoreWriter: StoreReader {
     @discardableResult func deleteDevGrant(hash: String) throws -> Bool
     /// Deletes every grant of `subject` for `clientID` (token revocation). Returns how many.
     @discardableResult func deleteDevGrants(subject: String, clientID: String) throws -> Int
-    /// Deletes grants whose `expiresAt` is before `seconds`. Returns how many.
+    /// Deletes grants whose `expiresAt` is before `seconds`. Returns how many. (Dev IdP grants are project-wide.)
     @discardableResult func deleteExpiredDevGrants(before seconds: Int64) throws -> Int
 
     /// Throws `.duplicateToken` if the hash exists, `.notFound` if the account does not.
@@ -193,7 +205,7 @@ public protocol StoreWriter: StoreReader {
 
     /// Deletes pending sign-ins and verification sessions whose `expiresAt` is before `seconds`, except
     /// verification sessions created at or after `keepSinceMillis` (kept to throttle SMS), whether or not
-    /// their account still exists. Returns how many.
+    /// their account still exists. Store-wide: in every scope. Returns how many.
     @discardableResult func deleteExpiredMFAState(before seconds: Int64, keepSinceMillis: Int64) throws -> Int
 
     // MARK: Email action codes
@@ -206,7 +218,8 @@ public protocol StoreWriter: StoreReader {
     /// Deletes every code that acts on the account `localID`, except those of the kind `kept` if one is given (a
     /// takeover, password or email change voids the codes issued before it). Returns how many.
     @discardableResult func deleteOOBCodes(localID: String, keeping kept: OOBCodeRecord.Kind?) throws -> Int
-    /// Deletes at most `limit` codes whose `expiresAtMillis` is before `millis`, oldest first. Returns how many.
+    /// Deletes at most `limit` codes whose `expiresAtMillis` is before `millis`, oldest first, in every scope
+    /// (store-wide). Returns how many.
     @discardableResult func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int
 
     // MARK: Limits
@@ -215,7 +228,8 @@ public protocol StoreWriter: StoreReader {
     func saveLimitCounter(_ counter: LimitCounter) throws
     /// Deletes the counter under `key`; returns whether it existed.
     @discardableResult func deleteLimitCounter(key: String) throws -> Bool
-    /// Deletes at most `limit` counters whose `expiresAtMillis` is before `millis`. Returns how many.
+    /// Deletes at most `limit` counters whose `expiresAtMillis` is before `millis`, in every scope (store-wide).
+    /// Returns how many.
     @discardableResult func deleteExpiredLimitCounters(before millis: Int64, limit: Int) throws -> Int
 
     // MARK: Sessions (refresh-token rotation)
@@ -236,13 +250,15 @@ public protocol StoreWriter: StoreReader {
     /// looks at the first `limit` of them (at least 1) whose hash sorts after `cursor` (byte order; `nil`
     /// starts at the beginning) and deletes those that can no longer tell anything: rotated (before
     /// migration 5) before `rotatedBefore`, of a session that is gone, or of a session revoked before
-    /// `revokedBefore`. No new legacy tokens are ever stored, so this only shrinks.
+    /// `revokedBefore`. No new legacy tokens are ever stored, so this only shrinks. Store-wide: in every scope.
     func purgeLegacyRefreshTokens(after cursor: String?, limit: Int, rotatedBefore: Int64, revokedBefore: Int64)
         throws -> RefreshTokenPurgeStep
     /// One bounded step of the session purge, over the first `limit` sessions (at least 1) whose id sorts
     /// after `cursor`: revokes at `millis` the live ones whose account no longer exists or started before
     /// its `validSinceMillis` (so that their retention starts), and deletes those revoked before
     /// `revokedBefore` (their tokens die with them; their legacy token rows go with the next legacy purge).
+    /// Store-wide: the sessions of every scope (session ids are unique across scopes), each judged by the account of
+    /// its own scope.
     func purgeSessions(after cursor: String?, limit: Int, revokedBefore: Int64, atMillis millis: Int64) throws
         -> RefreshTokenPurgeStep
 
@@ -272,8 +288,8 @@ public protocol StoreWriter: StoreReader {
     /// Appends an event as given. Throws `.duplicateToken` if its id exists. Its id must be
     /// `AuditEvent.newID(atMillis: event.atMillis)`: the SQL stores find `sinceMillis` by the id's time.
     func insertAuditEvent(_ event: AuditEvent) throws
-    /// Deletes at most `limit` events (at least 1) whose `atMillis` is before `millis`, oldest first (retention).
-    /// Returns how many.
+    /// Deletes at most `limit` events (at least 1) whose `atMillis` is before `millis`, oldest first (retention), in
+    /// every scope (store-wide). Returns how many.
     @discardableResult func deleteAuditEvents(before millis: Int64, limit: Int) throws -> Int
 }
 
@@ -311,6 +327,8 @@ public struct StoreError: Error, Equatable, CustomStringConvertible {
         public static let unavailable = Code("unavailable")
         /// Stored data could not be understood (for example a schema from a newer Hearth).
         public static let corrupt = Code("corrupt")
+        /// A scope that cannot exist (an empty tenant id, or one too long: `StoreScope.tenant(_:)`).
+        public static let invalidScope = Code("invalidScope")
     }
 
     public let code: Code

@@ -4,9 +4,10 @@
 /// (pending sign-ins, verification sessions, action codes, dev IdP grants, limit counters) is left behind, as are
 /// revoked sessions.
 ///
-/// Everything is read in one read transaction of the source, so the copy is of one consistent snapshot (SQLite's WAL
-/// readers and PostgreSQL's `REPEATABLE READ` see the database as it was when they started) even while servers keep
-/// writing to it: what they write after the snapshot is not in the copy. Records go through the stores' own reads and
+/// Every scope (`StoreReader.scopes()`) is copied into the same scope of the target. The project-wide records and the
+/// project's own are read in one read transaction of the source, and each tenant's in one of its own, so each is a
+/// consistent snapshot (SQLite's WAL readers and PostgreSQL's `REPEATABLE READ` see the database as it was when they
+/// started) even while servers keep writing to it: what they write after the snapshot is not in the copy. Records go through the stores' own reads and
 /// writes, so each store's sealer opens and seals the secrets in them; pages of at most `pageSize` records are written
 /// to the target one transaction each. At the end the target's counts must equal the snapshot's.
 public struct StoreCopy {
@@ -33,8 +34,8 @@ public struct StoreCopy {
     /// snapshot was taken.
     public struct Report: Sendable, Equatable {
         public var counts: Counts
-        /// A time just after the snapshot began (milliseconds since 1970): nothing written to the source after it is
-        /// in the copy.
+        /// A time just after the project's snapshot began (milliseconds since 1970): nothing written to the source
+        /// after it is in the copy (a tenant's snapshot begins later).
         public var snapshotAtMillis: Int64
     }
 
@@ -72,43 +73,85 @@ public struct StoreCopy {
     @discardableResult
     public func run(progress: (Counts) -> Void = { _ in }) throws -> Report {
         try checkTargetIsEmpty()
-        return try source.read { snapshot in
+        var expected = Counts()
+        var copied = Counts()
+        let (tenants, takenAt) = try source.read { snapshot in
             // Counting first starts the snapshot; the time is read after, so nothing written after it is in the copy.
-            let expected = try counts(in: snapshot)
+            expected = try projectWideCounts(in: snapshot)
+            try addScopedCounts(in: snapshot, to: &expected)
             let takenAt = time.nowMillis
-            let copied = try copy(snapshot, progress)
-            let found = try counts(of: target)
-            guard copied == expected, found == expected else { throw Failure.countsDiffer(snapshot: expected, target: found) }
-            return Report(counts: expected, snapshotAtMillis: takenAt)
+            try copyScoped(snapshot, into: target, &copied, progress) { try copyProjectWide(snapshot, &$0, progress) }
+            return (try snapshot.scopes().filter { !$0.isProject }, takenAt)
         }
+        for scope in tenants {
+            try source.scoped(to: scope).read { snapshot in
+                try addScopedCounts(in: snapshot, to: &expected)
+                try copyScoped(snapshot, into: target.scoped(to: scope), &copied, progress) { _ in }
+            }
+        }
+        let found = try counts(of: target)
+        guard copied == expected, found == expected else { throw Failure.countsDiffer(snapshot: expected, target: found) }
+        return Report(counts: expected, snapshotAtMillis: takenAt)
     }
 
-    /// The counts of what `store` holds of the kinds a copy takes (live sessions of accounts that exist), read in one
-    /// transaction.
+    /// The counts of what `store` holds of the kinds a copy takes (live sessions of accounts that exist), in every
+    /// scope; the project-wide records and the project's read in one transaction, each tenant's in one of its own.
     public func counts(of store: any HearthStore) throws -> Counts {
-        try store.read { try counts(in: $0) }
+        var counts = Counts()
+        let tenants = try store.read { reader in
+            counts = try projectWideCounts(in: reader)
+            try addScopedCounts(in: reader, to: &counts)
+            return try reader.scopes().filter { !$0.isProject }
+        }
+        for scope in tenants {
+            try store.scoped(to: scope).read { try addScopedCounts(in: $0, to: &counts) }
+        }
+        return counts
     }
 
-    private func counts(in reader: any StoreReader) throws -> Counts {
+    /// The counts of the project-wide records (the scoped ones left at 0).
+    private func projectWideCounts(in reader: any StoreReader) throws -> Counts {
         var counts = Counts()
-        counts.accounts = try reader.accountCount()
         counts.signingKeys = try reader.signingKeys().count
         counts.devAccounts = try reader.devAccounts().count
         counts.serviceAccounts = try reader.serviceAccounts().count
         counts.providerTokenRevocations = try Self.allRevocations(reader).count
+        return counts
+    }
+
+    /// Adds the counts of the records of the reader's scope to `counts`.
+    private func addScopedCounts(in reader: any StoreReader, to counts: inout Counts) throws {
+        counts.accounts += try reader.accountCount()
         try forEachPage(of: reader, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
             counts.refreshSessions += try Self.copiedSessions(page, in: reader).count
         }
         try forEachPage(of: reader, Self.auditEventPage, key: \.id) { counts.auditEvents += $0.count }
-        return counts
     }
 
-    /// Copies everything `snapshot` holds of the kinds a copy takes; returns how much.
-    private func copy(_ snapshot: any StoreReader, _ progress: (Counts) -> Void) throws -> Counts {
-        var copied = Counts()
-        try copyPages(of: snapshot, { try $0.accounts(after: $1, limit: $2) }, key: \.localID, count: \.accounts, &copied, progress) {
+    /// Copies the records of the snapshot's scope into `scopedTarget` (the target's view of that scope), running
+    /// `afterAccounts` once its accounts are copied.
+    private func copyScoped(
+        _ snapshot: any StoreReader, into scopedTarget: any HearthStore, _ copied: inout Counts,
+        _ progress: (Counts) -> Void, afterAccounts: (inout Counts) throws -> Void
+    ) throws {
+        let scoped = StoreCopy(from: source, to: scopedTarget, pageSize: pageSize, time: time)
+        try scoped.copyPages(of: snapshot, { try $0.accounts(after: $1, limit: $2) }, key: \.localID, count: \.accounts, &copied, progress) {
             try $0.insertAccount($1)
         }
+        try afterAccounts(&copied)
+        try forEachPage(of: snapshot, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
+            let sessions = try Self.copiedSessions(page, in: snapshot)
+            try scoped.write(sessions) { try $0.insertRefreshSession($1) }
+            copied.refreshSessions += sessions.count
+            progress(copied)
+        }
+        try scoped.copyPages(of: snapshot, Self.auditEventPage, key: \.id, count: \.auditEvents, &copied, progress) {
+            try $0.insertAuditEvent($1)
+        }
+    }
+
+    /// Copies the project-wide records `snapshot` holds.
+    private func copyProjectWide(_ snapshot: any StoreReader, _ copied: inout Counts, _ progress: (Counts) -> Void) throws {
         let keys = try snapshot.signingKeys()
         try write(keys) { try $0.insertSigningKey($1) }
         copied.signingKeys = keys.count
@@ -124,26 +167,15 @@ public struct StoreCopy {
             if let revokedAt = account.revokedAt { try writer.revokeServiceAccount(keyID: account.keyID, at: revokedAt) }
         }
         copied.serviceAccounts = serviceAccounts.count
-        progress(copied)
-        try forEachPage(of: snapshot, { try $0.refreshSessions(after: $1, limit: $2) }, key: \.sessionID) { page in
-            let sessions = try Self.copiedSessions(page, in: snapshot)
-            try write(sessions) { try $0.insertRefreshSession($1) }
-            copied.refreshSessions += sessions.count
-            progress(copied)
-        }
         let revocations = try Self.allRevocations(snapshot)
         try write(revocations) { try $0.enqueueProviderTokenRevocation($1) }
         copied.providerTokenRevocations = revocations.count
         progress(copied)
-        try copyPages(of: snapshot, Self.auditEventPage, key: \.id, count: \.auditEvents, &copied, progress) {
-            try $0.insertAuditEvent($1)
-        }
-        return copied
     }
 
     private func checkTargetIsEmpty() throws {
         let found: String? = try target.read { reader in
-            if try reader.accountCount() > 0 { return "accounts" }
+            if try reader.accountCount() > 0 || reader.scopes() != [.project] { return "accounts" }
             if try !reader.signingKeys().isEmpty { return "signing keys" }
             if try !reader.devAccounts().isEmpty { return "dev IdP accounts" }
             if try !reader.serviceAccounts().isEmpty { return "service accounts" }
