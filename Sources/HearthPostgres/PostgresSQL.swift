@@ -31,21 +31,38 @@ enum PostgresSQL {
         SELECT \(accountColumns.map { "a.\($0)" }.joined(separator: ", ")),
             EXISTS (SELECT 1 FROM mfa_enrollments AS m WHERE m.tenant_id = a.tenant_id AND m.local_id = a.local_id)
         """
-    static let accountByLocalID = "\(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.local_id = $1"
-    static let accountByEmail = "\(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.email = $1"
-    static let accountByIdentity = """
-        \(accountSelect)
-        FROM identities AS i JOIN accounts AS a ON a.tenant_id = i.tenant_id AND a.local_id = i.local_id
-        WHERE i.tenant_id = \(scope) AND i.provider_id = $1 AND i.raw_id = $2
+    /// One account, found by `condition` over `from` (whose accounts table is `a`), with its identities: the account
+    /// columns and the MFA flag, then the columns of one identity (all NULL when it has none), a row per identity in
+    /// position order, so the account and what it almost always owns come in one round trip.
+    private static func accountWithIdentities(from: String, where condition: String) -> String {
         """
-    static let accountByPhoneNumber = """
-        \(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.phone_number = $1 ORDER BY a.local_id LIMIT 1
+        \(accountSelect), \(identities.columns.map { "li.\($0)" }.joined(separator: ", "))
+        FROM \(from)
+        LEFT JOIN identities AS li ON li.tenant_id = a.tenant_id AND li.local_id = a.local_id
+        WHERE \(condition) ORDER BY li.position
         """
+    }
+    /// The column of the single-account queries below where the first identity's columns start.
+    static let accountIdentityColumn = accountColumns.count + 1
+    static let accountByLocalID = accountWithIdentities(
+        from: "accounts AS a", where: "a.tenant_id = \(scope) AND a.local_id = $1")
+    static let accountByEmail = accountWithIdentities(
+        from: "accounts AS a", where: "a.tenant_id = \(scope) AND a.email = $1")
+    static let accountByIdentity = accountWithIdentities(
+        from: "identities AS i JOIN accounts AS a ON a.tenant_id = i.tenant_id AND a.local_id = i.local_id",
+        where: "i.tenant_id = \(scope) AND i.provider_id = $1 AND i.raw_id = $2")
+    /// When several accounts have the number, the one whose id sorts first.
+    static let accountByPhoneNumber = accountWithIdentities(
+        from: "accounts AS a",
+        where: """
+            a.tenant_id = \(scope) AND a.local_id = (
+                SELECT local_id FROM accounts WHERE tenant_id = \(scope) AND phone_number = $1 ORDER BY local_id LIMIT 1)
+            """)
     static let accountPage = """
         \(accountSelect) FROM accounts AS a WHERE a.tenant_id = \(scope) AND a.local_id > $1 ORDER BY a.local_id LIMIT $2
         """
-    /// An account query (one of the above, whose accounts table is `a`) that also locks the account row it finds
-    /// until the transaction ends.
+    /// A single-account query (one of the above, whose accounts table is `a`) that also locks the account row it
+    /// finds until the transaction ends (not its identities: they change only with the account row locked).
     static func forUpdate(ofAccount query: String) -> String { "\(query) FOR UPDATE OF a" }
     static let accountCount = "SELECT count(*) FROM accounts WHERE tenant_id = \(scope)"
     /// By the partial index `accounts_anonymous`, in uid order.

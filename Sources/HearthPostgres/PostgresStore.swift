@@ -92,14 +92,14 @@ public final class PostgresStore: HearthStore, SecretResealing {
 
     /// Every statement reads the scope from the setting `hearth.tenant` (see `PostgresSQL.scope`), which a
     /// transaction in a tenant sets for itself alone; the statements and their prepared plans are the same in every
-    /// scope, and a transaction in the project costs no extra round trip.
+    /// scope, and setting it costs no round trip of its own.
     public func scoped(to scope: StoreScope) -> any HearthStore { PostgresStore(self, scope: scope) }
 
     /// Makes the transaction just begun on `connection` act in `scope` (the project needs nothing: the setting is
-    /// unset, or `''` after a tenant's transaction ended).
+    /// unset, or `''` after a tenant's transaction ended). The setting travels with the first statement.
     private func enterScope(_ connection: PostgresConnection) throws {
         guard !scope.isProject else { return }
-        _ = try connection.query(PostgresSQL.enterScope, [.text(scope.tenantID)])
+        try connection.sendWithNextStatement(PostgresSQL.enterScope, [.text(scope.tenantID)])
     }
 
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {

@@ -151,13 +151,14 @@ class PostgresStoreReader: StoreReader {
     /// Loads the account the query finds, with its identities and (only if it has any, which the account query's
     /// last column tells) its MFA enrolments; in a `.rowLocks` writer, the account row is locked first.
     private func loadAccount(_ sql: String, _ parameters: [PostgresValue]) throws -> Account? {
-        let found = try firstRow(locksRows ? PostgresSQL.forUpdate(ofAccount: sql) : sql, parameters) { row in
-            (try row.account(), try row.requiredBool(PostgresSQL.accountColumns.count))
-        }
-        guard let (loaded, hasEnrollments) = found else { return nil }
-        var account = loaded
-        account.providers = try rows(PostgresSQL.identities.ofAccount, [.text(account.localID)]) {
-            try $0.linkedIdentity(sealer: sealer)
+        let found = try query(locksRows ? PostgresSQL.forUpdate(ofAccount: sql) : sql, parameters)
+        guard let first = found.first else { return nil }
+        var account = try decoding { try first.account() }
+        let hasEnrollments = try decoding { try first.requiredBool(PostgresSQL.accountColumns.count) }
+        account.providers = try found.compactMap { row in
+            let identity = ColumnsFrom(row, PostgresSQL.accountIdentityColumn)
+            guard identity.text(0) != nil else { return nil }  // the account has no identity
+            return try decoding { try identity.linkedIdentity(sealer: sealer) }
         }
         if hasEnrollments {
             account.mfaEnrollments = try rows(PostgresSQL.enrollments.ofAccount, [.text(account.localID)]) {

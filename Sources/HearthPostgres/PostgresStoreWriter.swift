@@ -18,18 +18,18 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
     /// Runs `body` in a savepoint: if it throws, what it did is undone and the transaction goes on. The savepoint
     /// statements travel with the statements around them (`sendWithNextStatement`): no round trip of their own.
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
-        connection.sendWithNextStatement("SAVEPOINT hearth_operation")
+        try connection.sendWithNextStatement("SAVEPOINT hearth_operation")
         savepointDepth += 1
         do {
             let value = try body()
             savepointDepth -= 1
-            connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
+            try connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
             return value
         } catch {
             savepointDepth -= 1
             if failure == nil {
-                connection.sendWithNextStatement("ROLLBACK TO SAVEPOINT hearth_operation")
-                connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
+                try connection.sendWithNextStatement("ROLLBACK TO SAVEPOINT hearth_operation")
+                try connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
             }
             throw error
         }

@@ -13,6 +13,25 @@ public protocol StoredRow {
     func requiredBool(_ column: Int) throws -> Bool
 }
 
+/// The columns of a row from `offset` on, as a row of their own: a record joined to another in one query decodes
+/// with the record's own decoder.
+public struct ColumnsFrom<Row: StoredRow>: StoredRow {
+    private let row: Row
+    private let offset: Int
+
+    public init(_ row: Row, _ offset: Int) {
+        self.row = row
+        self.offset = offset
+    }
+
+    public func text(_ column: Int) -> String? { row.text(offset + column) }
+    public func int64(_ column: Int) -> Int64? { row.int64(offset + column) }
+    public func bytes(_ column: Int) -> [UInt8]? { row.bytes(offset + column) }
+    public func requiredText(_ column: Int) throws -> String { try row.requiredText(offset + column) }
+    public func requiredInt64(_ column: Int) throws -> Int64 { try row.requiredInt64(offset + column) }
+    public func requiredBool(_ column: Int) throws -> Bool { try row.requiredBool(offset + column) }
+}
+
 /// The records of the SQL stores, decoded from rows whose columns are in the order both stores select them (their
 /// schemas name the columns alike). Secrets are opened with the store's sealer; a value no record can hold is
 /// `StoreError.corrupt`.

@@ -38,8 +38,9 @@ public final class PostgresConnection {
     /// Named prepared statements by SQL text; nil when statements go unnamed (`pool_mode=transaction`).
     private var preparedStatements: [String: String]?
 
-    /// Simple statements (the transaction's BEGIN, savepoints) to send before the next statement, in its round trip.
-    private var queued: [String] = []
+    /// Statements whose results are not needed (the transaction's BEGIN, savepoints, settings), with their parameters,
+    /// to send before the next statement, in its round trip.
+    private var queued: [(sql: String, parameters: [PostgresValue])] = []
     /// Whether `queued` starts with the BEGIN of a transaction that the server has not seen yet.
     private var beginIsQueued = false
     /// How many results of a pipeline sent by ``commitWithoutWaiting()`` are still to be read (0: none in flight).
@@ -189,15 +190,18 @@ public final class PostgresConnection {
     /// costs none.
     public func begin(_ statement: String) {
         precondition(!isInTransaction, "a transaction is already open on this connection")
-        queued = [statement]
+        queued = [(statement, [])]
         beginIsQueued = true
     }
 
-    /// Queues `statement` (SQL without parameters or rows: `SAVEPOINT`, `RELEASE SAVEPOINT`, `ROLLBACK TO
-    /// SAVEPOINT`) to run before the next statement, in its round trip; an error it causes is thrown by that
-    /// statement (or by ``commit()``).
-    public func sendWithNextStatement(_ statement: String) {
-        queued.append(statement)
+    /// Queues `statement` (one whose result is not needed: `SAVEPOINT`, `RELEASE SAVEPOINT`, `ROLLBACK TO SAVEPOINT`,
+    /// `SELECT set_config(…)`), run unnamed with `parameters`, to go before the next statement, in its round trip; an
+    /// error it causes is thrown by that statement (or by ``commit()``).
+    ///
+    /// - Throws: `PostgresError` for parameters that cannot be sent (as ``query(_:_:)``), before anything is queued.
+    public func sendWithNextStatement(_ statement: String, _ parameters: [PostgresValue] = []) throws {
+        _ = try PostgresParameters(parameters)
+        queued.append((statement, parameters))
     }
 
     /// Commits the open transaction (with what is queued) and waits for the answer; a transaction in which nothing
@@ -257,8 +261,8 @@ public final class PostgresConnection {
 
     /// One command of a pipeline.
     private enum Command {
-        /// SQL without parameters whose result holds nothing wanted.
-        case simple(String)
+        /// A statement whose result holds nothing wanted, sent unnamed with its own parameters.
+        case simple(String, [PostgresValue] = [])
         case prepare(name: String, sql: String)
         /// A statement with the pipeline's parameters, prepared as `name`, or unnamed (`name` nil).
         case statement(sql: String, name: String?)
@@ -269,7 +273,7 @@ public final class PostgresConnection {
             queued = []
             beginIsQueued = false
         }
-        return queued.map { .simple($0) }
+        return queued.map { .simple($0.sql, $0.parameters) }
     }
 
     /// Sends what is queued on its own (before `PQexec`, which cannot join a pipeline).
@@ -341,8 +345,18 @@ public final class PostgresConnection {
     /// Queues one command on the connection's pipeline; false when libpq refused it.
     private func send(_ command: Command, _ values: borrowing PostgresParameters, _ handle: OpaquePointer) -> Bool {
         switch command {
-        case .simple(let sql):
-            return PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1
+        case .simple(let sql, let parameters):
+            // Checked when queued; libpq copies the values into its buffer before returning.
+            guard let own = try? PostgresParameters(parameters) else { return false }
+            return own.values.withUnsafeBufferPointer { pointers in
+                own.lengths.withUnsafeBufferPointer { lengths in
+                    own.formats.withUnsafeBufferPointer { formats in
+                        PQsendQueryParams(
+                            handle, sql, own.count, nil, pointers.baseAddress, lengths.baseAddress, formats.baseAddress, 0)
+                            == 1
+                    }
+                }
+            }
         case .prepare(let name, let sql):
             return PQsendPrepare(handle, name, sql, 0, nil) == 1
         case .statement(let sql, let name):

@@ -92,7 +92,7 @@ struct DatabaseSettingTests {
         sqlite.stop()
     }
 
-    @Test("PostgreSQL: /metrics counts round trips; a returning sign-in takes at most 8, a lookup 3, a refresh 5")
+    @Test("PostgreSQL: /metrics counts round trips; a returning sign-in takes at most 6, a lookup 2, a refresh 4")
     func postgresRoundTrips() throws {
         let database = try TestPostgresDatabase()
         let server = HearthProcess(arguments: ["--dev", "--database", database.url])
@@ -112,13 +112,13 @@ struct DatabaseSettingTests {
             return try roundTrips() - before
         }
         let signIn = try cost { try client.verifyAssertion(idToken: googleToken, accessToken: nil) }
-        #expect(signIn >= 1 && signIn <= 8, "a returning sign-in took \(signIn) round trips")
+        #expect(signIn >= 1 && signIn <= 6, "a returning sign-in took \(signIn) round trips")
         let idToken = try #require(first.json["idToken"] as? String)
         let lookup = try cost { try client.getAccountInfo(idToken: idToken) }
-        #expect(lookup >= 1 && lookup <= 3, "a lookup took \(lookup) round trips")
+        #expect(lookup >= 1 && lookup <= 2, "a lookup took \(lookup) round trips")
         let refreshToken = try #require(first.json["refreshToken"] as? String)
         let refresh = try cost { try client.refresh(refreshToken) }
-        #expect(refresh >= 1 && refresh <= 5, "a refresh took \(refresh) round trips")
+        #expect(refresh >= 1 && refresh <= 4, "a refresh took \(refresh) round trips")
     }
 
     @Test("an unreachable PostgreSQL server or a bad URL is a clear error, without the password")

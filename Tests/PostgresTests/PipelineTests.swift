@@ -56,14 +56,14 @@ struct PipelineTests {
         try connection.update(insert, [.int64(0)])  // prepared before counting
         let before = counter.value
         connection.begin("BEGIN")
-        connection.sendWithNextStatement("SAVEPOINT s")
+        try connection.sendWithNextStatement("SAVEPOINT s")
         try connection.update(insert, [.int64(1)])
-        connection.sendWithNextStatement("RELEASE SAVEPOINT s")
-        connection.sendWithNextStatement("SAVEPOINT s")
+        try connection.sendWithNextStatement("RELEASE SAVEPOINT s")
+        try connection.sendWithNextStatement("SAVEPOINT s")
         let duplicate = #expect(throws: PostgresError.self) { try connection.update(insert, [.int64(1)]) }
         #expect(duplicate?.sqlState == "23505")
-        connection.sendWithNextStatement("ROLLBACK TO SAVEPOINT s")
-        connection.sendWithNextStatement("RELEASE SAVEPOINT s")
+        try connection.sendWithNextStatement("ROLLBACK TO SAVEPOINT s")
+        try connection.sendWithNextStatement("RELEASE SAVEPOINT s")
         try connection.update(insert, [.int64(2)])
         try connection.commit()
         #expect(counter.value - before == 4)  // three statements and the commit
@@ -71,13 +71,26 @@ struct PipelineTests {
         #expect(try other.query("SELECT n FROM \(table) ORDER BY n").map { try $0.requiredInt64(0) } == [0, 1, 2])
     }
 
+    @Test("a queued statement with parameters (a transaction's setting) goes with the next statement")
+    func queuedWithParameters() throws {
+        let (connection, counter, table) = try counted()
+        defer { try? drop(table) }
+        let before = counter.value
+        connection.begin("BEGIN")
+        try connection.sendWithNextStatement("SELECT set_config('hearth.test', $1, true)", [.text("tenant-a")])
+        #expect(try connection.query("SELECT current_setting('hearth.test')")[0].requiredText(0) == "tenant-a")
+        try connection.commit()
+        #expect(counter.value - before == 2)
+        #expect(throws: PostgresError.self) { try connection.sendWithNextStatement("SELECT $1", [.text("nul\u{0}")]) }
+    }
+
     @Test("an error in a pipeline is the first one; what the server skipped after it is not reported instead")
     func firstErrorWins() throws {
         let (connection, _, table) = try counted()
         defer { try? drop(table) }
         connection.begin("BEGIN")
-        connection.sendWithNextStatement("SAVEPOINT s")
-        connection.sendWithNextStatement("SELECT no_such_column FROM \(table)")
+        try connection.sendWithNextStatement("SAVEPOINT s")
+        try connection.sendWithNextStatement("SELECT no_such_column FROM \(table)")
         let error = #expect(throws: PostgresError.self) { try connection.query("SELECT 1") }
         #expect(error?.sqlState == "42703")
         try connection.rollback()
@@ -122,9 +135,9 @@ struct PipelineTests {
         try connection.execute("CREATE TABLE \(table) (n BIGINT PRIMARY KEY)")
         let before = counter.value
         connection.begin("BEGIN")
-        connection.sendWithNextStatement("SAVEPOINT s")
+        try connection.sendWithNextStatement("SAVEPOINT s")
         try connection.update("INSERT INTO \(table) VALUES ($1)", [.int64(3)])
-        connection.sendWithNextStatement("RELEASE SAVEPOINT s")
+        try connection.sendWithNextStatement("RELEASE SAVEPOINT s")
         try connection.commit()
         #expect(counter.value - before == 2)
         #expect(try connection.query("SELECT n FROM \(table)").map { try $0.requiredInt64(0) } == [3])
