@@ -73,7 +73,9 @@ extension EmailActionService {
     /// client's, a change of email's per account, and the address's when the request names it. The refusal, if one
     /// is used up.
     private func charge(_ pending: PendingTarget, _ ledger: inout LimitLedger) throws -> WireError? {
-        if let client = ledger.caller.client, try !ledger.charge([(LimitKeys.emailsFromClient(client), settings.sendsPerClient)]) {
+        if let client = ledger.caller.client,
+            try !ledger.charge([(LimitKeys.emailsFromClient(client), settings.sendsPerClient)])
+        {
             return WireError(.tooManyAttemptsTryLater, "Too many emails asked for; try again later.")
         }
         if pending.kind == .verifyAndChangeEmail, let localID = pending.localID,

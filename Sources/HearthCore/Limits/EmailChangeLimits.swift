@@ -33,7 +33,8 @@ public struct EmailChangeLimits: Sendable, Equatable {
         localID: String, by caller: Caller, store: any HearthStore, atMillis nowMillis: Int64,
         report: (SecurityEvent) -> Void
     ) throws {
-        try store.transaction(atMillis: nowMillis, report: report, audit: nil, caller: caller) { _, ledger -> WriteOutcome<Void> in
+        try store.transaction(atMillis: nowMillis, report: report, audit: nil, caller: caller) {
+            _, ledger -> WriteOutcome<Void> in
             try charge(localID: localID, &ledger).map { .commitThenFail($0) } ?? .commit(())
         }
     }
