@@ -16,8 +16,9 @@ public final class IdentityPlatform: Sendable {
     public let serviceAccountTokens: ServiceAccountTokenIssuer
     /// Accepts the admin access tokens `serviceAccountTokens` issues (for the admin endpoints' edge).
     public let serviceAccountTokenVerifier: ServiceAccountTokenVerifier
-    /// Firebase's admin account operations; ``admin(as:)`` hands them out for one caller.
-    private let administration: AdminService
+    /// Firebase's admin account operations and the operator's, used by the admin API, the console and
+    /// `hearth users`; each operation that changes something is told its ``Caller``.
+    public let admin: AdminService
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The identity providers `signInWithIdp` accepts.
@@ -30,13 +31,13 @@ public final class IdentityPlatform: Sendable {
     public let emailActions: EmailActionService
     /// The audit log's settings, which every service writes its events under.
     public let audit: AuditLog
+    /// What the services share (store, clock, rate limiter, audit log, security events, metrics, project).
+    public let context: ServiceContext
 
     /// Loads (or on first start creates) the signing keys, and wires every service from `configuration`.
     public init(_ configuration: Configuration, store: any HearthStore, time: any TimeSource = SystemTimeSource()) throws {
         let project = configuration.project
-        let passwords = configuration.passwords
         let audit = configuration.audit
-        let securityEvents = configuration.securityEvents
         let rateLimits = configuration.rateLimits
         self.project = project
         self.audit = audit
@@ -72,41 +73,33 @@ public final class IdentityPlatform: Sendable {
         } else {
             devApple = nil
         }
-        tokens = TokenService(
-            project: project, store: store, keys: sessionKeys, time: time, policy: configuration.sessionPolicy, audit: audit)
+        let context = ServiceContext(
+            project: project, store: store, time: time, rateLimiter: rateLimiter, audit: audit,
+            securityEvents: configuration.securityEvents, metrics: configuration.metrics)
+        self.context = context
+        tokens = TokenService(context: context, keys: sessionKeys, policy: configuration.sessionPolicy)
         identityProviders = IdentityProviderRegistry(
             providers: providers, time: time, clockSkew: project.clockSkew, limits: configuration.outboundLimits)
-        mfa = MFAService(
-            project: project, store: store, tokens: tokens, time: time, sms: configuration.smsSender, limits: configuration.mfaLimits,
-            limiter: rateLimiter, report: securityEvents, audit: audit)
+        mfa = MFAService(context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits)
         customTokens = CustomTokenSignIn(
-            project: project, store: store, tokens: tokens, mfa: mfa, time: time, limiter: rateLimiter,
-            acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens, audit: audit)
+            context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
-        administration = AdminService(
-            store: store, time: time, maximumFactors: configuration.mfaLimits.maximumFactors, passwords: passwords,
-            revocationsQueued: configuration.providerTokens.revocationsQueued, actor: .system, audit: audit)
-        self.emailActions = EmailActionService(
-            project: project, store: store, tokens: tokens, mfa: mfa, time: time, sender: configuration.emailSender,
-            passwords: passwords, settings: configuration.emailActions, limiter: rateLimiter,
-            issuedCodes: configuration.issuedOOBCodes,
-            report: securityEvents, audit: audit)
+        admin = AdminService(
+            context: context, maximumFactors: configuration.mfaLimits.maximumFactors, passwords: configuration.passwords,
+            revocationsQueued: configuration.providerTokens.revocationsQueued)
+        emailActions = EmailActionService(
+            context: context, tokens: tokens, mfa: mfa, sender: configuration.emailSender,
+            passwords: configuration.passwords, settings: configuration.emailActions,
+            issuedCodes: configuration.issuedOOBCodes)
         passwordAccounts = PasswordAccounts(
-            project: project, store: store, tokens: tokens, mfa: mfa, time: time, hasher: passwords,
-            lockouts: configuration.passwordLockouts, limiter: rateLimiter, report: securityEvents, audit: audit,
-            emailChanges: configuration.emailActions.emailChanges)
+            context: context, tokens: tokens, mfa: mfa, hasher: configuration.passwords,
+            lockouts: configuration.passwordLockouts, emailChanges: configuration.emailActions.emailChanges)
         accounts = AccountService(
-            project: project, store: store, tokens: tokens, providers: identityProviders, mfa: mfa, time: time,
-            limiter: rateLimiter, providerTokens: configuration.providerTokens, emailActions: self.emailActions,
-            passwords: passwordAccounts, metrics: configuration.metrics, audit: audit)
+            context: context, tokens: tokens, providers: identityProviders, mfa: mfa,
+            providerTokens: configuration.providerTokens, emailActions: emailActions, passwords: passwordAccounts)
     }
-
-    /// Firebase's admin account operations, for a caller the request edge (or the console, or the command line)
-    /// authorized: every change they make is recorded as done by `actor`. There is no default caller.
-    public func admin(as actor: AuditActor) -> AdminService { administration.acting(as: actor) }
 }
-
 extension IdentityPlatform {
     /// What a platform is made of besides its store and clock: one value, every part but the project and the
     /// password hasher defaulted to "off" or the documented defaults.

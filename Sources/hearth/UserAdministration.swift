@@ -3,13 +3,13 @@ import HearthCommandLine
 import HearthCore
 import HearthProtocol
 
-/// The `hearth users` actions on single accounts and the listing, each a call of the admin service (or of
-/// the account service for the older show/disable/enable/revoke/delete), printed for an operator.
+/// The `hearth users` actions on single accounts and the listing, each a call of the admin service as the command
+/// line's operator (``Caller/commandLine``), printed for an operator.
 struct UserAdministration {
     let platform: IdentityPlatform
     let options: ParsedOptions
 
-    private var admin: AdminService { platform.admin(as: .commandLine) }
+    private var admin: AdminService { platform.admin }
 
     // MARK: - show, disable, enable, revoke, delete
 
@@ -17,18 +17,19 @@ struct UserAdministration {
         try refusingUnknown(uid: localID) {
             switch action {
             case .show:
-                printRecord(try platform.accounts.userRecord(localID: localID))
+                printRecord(try admin.userRecord(localID: localID))
             case .disable:
-                try platform.accounts.setDisabled(localID: localID, true, by: .commandLine)
+                try admin.setDisabled(localID: localID, true, by: .commandLine)
                 print("Disabled \(localID): it can no longer sign in or refresh tokens.")
             case .enable:
-                try platform.accounts.setDisabled(localID: localID, false, by: .commandLine)
+                try admin.setDisabled(localID: localID, false, by: .commandLine)
                 print("Enabled \(localID).")
             case .revoke:
-                try platform.accounts.revokeSessions(localID: localID, by: .commandLine)
+                try admin.revokeSessions(localID: localID, by: .commandLine)
                 print("Revoked every session of \(localID): its refresh tokens now answer TOKEN_EXPIRED.")
             default:
-                try platform.accounts.deleteAccount(localID: localID, by: .commandLine)
+                _ = try admin.delete(
+                    AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(localID)])), by: .commandLine)
                 print("Deleted \(localID).")
             }
         }
@@ -77,7 +78,7 @@ struct UserAdministration {
         request.photoUrl = options.values["photo"]
         request.emailVerified = options.flags.contains("email-verified") ? true : nil
         request.disabled = options.flags.contains("disabled") ? true : nil
-        let created = try refused("cannot create the user") { try admin.create(request) }
+        let created = try refused("cannot create the user") { try admin.create(request, by: .commandLine) }
         print(created.localId)
     }
 
@@ -87,7 +88,7 @@ struct UserAdministration {
         var request = AdminUpdateAccountRequest(localId: localID)
         request.customAttributes = claims
         try refusingUnknown(uid: localID) {
-            _ = try refused("cannot set the custom claims") { try admin.update(request) }
+            _ = try refused("cannot set the custom claims") { try admin.update(request, by: .commandLine) }
         }
         let cleared = (try? JSONValue(parsing: Data(claims.utf8)))?.objectValue?.isEmpty == true
         print(
@@ -98,12 +99,12 @@ struct UserAdministration {
 
     // MARK: - remove-factor
 
-    /// Removes one second factor, in one store write (`AccountService.removeSecondFactor`).
+    /// Removes one second factor, in one store write (`AdminService.removeSecondFactor`).
     func removeFactor(localID: String, enrollmentID: String) throws {
         var result: (removed: MFAEnrollment, remaining: Int)?
         try refusingUnknown(uid: localID) {
             do {
-                result = try platform.accounts.removeSecondFactor(localID: localID, enrollmentID: enrollmentID, by: .commandLine)
+                result = try admin.removeSecondFactor(localID: localID, enrollmentID: enrollmentID, by: .commandLine)
             } catch let error as WireError where error.code == .mfaEnrollmentNotFound {
                 throw StartupError(error.detail ?? error.message)
             }

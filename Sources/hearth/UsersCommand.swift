@@ -96,8 +96,8 @@ enum UsersCommand {
         case .create: try users.create()
         case .setClaims: try users.setClaims(localID: uid, claims: given.last ?? "")
         case .removeFactor: try users.removeFactor(localID: uid, enrollmentID: given.last ?? "")
-        case .import: try UsersImport(admin: platform.admin(as: .commandLine), hashOptions: try UsersImport.hashOptions(from: options)).run(path: uid)
-        case .export: try UsersExport(admin: platform.admin(as: .commandLine)).run(out: options.values["out"])
+        case .import: try UsersImport(admin: platform.admin, hashOptions: try UsersImport.hashOptions(from: options)).run(path: uid)
+        case .export: try UsersExport(admin: platform.admin).run(out: options.values["out"])
         }
     }
 }

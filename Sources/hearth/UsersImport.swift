@@ -113,7 +113,8 @@ struct UsersImport {
     private func importChunk(_ rows: [Row]) throws -> Int {
         let response: BatchCreateResponse
         do {
-            response = try admin.batchCreate(BatchCreateRequest(users: rows.map(\.user), hashOptions: hashOptions))
+            response = try admin.batchCreate(
+                BatchCreateRequest(users: rows.map(\.user), hashOptions: hashOptions), by: .commandLine)
         } catch let error as WireError {
             for row in rows { report(index: row.index, uid: row.user.localId, error.message) }
             return 0

@@ -34,14 +34,14 @@ struct AccountLifecycleTests {
     @Test("signUp marks the guest anonymous; linking Google clears it in the same write and its tokens name google.com")
     func linkingUpgrades() throws {
         let test = try TestPlatform()
-        let guest = try test.accounts.signUp(SignUpRequest())
+        let guest = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         #expect(try Self.isAnonymous(test, guest.localId) == true)
         let upgraded = try test.accounts.signInWithIdp(
-            test.signInRequest(idToken: try test.google.idToken(subject: "g-up", email: "up@example.com"), linking: guest.idToken))
+            test.signInRequest(idToken: try test.google.idToken(subject: "g-up", email: "up@example.com"), linking: guest.idToken), by: .user(client: nil))
         #expect(upgraded.localId == guest.localId)
         #expect(try Self.isAnonymous(test, guest.localId) == false)
         #expect(try test.claims(of: try #require(upgraded.idToken))["firebase"]?["sign_in_provider"] == "google.com")
-        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: upgraded.refreshToken))
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: upgraded.refreshToken), by: .user(client: nil))
         let claims = try test.claims(of: refreshed.idToken)
         #expect(claims["firebase"]?["sign_in_provider"] == "google.com")
         #expect(claims["firebase"]?["identities"]?["google.com"] == .array([.string("g-up")]))
@@ -51,9 +51,9 @@ struct AccountLifecycleTests {
     func refusedLinkKeepsGuest() throws {
         let test = try TestPlatform()
         _ = try test.signIn(subject: "taken", email: "taken@example.com")
-        let guest = try test.accounts.signUp(SignUpRequest())
+        let guest = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         let refused = try test.accounts.signInWithIdp(
-            test.signInRequest(idToken: try test.google.idToken(subject: "taken", email: "taken@example.com"), linking: guest.idToken))
+            test.signInRequest(idToken: try test.google.idToken(subject: "taken", email: "taken@example.com"), linking: guest.idToken), by: .user(client: nil))
         #expect(refused.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
         #expect(try Self.isAnonymous(test, guest.localId) == true)
     }
@@ -70,15 +70,15 @@ struct AccountLifecycleTests {
             }),
         ]
         for (name, change) in changes {
-            let guest = try test.accounts.signUp(SignUpRequest())
+            let guest = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
             var untouched = AdminUpdateAccountRequest(localId: guest.localId)
             untouched.displayName = "Still a guest"
             untouched.disableUser = false
-            _ = try test.platform.admin(as: .system).update(untouched)
+            _ = try test.platform.admin.update(untouched, by: .system)
             #expect(try Self.isAnonymous(test, guest.localId) == true, "\(name)")
             var request = AdminUpdateAccountRequest(localId: guest.localId)
             try change(&request)
-            _ = try test.platform.admin(as: .system).update(request)
+            _ = try test.platform.admin.update(request, by: .system)
             #expect(try Self.isAnonymous(test, guest.localId) == false, "\(name)")
         }
     }
@@ -88,7 +88,7 @@ struct AccountLifecycleTests {
         let test = try TestPlatform()
         let signedIn = try test.signIn(subject: "regular")
         #expect(try Self.isAnonymous(test, try #require(signedIn.localId)) == false)
-        let created = try test.platform.admin(as: .system).create(AdminCreateAccountRequest(fields: RequestFields()))
+        let created = try test.platform.admin.create(AdminCreateAccountRequest(fields: RequestFields()), by: .system)
         #expect(try Self.isAnonymous(test, created.localId) == false)
     }
 
@@ -115,7 +115,7 @@ struct AccountLifecycleTests {
         let user = try test.signIn(subject: "del-client")
         let localID = try #require(user.localId)
         try Self.linkApple(test, to: localID)
-        _ = try test.accounts.delete(DeleteAccountRequest(idToken: user.idToken))
+        _ = try test.accounts.delete(DeleteAccountRequest(idToken: user.idToken), by: .user(client: nil))
         let queued = try Self.queued(test)
         #expect(queued.count == 1)
         #expect(queued.first?.providerID == "apple.com")
@@ -132,12 +132,12 @@ struct AccountLifecycleTests {
         let two = try #require(try test.signIn(subject: "del-admin-2").localId)
         let kept = try #require(try test.signIn(subject: "del-admin-3").localId)
         for (localID, rawID) in [(one, "a1"), (two, "a2"), (kept, "a3")] { try Self.linkApple(test, to: localID, rawID: rawID) }
-        _ = try test.platform.admin(as: .system).delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(one)])))
+        _ = try test.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(one)])), by: .system)
         #expect(try Self.queued(test).map(\.localID) == [one])
-        let answer = try test.platform.admin(as: .system).batchDelete(BatchDeleteRequest(localIds: [two, kept], force: false))
+        let answer = try test.platform.admin.batchDelete(BatchDeleteRequest(localIds: [two, kept], force: false), by: .system)
         #expect(answer.errors?.count == 2, "enabled accounts are kept without force")
         #expect(try Self.queued(test).count == 1)
-        _ = try test.platform.admin(as: .system).batchDelete(BatchDeleteRequest(localIds: [two], force: true))
+        _ = try test.platform.admin.batchDelete(BatchDeleteRequest(localIds: [two], force: true), by: .system)
         #expect(Set(try Self.queued(test).map(\.localID)) == [one, two])
     }
 
@@ -145,11 +145,11 @@ struct AccountLifecycleTests {
     func operatorDelete() throws {
         let test = try TestPlatform()
         let plain = try #require(try test.signIn(subject: "op-plain").localId)
-        try test.accounts.deleteAccount(localID: plain, by: .commandLine)
+        _ = try test.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(plain)])), by: .commandLine)
         #expect(try Self.queued(test).isEmpty)
         let apple = try #require(try test.signIn(subject: "op-apple").localId)
         try Self.linkApple(test, to: apple)
-        try test.accounts.deleteAccount(localID: apple, by: .commandLine)
+        _ = try test.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(apple)])), by: .commandLine)
         #expect(try Self.queued(test).map(\.localID) == [apple])
     }
 
@@ -163,18 +163,18 @@ struct AccountLifecycleTests {
         try Self.linkApple(test, to: localID, rawID: "u1")
         var rename = UpdateAccountRequest(idToken: user.idToken)
         rename.displayName = "Renamed"
-        _ = try test.accounts.update(rename)
+        _ = try test.accounts.update(rename, by: .user(client: nil))
         #expect(try Self.queued(test).isEmpty)
         var unlink = UpdateAccountRequest(idToken: user.idToken)
         unlink.deleteProvider = ["apple.com"]
-        _ = try test.accounts.update(unlink)
+        _ = try test.accounts.update(unlink, by: .user(client: nil))
         #expect(try Self.queued(test).map(\.localID) == [localID])
 
         let other = try #require(try test.signIn(subject: "unlink-admin").localId)
         try Self.linkApple(test, to: other, rawID: "u2")
         var adminUnlink = AdminUpdateAccountRequest(localId: other)
         adminUnlink.deleteProvider = ["apple.com"]
-        _ = try test.platform.admin(as: .system).update(adminUnlink)
+        _ = try test.platform.admin.update(adminUnlink, by: .system)
         #expect(Set(try Self.queued(test).map(\.localID)) == [localID, other])
     }
 
@@ -183,7 +183,7 @@ struct AccountLifecycleTests {
         let test = try TestPlatform()
         var create = try AdminCreateAccountRequest(fields: RequestFields())
         create.email = "taken-over@gmail.com"
-        let localID = try test.platform.admin(as: .system).create(create).localId
+        let localID = try test.platform.admin.create(create, by: .system).localId
         try Self.linkApple(test, to: localID)
         let signedIn = try test.signIn(subject: "takeover", email: "taken-over@gmail.com", emailVerified: true)
         #expect(signedIn.localId == localID)

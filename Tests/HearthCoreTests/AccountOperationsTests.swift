@@ -17,9 +17,9 @@ struct AccountOperationsTests {
                 for: try #require(try writer.account(localID: localID)),
                 session: Session(signInProvider: "anonymous", authTime: test.time.nowSeconds), writer: writer)
         }
-        let idToken = try test.tokens.refresh(RefreshTokenRequest(refreshToken: session)).idToken
+        let idToken = try test.tokens.refresh(RefreshTokenRequest(refreshToken: session), by: .user(client: nil)).idToken
         let linked = try test.accounts.signInWithIdp(
-            test.signInRequest(idToken: try test.google.idToken(subject: "C", email: "c@example.com"), linking: idToken))
+            test.signInRequest(idToken: try test.google.idToken(subject: "C", email: "c@example.com"), linking: idToken), by: .user(client: nil))
         #expect(linked.localId == localID)
         #expect(linked.isNewUser == nil)
         let claims = try test.claims(of: try #require(linked.idToken))
@@ -34,7 +34,7 @@ struct AccountOperationsTests {
         let test = try TestPlatform()
         let first = try test.signIn(subject: "D")
         let other = try test.google.idToken(subject: "E")
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: other, linking: first.idToken)) } == .providerAlreadyLinked)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: other, linking: first.idToken), by: .user(client: nil)) } == .providerAlreadyLinked)
     }
 
     @Test("with returnIdpCredential, FEDERATED_USER_ID_ALREADY_LINKED and EMAIL_EXISTS are 200 + errorMessage")
@@ -49,19 +49,19 @@ struct AccountOperationsTests {
                 for: try #require(try writer.account(localID: "linker")),
                 session: Session(signInProvider: "anonymous", authTime: test.time.nowSeconds), writer: writer)
         }
-        let idToken = try test.tokens.refresh(RefreshTokenRequest(refreshToken: session)).idToken
+        let idToken = try test.tokens.refresh(RefreshTokenRequest(refreshToken: session), by: .user(client: nil)).idToken
         let googleToken = try test.google.idToken(subject: "F", email: "f@example.com")
-        let inUse = try test.accounts.signInWithIdp(test.signInRequest(idToken: googleToken, linking: idToken))
+        let inUse = try test.accounts.signInWithIdp(test.signInRequest(idToken: googleToken, linking: idToken), by: .user(client: nil))
         #expect(inUse.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
         #expect(inUse.localId == nil && inUse.idToken == nil)
         #expect(inUse.oauthIdToken == googleToken)
         #expect(inUse.email == "f@example.com")
 
         let sameEmail = try test.google.idToken(subject: "G", email: "f@example.com")
-        let emailExists = try test.accounts.signInWithIdp(test.signInRequest(idToken: sameEmail, linking: idToken))
+        let emailExists = try test.accounts.signInWithIdp(test.signInRequest(idToken: sameEmail, linking: idToken), by: .user(client: nil))
         #expect(emailExists.errorMessage == "EMAIL_EXISTS")
         #expect(wireErrorCode {
-            _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: sameEmail, linking: idToken, returnIdpCredential: false))
+            _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: sameEmail, linking: idToken, returnIdpCredential: false), by: .user(client: nil))
         } == .emailExists)
     }
 
@@ -93,7 +93,7 @@ struct AccountOperationsTests {
         var request = UpdateAccountRequest(idToken: signIn.idToken)
         request.displayName = "New Name"
         request.photoUrl = "https://example.com/me.png"
-        let updated = try test.accounts.update(request)
+        let updated = try test.accounts.update(request, by: .user(client: nil))
         #expect(updated.localId == signIn.localId)
         #expect(updated.displayName == "New Name")
         #expect(updated.photoUrl == "https://example.com/me.png")
@@ -101,7 +101,7 @@ struct AccountOperationsTests {
         var delete = UpdateAccountRequest(idToken: signIn.idToken)
         delete.deleteAttribute = ["DISPLAY_NAME", "PHOTO_URL"]
         delete.deleteProvider = ["google.com"]
-        let cleared = try test.accounts.update(delete)
+        let cleared = try test.accounts.update(delete, by: .user(client: nil))
         #expect(cleared.displayName == nil && cleared.photoUrl == nil)
         #expect(cleared.providerUserInfo == [])
         let account = try #require(try test.store.read { try $0.account(localID: signIn.localId!) })
@@ -115,14 +115,14 @@ struct AccountOperationsTests {
         var custom = UpdateAccountRequest(idToken: signIn.idToken)
         custom.customAttributes = #"{"admin":true}"#
         custom.displayName = "Should not stick"
-        #expect(wireErrorCode { _ = try test.accounts.update(custom) } == .insufficientPermission)
+        #expect(wireErrorCode { _ = try test.accounts.update(custom, by: .user(client: nil)) } == .insufficientPermission)
         var disable = UpdateAccountRequest(idToken: signIn.idToken)
         disable.disableUser = true
-        #expect(wireErrorCode { _ = try test.accounts.update(disable) } == .operationNotAllowed)
+        #expect(wireErrorCode { _ = try test.accounts.update(disable, by: .user(client: nil)) } == .operationNotAllowed)
         var photo = UpdateAccountRequest(idToken: signIn.idToken)
         photo.photoUrl = "not a url"
-        #expect(wireErrorCode { _ = try test.accounts.update(photo) } == .invalidPhotoURL)
-        #expect(wireErrorCode { _ = try test.accounts.update(UpdateAccountRequest(idToken: nil)) } == .invalidReqType)
+        #expect(wireErrorCode { _ = try test.accounts.update(photo, by: .user(client: nil)) } == .invalidPhotoURL)
+        #expect(wireErrorCode { _ = try test.accounts.update(UpdateAccountRequest(idToken: nil), by: .user(client: nil)) } == .invalidReqType)
         let account = try #require(try test.store.read { try $0.account(localID: signIn.localId!) })
         #expect(account.displayName == "Test User" && account.customAttributes == nil && !account.disabled)
     }
@@ -131,10 +131,10 @@ struct AccountOperationsTests {
     func delete() throws {
         let test = try TestPlatform()
         let signIn = try test.signIn(subject: "K")
-        #expect(try test.accounts.delete(DeleteAccountRequest(idToken: signIn.idToken)).kind == "identitytoolkit#DeleteAccountResponse")
+        #expect(try test.accounts.delete(DeleteAccountRequest(idToken: signIn.idToken), by: .user(client: nil)).kind == "identitytoolkit#DeleteAccountResponse")
         #expect(try test.store.read { try $0.account(localID: signIn.localId!) } == nil)
-        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken)) } == .userNotFound)
-        #expect(wireErrorCode { _ = try test.accounts.delete(DeleteAccountRequest(idToken: signIn.idToken)) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken), by: .user(client: nil)) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.accounts.delete(DeleteAccountRequest(idToken: signIn.idToken), by: .user(client: nil)) } == .userNotFound)
     }
 
     @Test("removeSecondFactor removes that factor only, in one write; unknown factors and users are refused")
@@ -144,19 +144,19 @@ struct AccountOperationsTests {
         let totp = MFAEnrollment(enrollmentID: "totp-1", kind: .totp, enrolledAtMillis: 2, totpSecret: Array(repeating: 7, count: 20))
         try test.store.write { try $0.insertAccount(Account(localID: "mfa-user", createdAtMillis: 0, validSinceMillis: 0, mfaEnrollments: [phone, totp])) }
 
-        let result = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1", by: .commandLine)
+        let result = try test.platform.admin.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1", by: .commandLine)
         #expect(result.removed == phone)
         #expect(result.remaining == 1)
         #expect(try test.store.read { try $0.account(localID: "mfa-user") }?.mfaEnrollments == [totp])
 
         do {
-            _ = try test.accounts.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1", by: .commandLine)
+            _ = try test.platform.admin.removeSecondFactor(localID: "mfa-user", enrollmentID: "phone-1", by: .commandLine)
             Issue.record("a removed factor was removed again")
         } catch let error as WireError {
             #expect(error.code == .mfaEnrollmentNotFound)
             #expect(error.detail?.contains("(it has: totp-1)") == true, "\(error)")
         }
-        #expect(wireErrorCode { _ = try test.accounts.removeSecondFactor(localID: "nobody", enrollmentID: "totp-1", by: .commandLine) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.platform.admin.removeSecondFactor(localID: "nobody", enrollmentID: "totp-1", by: .commandLine) } == .userNotFound)
         #expect(try test.store.read { try $0.account(localID: "mfa-user") }?.mfaEnrollments == [totp])
     }
 }

@@ -22,7 +22,7 @@ struct AdminImportQueryTests {
                 """#),
             try row(#"{"localId":"imp-2","disabled":true}"#),
         ]
-        let result = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: users))
+        let result = try test.platform.admin.batchCreate(BatchCreateRequest(users: users), by: .system)
         #expect(result.error == [])
         let one = try #require(try test.store.read { try $0.account(localID: "imp-1") })
         #expect(one.email == "one@example.com" && one.emailVerified && one.displayName == "One")
@@ -38,12 +38,12 @@ struct AdminImportQueryTests {
     @Test("batchCreate reports bad rows by index with Firebase's messages and imports the rest")
     func rowErrors() throws {
         let test = try TestPlatform()
-        _ = try test.platform.admin(as: .system).create({
+        _ = try test.platform.admin.create({
             var request = AdminCreateAccountRequest()
             request.localId = "existing"
             request.email = "taken@example.com"
             return request
-        }())
+        }(), by: .system)
         let rows = [
             #"{"email":"no-uid@example.com"}"#,
             #"{"localId":"existing"}"#,
@@ -57,7 +57,7 @@ struct AdminImportQueryTests {
             #"{"localId":"fine","email":"fine@example.com"}"#,
             #"{"localId":"r9","email":"fine@example.com"}"#,
         ]
-        let result = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: try rows.map(row)))
+        let result = try test.platform.admin.batchCreate(BatchCreateRequest(users: try rows.map(row)), by: .system)
         #expect(result.error == [
             .init(index: 0, message: "localId is missing"),
             .init(index: 1, message: "localId belongs to an existing account - can not overwrite."),
@@ -78,14 +78,14 @@ struct AdminImportQueryTests {
     func overwriteAndIdentities() throws {
         let test = try TestPlatform()
         let google = try #require(try test.signIn(subject: "G-9").localId)
-        let first = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: [
+        let first = try test.platform.admin.batchCreate(BatchCreateRequest(users: [
             try row(#"{"localId":"ow","displayName":"Before"}"#),
             try row(#"{"localId":"steal","providerUserInfo":[{"providerId":"google.com","rawId":"G-9"}]}"#),
-        ]))
+        ]), by: .system)
         #expect(first.error == [.init(index: 1, message: "raw id exists in other account in database")])
         #expect(try test.store.read { try $0.account(providerID: "google.com", rawID: "G-9") }?.localID == google)
-        let overwritten = try test.platform.admin(as: .system).batchCreate(
-            BatchCreateRequest(users: [try row(#"{"localId":"ow","displayName":"After"}"#)], allowOverwrite: true))
+        let overwritten = try test.platform.admin.batchCreate(
+            BatchCreateRequest(users: [try row(#"{"localId":"ow","displayName":"After"}"#)], allowOverwrite: true), by: .system)
         #expect(overwritten.error == [])
         #expect(try test.store.read { try $0.account(localID: "ow") }?.displayName == "After")
     }
@@ -93,22 +93,23 @@ struct AdminImportQueryTests {
     @Test("batchCreate refuses whole requests: no users, more than 1,000, duplicate uids, and with sanityCheck duplicate emails or raw ids")
     func wholeRequestRefusals() throws {
         let test = try TestPlatform()
-        let admin = test.platform.admin(as: .system)
-        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: [])) } == .missingUserAccount)
+        let admin = test.platform.admin
+        let adminCaller = Caller.system
+        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: []), by: adminCaller) } == .missingUserAccount)
         let many = (0...1000).map { ImportedUser(localId: "u\($0)") }
-        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: many)) } == .invalidArgument)
+        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: many), by: adminCaller) } == .invalidArgument)
         let sameUID = [ImportedUser(localId: "a"), ImportedUser(localId: "a")]
-        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: sameUID)) } == .duplicateLocalID)
+        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: sameUID), by: adminCaller) } == .duplicateLocalID)
         let sameEmail = [try row(#"{"localId":"a","email":"x@example.com"}"#), try row(#"{"localId":"b","email":"X@example.com"}"#)]
-        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: sameEmail, sanityCheck: true)) } == .duplicateEmail)
+        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: sameEmail, sanityCheck: true), by: adminCaller) } == .duplicateEmail)
         let sameRaw = [
             try row(#"{"localId":"a","providerUserInfo":[{"providerId":"github.com","rawId":"1"}]}"#),
             try row(#"{"localId":"b","providerUserInfo":[{"providerId":"github.com","rawId":"1"}]}"#),
         ]
-        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: sameRaw, sanityCheck: true)) } == .duplicateRawID)
+        #expect(wireErrorCode { _ = try admin.batchCreate(BatchCreateRequest(users: sameRaw, sanityCheck: true), by: adminCaller) } == .duplicateRawID)
         #expect(try test.store.read { try $0.accountCount() } == 0)
         // Without sanityCheck the second row sees the first one's identity and is reported instead.
-        let unchecked = try admin.batchCreate(BatchCreateRequest(users: sameRaw))
+        let unchecked = try admin.batchCreate(BatchCreateRequest(users: sameRaw), by: adminCaller)
         #expect(unchecked.error == [.init(index: 1, message: "raw id exists in other account in database")])
     }
 
@@ -120,8 +121,9 @@ struct AdminImportQueryTests {
             #"{"localId":"a","email":"alice@example.com","displayName":"Zed","createdAt":2000,"phoneNumber":"+15555550001"}"#,
             #"{"localId":"b","displayName":"Bob","createdAt":1000}"#,
         ]
-        _ = try test.platform.admin(as: .system).batchCreate(BatchCreateRequest(users: try rows.map(row)))
-        let admin = test.platform.admin(as: .system)
+        _ = try test.platform.admin.batchCreate(BatchCreateRequest(users: try rows.map(row)), by: .system)
+        let admin = test.platform.admin
+        let adminCaller = Caller.system
         #expect(try admin.query(QueryAccountsRequest()).userInfo?.map(\.localId) == ["a", "b", "c"])
         #expect(try admin.query(QueryAccountsRequest(order: "DESC")).userInfo?.map(\.localId) == ["c", "b", "a"])
         #expect(try admin.query(QueryAccountsRequest(sortBy: "NAME")).userInfo?.map(\.localId) == ["b", "c", "a"])
@@ -149,7 +151,7 @@ struct AdminImportQueryTests {
                 try writer.insertAccount(Account(localID: String(format: "q%05d", index), createdAtMillis: 1, validSinceMillis: 0))
             }
         }
-        let last = try test.platform.admin(as: .system).query(QueryAccountsRequest(limit: 500, offset: 2_000))
+        let last = try test.platform.admin.query(QueryAccountsRequest(limit: 500, offset: 2_000))
         #expect(last.recordsCount == "2100")
         #expect(last.userInfo?.first?.localId == "q02000" && last.userInfo?.count == 100)
     }
@@ -157,7 +159,8 @@ struct AdminImportQueryTests {
     @Test("query refuses limits outside 1 to 500, a negative offset and empty expressions")
     func queryRefusals() throws {
         let test = try TestPlatform()
-        let admin = test.platform.admin(as: .system)
+        let admin = test.platform.admin
+        let adminCaller = Caller.system
         for request in [
             QueryAccountsRequest(limit: 0), QueryAccountsRequest(limit: 501), QueryAccountsRequest(offset: -1),
             QueryAccountsRequest(expression: [.init()]),

@@ -10,7 +10,7 @@ struct AdminServiceTests {
     {
         var request = AdminCreateAccountRequest()
         configure(&request)
-        return try test.platform.admin(as: .system).create(request)
+        return try test.platform.admin.create(request, by: .system)
     }
 
     @Test("create stores every field and lookup answers it in Firebase's formats")
@@ -27,7 +27,7 @@ struct AdminServiceTests {
             $0.customAttributes = #"{"role":"admin"}"#
         }
         #expect(created == AdminCreateAccountResponse(localId: "admin-made", email: "ada@example.com", displayName: "Ada"))
-        let users = try #require(try test.platform.admin(as: .system).lookup(AdminLookupRequest(localId: ["admin-made"])).users)
+        let users = try #require(try test.platform.admin.lookup(AdminLookupRequest(localId: ["admin-made"])).users)
         let user = try #require(users.first)
         #expect(users.count == 1)
         #expect(user.email == "ada@example.com" && user.emailVerified == true && user.disabled == true)
@@ -87,7 +87,7 @@ struct AdminServiceTests {
             wireErrorCode {
                 var request = AdminUpdateAccountRequest(localId: "u")
                 request.customAttributes = claims
-                _ = try test.platform.admin(as: .system).update(request)
+                _ = try test.platform.admin.update(request, by: .system)
             }
         }
         for reserved in ["iss", "aud", "firebase", "auth_time", "nonce", "c_hash"] {
@@ -122,21 +122,21 @@ struct AdminServiceTests {
             localId: ["by-email", "missing"], email: ["E@EXAMPLE.COM", "nobody@example.com"],
             phoneNumber: ["+15555550111"],
             federatedUserId: [FederatedUserID(providerId: "google.com", rawId: "G-1")])
-        let users = try #require(try test.platform.admin(as: .system).lookup(request).users)
+        let users = try #require(try test.platform.admin.lookup(request).users)
         #expect(users.map(\.localId) == ["by-email", "by-phone", google.localId])
         #expect(users[2].providerUserInfo?.first?.rawId == "G-1")
-        #expect(try test.platform.admin(as: .system).lookup(AdminLookupRequest(localId: ["missing"])).users == nil)
+        #expect(try test.platform.admin.lookup(AdminLookupRequest(localId: ["missing"])).users == nil)
     }
 
     @Test("lookup: federated entries without a provider or raw id are skipped; initialEmail is 501; at most 1,000")
     func lookupEdges() throws {
         let test = try TestPlatform()
         let fields = try RequestFields(json: Array(#"{"federatedUserId":[{"providerId":"google.com"},{"rawId":"x"}]}"#.utf8))
-        #expect(try test.platform.admin(as: .system).lookup(AdminLookupRequest(fields: fields)).users == nil)
+        #expect(try test.platform.admin.lookup(AdminLookupRequest(fields: fields)).users == nil)
         let initial = try RequestFields(json: Array(#"{"initialEmail":["a@example.com"]}"#.utf8))
-        #expect(wireErrorCode { _ = try test.platform.admin(as: .system).lookup(AdminLookupRequest(fields: initial)) } == .notImplemented)
+        #expect(wireErrorCode { _ = try test.platform.admin.lookup(AdminLookupRequest(fields: initial)) } == .notImplemented)
         let many = AdminLookupRequest(localId: (0...1000).map { "u\($0)" })
-        #expect(wireErrorCode { _ = try test.platform.admin(as: .system).lookup(many) } == .invalidArgument)
+        #expect(wireErrorCode { _ = try test.platform.admin.lookup(many) } == .invalidArgument)
     }
 
     @Test("delete removes the account; its refresh tokens then answer USER_NOT_FOUND")
@@ -144,11 +144,11 @@ struct AdminServiceTests {
         let test = try TestPlatform()
         let signedIn = try test.signIn(subject: "D-1")
         let fields = RequestFields(["localId": .string(signedIn.localId ?? "")])
-        #expect(try test.platform.admin(as: .system).delete(AdminDeleteAccountRequest(fields: fields)).kind == "identitytoolkit#DeleteAccountResponse")
+        #expect(try test.platform.admin.delete(AdminDeleteAccountRequest(fields: fields), by: .system).kind == "identitytoolkit#DeleteAccountResponse")
         #expect(try test.store.read { try $0.account(localID: signedIn.localId ?? "") } == nil)
-        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signedIn.refreshToken)) } == .userNotFound)
-        #expect(wireErrorCode { _ = try test.platform.admin(as: .system).delete(AdminDeleteAccountRequest(fields: fields)) } == .userNotFound)
-        #expect(wireErrorCode { _ = try test.platform.admin(as: .system).delete(AdminDeleteAccountRequest(fields: RequestFields())) } == .missingLocalID)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signedIn.refreshToken), by: .user(client: nil)) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.platform.admin.delete(AdminDeleteAccountRequest(fields: fields), by: .system) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields()), by: .system) } == .missingLocalID)
     }
 
     @Test("batchDelete without force keeps enabled accounts and reports them; force deletes them; unknown ids are skipped")
@@ -159,14 +159,14 @@ struct AdminServiceTests {
             $0.localId = "disabled"
             $0.disabled = true
         }
-        let unforced = try test.platform.admin(as: .system).batchDelete(
-            BatchDeleteRequest(localIds: ["unknown", "enabled", "disabled"], force: false))
+        let unforced = try test.platform.admin.batchDelete(
+            BatchDeleteRequest(localIds: ["unknown", "enabled", "disabled"], force: false), by: .system)
         #expect(unforced.errors == [.init(index: 1, localId: "enabled", message: "NOT_DISABLED : Disable the account before batch deletion.")])
         try test.store.read { reader throws in
             #expect(try reader.account(localID: "enabled") != nil)
             #expect(try reader.account(localID: "disabled") == nil)
         }
-        let forced = try test.platform.admin(as: .system).batchDelete(BatchDeleteRequest(localIds: ["enabled"], force: true))
+        let forced = try test.platform.admin.batchDelete(BatchDeleteRequest(localIds: ["enabled"], force: true), by: .system)
         #expect(forced.errors == nil)
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
@@ -175,7 +175,7 @@ struct AdminServiceTests {
     func batchDeleteLimits() throws {
         let test = try TestPlatform()
         for ids in [[], (0...1000).map { "u\($0)" }] {
-            #expect(wireErrorCode { _ = try test.platform.admin(as: .system).batchDelete(BatchDeleteRequest(localIds: ids, force: true)) } == .localIDListExceedsLimit)
+            #expect(wireErrorCode { _ = try test.platform.admin.batchDelete(BatchDeleteRequest(localIds: ids, force: true), by: .system) } == .localIDListExceedsLimit)
         }
     }
 
@@ -190,7 +190,7 @@ struct AdminServiceTests {
         var token: String?
         var pages = 0
         repeat {
-            let page = try test.platform.admin(as: .system).batchGet(BatchGetRequest(maxResults: 20, nextPageToken: token))
+            let page = try test.platform.admin.batchGet(BatchGetRequest(maxResults: 20, nextPageToken: token))
             listed += page.users.map(\.localId)
             token = page.nextPageToken
             pages += 1
@@ -198,10 +198,10 @@ struct AdminServiceTests {
         } while token != nil
         #expect(listed == ids)
         #expect(pages == 3)
-        let exact = try test.platform.admin(as: .system).batchGet(BatchGetRequest(maxResults: 45))
+        let exact = try test.platform.admin.batchGet(BatchGetRequest(maxResults: 45))
         #expect(exact.users.count == 45 && exact.nextPageToken == nil)
-        #expect(try test.platform.admin(as: .system).batchGet(BatchGetRequest()).users.count == AdminService.defaultPageSize)
-        #expect(try test.platform.admin(as: .system).batchGet(BatchGetRequest(maxResults: 5000)).users.count == 45)
+        #expect(try test.platform.admin.batchGet(BatchGetRequest()).users.count == AdminService.defaultPageSize)
+        #expect(try test.platform.admin.batchGet(BatchGetRequest(maxResults: 5000)).users.count == 45)
     }
 
     @Test("batchGet: accounts added between pages do not shift the next one")
@@ -210,12 +210,12 @@ struct AdminServiceTests {
         try test.store.write { writer in
             for id in ["b", "d", "f"] { try writer.insertAccount(Account(localID: id, createdAtMillis: 1, validSinceMillis: 0)) }
         }
-        let first = try test.platform.admin(as: .system).batchGet(BatchGetRequest(maxResults: 2))
+        let first = try test.platform.admin.batchGet(BatchGetRequest(maxResults: 2))
         #expect(first.users.map(\.localId) == ["b", "d"])
         try test.store.write { writer in
             for id in ["a", "c"] { try writer.insertAccount(Account(localID: id, createdAtMillis: 1, validSinceMillis: 0)) }
         }
-        let second = try test.platform.admin(as: .system).batchGet(BatchGetRequest(maxResults: 2, nextPageToken: first.nextPageToken))
+        let second = try test.platform.admin.batchGet(BatchGetRequest(maxResults: 2, nextPageToken: first.nextPageToken))
         #expect(second.users.map(\.localId) == ["f"])
         #expect(second.nextPageToken == nil)
     }
@@ -224,10 +224,10 @@ struct AdminServiceTests {
     func batchGetRefusals() throws {
         let test = try TestPlatform()
         for maxResults: Int64 in [0, -1] {
-            #expect(wireErrorCode { _ = try test.platform.admin(as: .system).batchGet(BatchGetRequest(maxResults: maxResults)) } == .invalidArgument)
+            #expect(wireErrorCode { _ = try test.platform.admin.batchGet(BatchGetRequest(maxResults: maxResults)) } == .invalidArgument)
         }
         for token in ["!!!", "_w", String(repeating: "QUFB", count: 60)] {
-            #expect(wireErrorCode { _ = try test.platform.admin(as: .system).batchGet(BatchGetRequest(nextPageToken: token)) } == .invalidPageSelection)
+            #expect(wireErrorCode { _ = try test.platform.admin.batchGet(BatchGetRequest(nextPageToken: token)) } == .invalidPageSelection)
         }
     }
 }

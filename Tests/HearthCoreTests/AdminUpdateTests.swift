@@ -10,11 +10,11 @@ struct AdminUpdateTests {
     {
         var request = AdminUpdateAccountRequest(localId: localID)
         configure(&request)
-        return try test.platform.admin(as: .system).update(request)
+        return try test.platform.admin.update(request, by: .system)
     }
 
     private func refresh(_ test: TestPlatform, _ refreshToken: String?) throws -> RefreshTokenResponse {
-        try test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken))
+        try test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken), by: .user(client: nil))
     }
 
     @Test("custom claims appear in the ID token of the next refresh, under the reserved ones")

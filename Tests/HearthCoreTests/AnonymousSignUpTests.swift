@@ -8,7 +8,7 @@ struct AnonymousSignUpTests {
     @Test("signUp without email and password makes an anonymous account; its tokens say so across refreshes")
     func anonymous() throws {
         let test = try TestPlatform()
-        let guest = try test.accounts.signUp(SignUpRequest())
+        let guest = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         #expect(guest.kind == "identitytoolkit#SignupNewUserResponse")
         #expect(guest.expiresIn == "3600")
         #expect(guest.localId.count == 28)
@@ -22,17 +22,17 @@ struct AnonymousSignUpTests {
         #expect(stored.createdAtMillis == test.time.nowMillis && stored.lastRefreshAtMillis == test.time.nowMillis)
 
         test.time.advance(by: 120)
-        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: guest.refreshToken))
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: guest.refreshToken), by: .user(client: nil))
         #expect(try test.claims(of: refreshed.idToken)["firebase"]?["sign_in_provider"] == "anonymous")
-        #expect(try test.accounts.signUp(SignUpRequest()).localId != guest.localId, "each sign-up is a new guest")
+        #expect(try test.accounts.signUp(SignUpRequest(), by: .user(client: nil)).localId != guest.localId, "each sign-up is a new guest")
     }
 
     @Test("linking Google upgrades the guest in place; an identity another account holds changes nothing")
     func upgrade() throws {
         let test = try TestPlatform()
-        let guest = try test.accounts.signUp(SignUpRequest(displayName: "Guest"))
+        let guest = try test.accounts.signUp(SignUpRequest(displayName: "Guest"), by: .user(client: nil))
         let upgraded = try test.accounts.signInWithIdp(
-            test.signInRequest(idToken: try test.google.idToken(subject: "up-1", email: "up@example.com"), linking: guest.idToken))
+            test.signInRequest(idToken: try test.google.idToken(subject: "up-1", email: "up@example.com"), linking: guest.idToken), by: .user(client: nil))
         #expect(upgraded.localId == guest.localId)
         #expect(try test.claims(of: try #require(upgraded.idToken))["firebase"]?["sign_in_provider"] == "google.com")
         let account = try #require(try test.store.read { try $0.account(localID: guest.localId) })
@@ -40,9 +40,9 @@ struct AnonymousSignUpTests {
         #expect(account.email == "up@example.com" && account.displayName == "Guest")
 
         let owner = try test.signIn(subject: "taken", email: "taken@example.com")
-        let second = try test.accounts.signUp(SignUpRequest())
+        let second = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         let inUse = try test.accounts.signInWithIdp(
-            test.signInRequest(idToken: try test.google.idToken(subject: "taken", email: "taken@example.com"), linking: second.idToken))
+            test.signInRequest(idToken: try test.google.idToken(subject: "taken", email: "taken@example.com"), linking: second.idToken), by: .user(client: nil))
         #expect(inUse.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
         #expect(try test.store.read { try $0.account(localID: second.localId) }?.providers.isEmpty == true)
         #expect(try test.store.read { try $0.account(localID: owner.localId!) }?.identity(for: "google.com")?.rawID == "taken")
@@ -55,13 +55,13 @@ struct AnonymousSignUpTests {
         let test = try TestPlatform(rateLimits: rules)
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<50 {
-                group.addTask { (try? test.accounts.signUp(SignUpRequest(), client: "203.0.113.9")) != nil }
+                group.addTask { (try? test.accounts.signUp(SignUpRequest(), by: .user(client: "203.0.113.9"))) != nil }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(outcomes.filter { $0 }.count == 5)
         #expect(try test.store.read { try $0.accountCount() } == 5, "a refused sign-up stores nothing")
-        #expect(wireErrorCode { _ = try test.accounts.signUp(SignUpRequest(), client: "203.0.113.9") } == .tooManyAttemptsTryLater)
-        #expect((try? test.accounts.signUp(SignUpRequest(), client: "198.51.100.7")) != nil, "another client is not affected")
+        #expect(wireErrorCode { _ = try test.accounts.signUp(SignUpRequest(), by: .user(client: "203.0.113.9")) } == .tooManyAttemptsTryLater)
+        #expect((try? test.accounts.signUp(SignUpRequest(), by: .user(client: "198.51.100.7"))) != nil, "another client is not affected")
     }
 }

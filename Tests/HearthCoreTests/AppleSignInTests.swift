@@ -14,7 +14,7 @@ struct AppleSignInTests {
                 lastName: String? = nil, user: String? = nil, linking: String? = nil) throws -> SignInWithIdpResponse {
         try test.accounts.signInWithIdp(FakeApple.request(
             idToken: test.apple.idToken(claims), rawNonce: rawNonce, firstName: firstName, lastName: lastName, user: user,
-            linking: linking))
+            linking: linking), by: .user(client: nil))
     }
 
     func account(_ test: TestPlatform, _ localID: String?) throws -> Account {
@@ -118,7 +118,7 @@ struct AppleSignInTests {
         ]
         for (name, token) in refused {
             let request = FakeApple.request(idToken: token, rawNonce: nil)
-            #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(request) } == .invalidIdpResponse, "\(name)")
+            #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(request, by: .user(client: nil)) } == .invalidIdpResponse, "\(name)")
         }
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
@@ -159,7 +159,7 @@ struct AppleSignInTests {
         #expect(try account(test, other.localId).providers.map(\.providerID) == ["google.com"])
         #expect(try account(test, holder.localId).providers.map(\.rawID) == ["l.1"])
 
-        let guest = try test.accounts.signUp(SignUpRequest())
+        let guest = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         let linked = try signIn(
             test, test.apple.claims(subject: "l.2", email: "l2@example.com", rawNonce: "g"), rawNonce: "g",
             firstName: "Guest", lastName: "Upgraded", linking: guest.idToken)

@@ -64,12 +64,12 @@ struct AuditFixture {
     {
         let request = test.signInRequest(
             idToken: try test.google.idToken(subject: subject, email: email ?? "\(subject)@example.com"), linking: idToken)
-        return try platform.accounts.signInWithIdp(request, client: Self.client)
+        return try platform.accounts.signInWithIdp(request, by: .user(client: Self.client))
     }
 
     @discardableResult
     func passwordSignUp(_ email: String = "ada@example.com") throws -> SignUpResponse {
-        try platform.accounts.signUp(SignUpRequest(email: email, password: Self.password), client: Self.client)
+        try platform.accounts.signUp(SignUpRequest(email: email, password: Self.password), by: .user(client: Self.client))
     }
 
     @discardableResult
@@ -77,7 +77,7 @@ struct AuditFixture {
         -> SignInWithPasswordResponse
     {
         try platform.passwordAccounts.signIn(
-            SignInWithPasswordRequest(email: email, password: password), client: Self.client)
+            SignInWithPasswordRequest(email: email, password: password), by: .user(client: Self.client))
     }
 
     /// Signs in with an email link sent to `email` (an administrator asking for it); returns the link's code.
@@ -85,9 +85,9 @@ struct AuditFixture {
     func emailLinkSignIn(_ email: String) throws -> String {
         let request = SendOobCodeRequest(
             requestType: "EMAIL_SIGNIN", email: email, continueUrl: "https://app.example.com/", returnOobLink: true)
-        let code = try #require(try platform.emailActions.sendOobCode(request, caller: .admin).oobCode)
+        let code = try #require(try platform.emailActions.sendOobCode(request, by: .commandLine).oobCode)
         _ = try platform.emailActions.signInWithEmailLink(
-            SignInWithEmailLinkRequest(email: email, oobCode: code), client: Self.client)
+            SignInWithEmailLinkRequest(email: email, oobCode: code), by: .user(client: Self.client))
         return code
     }
 

@@ -22,7 +22,8 @@ struct AuditTrailTests {
 
     /// Does what records `kind` once (and maybe other kinds), and says what that event must be.
     static func scenario(_ kind: AuditEventKind, _ f: AuditFixture) throws -> Expected {
-        let admin = f.platform.admin(as: serviceAccount)
+        let admin = f.platform.admin
+        let adminCaller = Caller(client: nil, actor: serviceAccount)
         switch kind {
         case .signIn:
             let first = try f.google("g-1")
@@ -42,17 +43,17 @@ struct AuditTrailTests {
                 kind: kind, localID: created.localId, provider: "password",
                 secrets: [AuditFixture.password, created.idToken, created.refreshToken, "ada@example.com"])
         case .link:
-            let guest = try f.platform.accounts.signUp(SignUpRequest(), client: nil)
+            let guest = try f.platform.accounts.signUp(SignUpRequest(), by: .user(client: nil))
             _ = try f.platform.accounts.signUp(
                 SignUpRequest(email: "guest@example.com", password: AuditFixture.password, idToken: guest.idToken),
-                client: AuditFixture.client)
+                by: .user(client: AuditFixture.client))
             return Expected(
                 kind: kind, localID: guest.localId, provider: "password", secrets: [AuditFixture.password, guest.idToken])
         case .unlink:
             let user = try f.google("g-2")
             var request = UpdateAccountRequest(idToken: user.idToken)
             request.deleteProvider = ["google.com"]
-            _ = try f.platform.accounts.update(request, client: AuditFixture.client)
+            _ = try f.platform.accounts.update(request, by: .user(client: AuditFixture.client))
             return Expected(kind: kind, localID: user.localId, provider: "google.com", secrets: [user.idToken!])
         case .factorEnrolled:
             let (user, secret, enrollmentID, _) = try f.enrolledTOTPUser()
@@ -62,7 +63,7 @@ struct AuditTrailTests {
         case .factorRemoved:
             let (user, secret, enrollmentID, tokens) = try f.enrolledTOTPUser()
             _ = try f.platform.mfa.withdraw(
-                WithdrawMFARequest(idToken: tokens.idToken, mfaEnrollmentId: enrollmentID), client: AuditFixture.client)
+                WithdrawMFARequest(idToken: tokens.idToken, mfaEnrollmentId: enrollmentID), by: .user(client: AuditFixture.client))
             return Expected(
                 kind: kind, localID: user.signIn.localId, provider: "totp", detail: "enrollment=\(enrollmentID)",
                 secrets: [secret, tokens.idToken])
@@ -76,7 +77,7 @@ struct AuditTrailTests {
                     FinalizeMFASignInRequest(
                         mfaPendingCredential: pending, mfaEnrollmentId: enrollmentID,
                         totpVerificationInfo: TOTPVerificationInfo(verificationCode: wrong)),
-                    client: AuditFixture.client)
+                    by: .user(client: AuditFixture.client))
             }
             #expect(code == .invalidCode)
             return Expected(
@@ -94,10 +95,10 @@ struct AuditTrailTests {
         case .sessionsRevoked:
             let created = try f.passwordSignUp()
             let first = created.refreshToken
-            _ = try f.platform.tokens.refresh(RefreshTokenRequest(refreshToken: first), client: AuditFixture.client)
+            _ = try f.platform.tokens.refresh(RefreshTokenRequest(refreshToken: first), by: .user(client: AuditFixture.client))
             f.test.time.advance(by: 120)
             let code = wireErrorCode {
-                _ = try f.platform.tokens.refresh(RefreshTokenRequest(refreshToken: first), client: AuditFixture.client)
+                _ = try f.platform.tokens.refresh(RefreshTokenRequest(refreshToken: first), by: .user(client: AuditFixture.client))
             }
             #expect(code == .tokenExpired)
             return Expected(
@@ -107,7 +108,7 @@ struct AuditTrailTests {
             let created = try f.passwordSignUp()
             var request = UpdateAccountRequest(idToken: created.idToken)
             request.password = "a brand new passphrase"
-            _ = try f.platform.accounts.update(request, client: AuditFixture.client)
+            _ = try f.platform.accounts.update(request, by: .user(client: AuditFixture.client))
             return Expected(
                 kind: kind, localID: created.localId, provider: "password",
                 secrets: ["a brand new passphrase", AuditFixture.password])
@@ -118,51 +119,51 @@ struct AuditTrailTests {
                 SendOobCodeRequest(
                     requestType: "VERIFY_AND_CHANGE_EMAIL", email: "ada@example.com", newEmail: "ada.new@example.com",
                     returnOobLink: true),
-                caller: .admin)
+                by: .commandLine)
             var request = UpdateAccountRequest(idToken: nil)
             request.oobCode = sent.oobCode
-            _ = try f.platform.accounts.update(request, client: AuditFixture.client)
+            _ = try f.platform.accounts.update(request, by: .user(client: AuditFixture.client))
             return Expected(kind: kind, localID: created.localId, secrets: ["ada.new@example.com", "ada@example.com"])
         case .accountCreated:
             var request = AdminCreateAccountRequest()
             request.email = "made@example.com"
             request.password = "an admin's chosen password"
-            let created = try admin.create(request)
+            let created = try admin.create(request, by: adminCaller)
             return Expected(
                 kind: kind, localID: created.localId, client: nil, actor: serviceAccount,
                 secrets: ["an admin's chosen password"])
         case .accountUpdated:
-            let created = try admin.create(AdminCreateAccountRequest())
+            let created = try admin.create(AdminCreateAccountRequest(), by: adminCaller)
             var request = AdminUpdateAccountRequest(localId: created.localId)
             request.displayName = "Grace"
-            _ = try admin.update(request)
+            _ = try admin.update(request, by: adminCaller)
             return Expected(
                 kind: kind, localID: created.localId, client: nil, actor: serviceAccount, detail: "fields=displayName",
                 secrets: ["Grace"])
         case .accountDisabled:
-            let created = try admin.create(AdminCreateAccountRequest())
+            let created = try admin.create(AdminCreateAccountRequest(), by: adminCaller)
             var request = AdminUpdateAccountRequest(localId: created.localId)
             request.disableUser = true
-            _ = try admin.update(request)
+            _ = try admin.update(request, by: adminCaller)
             return Expected(kind: kind, localID: created.localId, client: nil, actor: serviceAccount)
         case .accountEnabled:
             var create = AdminCreateAccountRequest()
             create.disabled = true
-            let created = try admin.create(create)
+            let created = try admin.create(create, by: adminCaller)
             var request = AdminUpdateAccountRequest(localId: created.localId)
             request.disableUser = false
-            _ = try admin.update(request)
+            _ = try admin.update(request, by: adminCaller)
             return Expected(kind: kind, localID: created.localId, client: nil, actor: serviceAccount)
         case .claimsChanged:
-            let created = try admin.create(AdminCreateAccountRequest())
+            let created = try admin.create(AdminCreateAccountRequest(), by: adminCaller)
             var request = AdminUpdateAccountRequest(localId: created.localId)
             request.customAttributes = #"{"tier":"claim-value-7f3a"}"#
-            _ = try admin.update(request)
+            _ = try admin.update(request, by: adminCaller)
             return Expected(
                 kind: kind, localID: created.localId, client: nil, actor: serviceAccount, secrets: ["claim-value-7f3a"])
         case .accountDeleted:
-            let created = try admin.create(AdminCreateAccountRequest())
-            _ = try admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(created.localId)])))
+            let created = try admin.create(AdminCreateAccountRequest(), by: adminCaller)
+            _ = try admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(created.localId)])), by: adminCaller)
             return Expected(kind: kind, localID: created.localId, client: nil, actor: serviceAccount)
         case .keyRotated:
             let record = try f.platform.sessionKeys.rotate(by: .commandLine)

@@ -21,7 +21,7 @@ struct AuditTrailVariantsTests {
     @Test("every way in records one sign_up for a new account and one sign_in after it")
     func signInPaths() throws {
         let f = try AuditFixture()
-        let guest = try f.platform.accounts.signUp(SignUpRequest(), client: Self.client)
+        let guest = try f.platform.accounts.signUp(SignUpRequest(), by: .user(client: Self.client))
         let google = try f.google("g-7")
         let ada = try f.passwordSignUp()
         try f.passwordSignIn()
@@ -29,7 +29,7 @@ struct AuditTrailVariantsTests {
         let customToken = { try account.sign(account.customTokenClaims(uid: "custom-1", now: f.test.time.nowSeconds)) }
         let customTokens = [try customToken(), try customToken()]
         for token in customTokens {
-            _ = try f.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: token), client: Self.client)
+            _ = try f.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: token), by: .user(client: Self.client))
         }
         let codes = [try f.emailLinkSignIn("link@example.com"), try f.emailLinkSignIn("link@example.com")]
         let link = try #require(try f.test.store.read { try $0.account(email: "link@example.com") })
@@ -60,7 +60,7 @@ struct AuditTrailVariantsTests {
             FinalizeMFASignInRequest(
                 mfaPendingCredential: pending, mfaEnrollmentId: enrollmentID,
                 totpVerificationInfo: TOTPVerificationInfo(verificationCode: code)),
-            client: Self.client)
+            by: .user(client: Self.client))
         #expect(
             try Self.summary(f).filter { $0.hasPrefix("sign_in \(localID)") } == [
                 "sign_in \(localID) google.com \(Self.client) user mfa_required",
@@ -78,20 +78,20 @@ struct AuditTrailVariantsTests {
         codes.append(wireErrorCode { try f.passwordSignIn("ada@example.com", "not-her-password") })
         let badToken = "eyJhbGciOiJSUzI1NiJ9.not-a-token.at-all"
         codes.append(
-            wireErrorCode { _ = try f.platform.accounts.signInWithIdp(f.test.signInRequest(idToken: badToken), client: Self.client) })
+            wireErrorCode { _ = try f.platform.accounts.signInWithIdp(f.test.signInRequest(idToken: badToken), by: .user(client: Self.client)) })
         codes.append(
             wireErrorCode {
-                _ = try f.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: "forged.custom.token"), client: Self.client)
+                _ = try f.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: "forged.custom.token"), by: .user(client: Self.client))
             })
         // iOS asks for the credential back: the refusal is an answer, not an error, and is recorded all the same.
         let taken = try f.platform.accounts.signInWithIdp(
             f.test.signInRequest(
                 idToken: try f.test.google.idToken(subject: "g-8", email: "g-8@example.com"), linking: ada.idToken),
-            client: Self.client)
+            by: .user(client: Self.client))
         #expect(taken.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
         var disable = AdminUpdateAccountRequest(localId: ada.localId)
         disable.disableUser = true
-        _ = try f.platform.admin(as: .system).update(disable)
+        _ = try f.platform.admin.update(disable, by: .system)
         codes.append(wireErrorCode { try f.passwordSignIn() })
         #expect(codes.map { $0?.rawValue } == ["INVALID_LOGIN_CREDENTIALS", "INVALID_IDP_RESPONSE", "INVALID_CUSTOM_TOKEN", "USER_DISABLED"])
         #expect(
@@ -118,7 +118,7 @@ struct AuditTrailVariantsTests {
                     FinalizeMFASignInRequest(
                         mfaPendingCredential: pending, mfaEnrollmentId: enrollmentID,
                         totpVerificationInfo: TOTPVerificationInfo(verificationCode: code)),
-                    client: Self.client)
+                    by: .user(client: Self.client))
             }
         }
         #expect(finish(expired, user.totpCode(secret)) == .invalidMFAPendingCredential)
@@ -144,7 +144,8 @@ struct AuditTrailVariantsTests {
     func administratorUpdate() throws {
         let f = try AuditFixture()
         let actor = AuditActor.owner
-        let admin = f.platform.admin(as: actor)
+        let admin = f.platform.admin
+        let adminCaller = Caller(client: nil, actor: actor)
         let (user, _, enrollmentID, _) = try f.enrolledTOTPUser()
         let localID = try #require(user.signIn.localId)
         f.test.time.advance(by: 5)
@@ -155,7 +156,7 @@ struct AuditTrailVariantsTests {
         request.validSince = 0
         request.deleteProvider = ["google.com"]
         request.mfaEnrollments = []
-        _ = try admin.update(request)
+        _ = try admin.update(request, by: adminCaller)
         let recorded = try Self.summary(f).filter { $0.contains(" owner ") }
         #expect(
             recorded == [
@@ -172,13 +173,14 @@ struct AuditTrailVariantsTests {
     @Test("batch imports and deletions record one event per account, in their one transaction")
     func batches() throws {
         let f = try AuditFixture()
-        let admin = f.platform.admin(as: AuditTrailTests.serviceAccount)
+        let admin = f.platform.admin
+        let adminCaller = Caller(client: nil, actor: AuditTrailTests.serviceAccount)
         let ids = ["import-1", "import-2", "import-3"]
         var rows = ids.map { ImportedUser(localId: $0) }
         rows[0].email = "one@example.com"
-        let imported = try admin.batchCreate(BatchCreateRequest(users: rows))
+        let imported = try admin.batchCreate(BatchCreateRequest(users: rows), by: adminCaller)
         #expect(imported.error.isEmpty)
-        _ = try admin.batchDelete(BatchDeleteRequest(localIds: ["import-1", "unknown", "import-3"], force: true))
+        _ = try admin.batchDelete(BatchDeleteRequest(localIds: ["import-1", "unknown", "import-3"], force: true), by: adminCaller)
         let actor = AuditTrailTests.serviceAccount.rawValue
         #expect(
             try Self.summary(f) == (ids.map { "account_created \($0) - - \(actor) " } + [
@@ -195,17 +197,17 @@ struct AuditTrailVariantsTests {
         var request = UpdateAccountRequest(idToken: ada.idToken)
         request.email = "ada.lovelace@example.com"
         request.password = "another long passphrase"
-        let changed = try f.platform.accounts.update(request, client: Self.client)
+        let changed = try f.platform.accounts.update(request, by: .user(client: Self.client))
         let reset = try #require(
             try f.platform.emailActions.sendOobCode(
                 SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "ada.lovelace@example.com", returnOobLink: true),
-                caller: .admin
+                by: .commandLine
             ).oobCode)
         f.test.time.advance(by: 5)
         _ = try f.platform.emailActions.resetPassword(
-            ResetPasswordRequest(oobCode: reset, newPassword: "a third passphrase"), client: Self.client)
+            ResetPasswordRequest(oobCode: reset, newPassword: "a third passphrase"), by: .user(client: Self.client))
         let signedIn = try f.passwordSignIn("ada.lovelace@example.com", "a third passphrase")
-        _ = try f.platform.accounts.delete(DeleteAccountRequest(idToken: signedIn.idToken), client: Self.client)
+        _ = try f.platform.accounts.delete(DeleteAccountRequest(idToken: signedIn.idToken), by: .user(client: Self.client))
         let id = ada.localId
         #expect(
             try Self.summary(f).filter { !$0.hasPrefix("sign_") } == [
@@ -226,11 +228,11 @@ struct AuditTrailVariantsTests {
         let (user, _, enrollmentID, _) = try f.enrolledTOTPUser()
         let localID = try #require(user.signIn.localId)
         f.test.time.advance(by: 5)
-        try f.platform.accounts.setDisabled(localID: localID, true, by: .commandLine)
-        try f.platform.accounts.setDisabled(localID: localID, false, by: .commandLine)
-        try f.platform.accounts.revokeSessions(localID: localID, by: .commandLine)
-        _ = try f.platform.accounts.removeSecondFactor(localID: localID, enrollmentID: enrollmentID, by: .commandLine)
-        try f.platform.accounts.deleteAccount(localID: localID, by: .commandLine)
+        try f.platform.admin.setDisabled(localID: localID, true, by: .commandLine)
+        try f.platform.admin.setDisabled(localID: localID, false, by: .commandLine)
+        try f.platform.admin.revokeSessions(localID: localID, by: .commandLine)
+        _ = try f.platform.admin.removeSecondFactor(localID: localID, enrollmentID: enrollmentID, by: .commandLine)
+        _ = try f.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(localID)])), by: .commandLine)
         #expect(
             try Self.summary(f).filter { $0.contains(" command-line ") } == [
                 "account_updated \(localID) - - command-line fields=disabled",
@@ -273,7 +275,8 @@ struct AuditTrailVariantsTests {
             return wrapper
         }
         let store = try #require(failing)
-        let admin = f.platform.admin(as: .owner)
+        let admin = f.platform.admin
+        let adminCaller = Caller(client: nil, actor: .owner)
         var create = AdminCreateAccountRequest()
         create.localId = "rolled-back"
         let badToken = "not.a.token"
@@ -284,7 +287,7 @@ struct AuditTrailVariantsTests {
             try reader.account(localID: "rolled-back") != nil || reader.account(providerID: "google.com", rawID: "g-9") != nil
                 || reader.account(email: "ada@example.com") != nil || reader.signingKeys().count > 1
         }
-        #expect(throws: FailingCommitStore.Injected.self) { try admin.create(create) }
+        #expect(throws: FailingCommitStore.Injected.self) { try admin.create(create, by: adminCaller) }
         #expect(throws: FailingCommitStore.Injected.self) { try f.google("g-9") }
         #expect(throws: FailingCommitStore.Injected.self) { try f.passwordSignUp() }
         #expect(throws: FailingCommitStore.Injected.self) { try f.platform.sessionKeys.rotate(by: .commandLine) }
@@ -294,15 +297,15 @@ struct AuditTrailVariantsTests {
         // Every write refused: a refusal whose record cannot be written is still answered as the refusal.
         store.fail { _ in true }
         #expect(
-            wireErrorCode { _ = try f.platform.accounts.signInWithIdp(f.test.signInRequest(idToken: badToken), client: Self.client) }
+            wireErrorCode { _ = try f.platform.accounts.signInWithIdp(f.test.signInRequest(idToken: badToken), by: .user(client: Self.client)) }
                 == .invalidIdpResponse)
         #expect(try f.events().isEmpty)
 
         store.fail(when: nil)
-        _ = try admin.create(create)
+        _ = try admin.create(create, by: adminCaller)
         _ = try f.google("g-9")
         #expect(
-            wireErrorCode { _ = try f.platform.accounts.signInWithIdp(f.test.signInRequest(idToken: badToken), client: Self.client) }
+            wireErrorCode { _ = try f.platform.accounts.signInWithIdp(f.test.signInRequest(idToken: badToken), by: .user(client: Self.client)) }
                 == .invalidIdpResponse)
         #expect(try f.events().map(\.kind).sorted() == [.accountCreated, .signInFailed, .signUp])
         #expect(try f.only(.accountCreated).localID == "rolled-back")

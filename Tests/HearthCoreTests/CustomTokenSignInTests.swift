@@ -7,7 +7,7 @@ import Testing
 @Suite("Custom tokens: accounts:signInWithCustomToken")
 struct CustomTokenSignInTests {
     private func signIn(_ test: TestPlatform, _ token: String?) throws -> SignInWithCustomTokenResponse {
-        try test.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: token))
+        try test.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: token), by: .user(client: nil))
     }
 
     @Test("firebase-admin's signed token makes a new account with a custom session carrying its claims")
@@ -32,7 +32,7 @@ struct CustomTokenSignInTests {
 
         // The claims stay with the session through refreshes.
         test.time.advance(by: 60)
-        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: first.refreshToken))
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: first.refreshToken), by: .user(client: nil))
         #expect(try test.claims(of: refreshed.idToken)["admin"] == true)
 
         let again = try signIn(test, account.sign(account.customTokenClaims(uid: "user-42", now: test.time.nowSeconds)))
@@ -137,7 +137,7 @@ struct CustomTokenSignInTests {
         #expect(wireErrorCode { _ = try signIn(test, idToken) } == .invalidCustomToken)
 
         _ = try signIn(test, account.sign(account.customTokenClaims(uid: "u1", now: test.time.nowSeconds)))
-        try test.accounts.setDisabled(localID: "u1", true, by: .commandLine)
+        try test.platform.admin.setDisabled(localID: "u1", true, by: .commandLine)
         #expect(wireErrorCode {
             _ = try signIn(test, account.sign(account.customTokenClaims(uid: "u1", now: test.time.nowSeconds)))
         } == .userDisabled)

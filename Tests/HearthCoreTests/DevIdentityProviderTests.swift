@@ -230,10 +230,10 @@ struct DevIdentityProviderTests {
         let tokens = try exchange(dev, code, request)
         let idToken = try #require(tokens["id_token"]?.stringValue)
         let accessToken = try #require(tokens["access_token"]?.stringValue)
-        let signIn = try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken, accessToken: accessToken))
+        let signIn = try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken, accessToken: accessToken), by: .user(client: nil))
         #expect(signIn.isNewUser == true)
         #expect(signIn.email == "flow@example.com")
-        let again = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: accessToken))
+        let again = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: accessToken), by: .user(client: nil))
         #expect(again.localId == signIn.localId)
     }
 

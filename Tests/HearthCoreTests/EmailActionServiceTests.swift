@@ -44,7 +44,7 @@ struct EmailActionServiceTests {
     func withoutProtection() throws {
         let test = try Self.platform(enumerationProtection: false)
         let actions = test.platform.emailActions
-        #expect(wireErrorCode { _ = try actions.sendOobCode(Self.reset("nobody@example.com"), caller: .client(address: "10.0.0.1")) } == .emailNotFound)
+        #expect(wireErrorCode { _ = try actions.sendOobCode(Self.reset("nobody@example.com"), by: .user(client: "10.0.0.1")) } == .emailNotFound)
         _ = try test.signIn(subject: "g-1", email: "gina@example.com")
         let methods = try actions.createAuthUri(CreateAuthUriRequest(identifier: "Gina@example.com", continueUri: "http://localhost/"))
         #expect(methods.registered == true)
@@ -64,19 +64,19 @@ struct EmailActionServiceTests {
         let actions = test.platform.emailActions
         _ = try test.signIn(subject: "k-1", email: "known@example.com")
         for email in ["known@example.com", "unknown@example.com"] {
-            for _ in 0..<2 { _ = try actions.sendOobCode(Self.reset(email), caller: .client(address: "10.0.0.1")) }
-            #expect(wireErrorCode { _ = try actions.sendOobCode(Self.reset(email), caller: .client(address: "10.0.0.2")) } == .resetPasswordExceedLimit)
+            for _ in 0..<2 { _ = try actions.sendOobCode(Self.reset(email), by: .user(client: "10.0.0.1")) }
+            #expect(wireErrorCode { _ = try actions.sendOobCode(Self.reset(email), by: .user(client: "10.0.0.2")) } == .resetPasswordExceedLimit)
         }
         #expect(sender.messages.count == 2)  // the unknown address got nothing
         #expect(events.withLock { $0 }.contains(.quotaExhausted(key: "email:address:unknown@example.com")))
         // Client 10.0.0.1 was charged 4 times (its refused requests too); one more is allowed, then it is refused
         // whatever the address.
-        _ = try actions.sendOobCode(Self.reset("third@example.com"), caller: .client(address: "10.0.0.1"))
-        #expect(wireErrorCode { _ = try actions.sendOobCode(Self.reset("fourth@example.com"), caller: .client(address: "10.0.0.1")) } == .tooManyAttemptsTryLater)
+        _ = try actions.sendOobCode(Self.reset("third@example.com"), by: .user(client: "10.0.0.1"))
+        #expect(wireErrorCode { _ = try actions.sendOobCode(Self.reset("fourth@example.com"), by: .user(client: "10.0.0.1")) } == .tooManyAttemptsTryLater)
         // Administrators are not limited.
-        for _ in 0..<3 { _ = try actions.sendOobCode(Self.reset("known@example.com"), caller: .admin) }
+        for _ in 0..<3 { _ = try actions.sendOobCode(Self.reset("known@example.com"), by: .commandLine) }
         test.time.advance(by: 3_601)
-        _ = try actions.sendOobCode(Self.reset("known@example.com"), caller: .client(address: "10.0.0.1"))
+        _ = try actions.sendOobCode(Self.reset("known@example.com"), by: .user(client: "10.0.0.1"))
     }
 
     @Test("a failed delivery is the client's error unless that would tell a known email from an unknown one")
@@ -86,9 +86,9 @@ struct EmailActionServiceTests {
         let actions = test.platform.emailActions
         let signIn = try test.signIn(subject: "f-1", email: "fail@example.com")
         let verify = SendOobCodeRequest(requestType: "VERIFY_EMAIL", idToken: signIn.idToken)
-        #expect(wireErrorCode { _ = try actions.sendOobCode(verify, caller: .client(address: nil)) } == .unavailable)
+        #expect(wireErrorCode { _ = try actions.sendOobCode(verify, by: .user(client: nil)) } == .unavailable)
         // With enumeration protection on, a reset answers as for an unknown email; the operator is told.
-        #expect(try actions.sendOobCode(Self.reset("fail@example.com"), caller: .client(address: nil)).email == "fail@example.com")
+        #expect(try actions.sendOobCode(Self.reset("fail@example.com"), by: .user(client: nil)).email == "fail@example.com")
         #expect(events.withLock { $0 }.filter { if case .emailNotDelivered = $0 { true } else { false } }.count == 2)
         #expect(events.withLock { $0 }.allSatisfy { !$0.logLine.contains("oobCode") })
     }
@@ -101,8 +101,8 @@ struct EmailActionServiceTests {
         let signIn = try test.signIn(subject: "c-1", email: "before@example.com")
         let generated = try actions.sendOobCode(
             SendOobCodeRequest(requestType: "VERIFY_AND_CHANGE_EMAIL", email: "before@example.com", newEmail: "after@example.com", returnOobLink: true),
-            caller: .admin)
-        let changed = try test.accounts.update(UpdateAccountRequest(fields: RequestFields(["oobCode": .string(generated.oobCode ?? "")])))
+            by: .commandLine)
+        let changed = try test.accounts.update(UpdateAccountRequest(fields: RequestFields(["oobCode": .string(generated.oobCode ?? "")])), by: .user(client: nil))
         #expect(changed.email == "after@example.com")
         #expect(try test.store.read { try $0.account(localID: signIn.localId ?? "") }?.initialEmail == "before@example.com")
         #expect(events.withLock { $0 } == [.emailNotDelivered(action: "RECOVER_EMAIL", reason: "550 refused")])
@@ -115,13 +115,13 @@ struct EmailActionServiceTests {
         let actions = fixture.test.platform.emailActions
         let generated = try actions.sendOobCode(
             SendOobCodeRequest(requestType: "EMAIL_SIGNIN", email: "mfa-link@example.com", continueUrl: "https://app.example.com/", returnOobLink: true),
-            caller: .admin)
+            by: .commandLine)
         let code = try #require(generated.oobCode)
-        let answer = try actions.signInWithEmailLink(SignInWithEmailLinkRequest(email: "mfa-link@example.com", oobCode: code))
+        let answer = try actions.signInWithEmailLink(SignInWithEmailLinkRequest(email: "mfa-link@example.com", oobCode: code), by: .user(client: nil))
         #expect(answer.idToken == nil && answer.refreshToken == nil)
         #expect(answer.mfaPendingCredential != nil)
         #expect(answer.mfaInfo?.count == 1)
-        #expect(wireErrorCode { _ = try actions.signInWithEmailLink(SignInWithEmailLinkRequest(email: "mfa-link@example.com", oobCode: code)) } == .invalidOOBCode)
+        #expect(wireErrorCode { _ = try actions.signInWithEmailLink(SignInWithEmailLinkRequest(email: "mfa-link@example.com", oobCode: code), by: .user(client: nil)) } == .invalidOOBCode)
     }
 
     @Test("emails name the app, carry the link with its continue URL, and escape HTML; production links open /__/auth/action")
@@ -132,7 +132,7 @@ struct EmailActionServiceTests {
         _ = try test.signIn(subject: "e-1", email: "mail@example.com")
         _ = try test.platform.emailActions.sendOobCode(
             SendOobCodeRequest(requestType: "EMAIL_SIGNIN", email: "mail@example.com", continueUrl: "https://app.example.com/x?a=1&b=<2>"),
-            caller: .client(address: nil))
+            by: .user(client: nil))
         let message = try #require(sender.messages.first)
         #expect(message.to == "mail@example.com")
         #expect(message.subject.contains(TestPlatform.projectID))
@@ -160,7 +160,7 @@ struct EmailActionServiceTests {
         func send(_ continueURL: String) throws {
             _ = try actions.sendOobCode(
                 SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "domains@example.com", continueUrl: continueURL),
-                caller: .client(address: "10.0.0.2"))
+                by: .user(client: "10.0.0.2"))
         }
         for attacker in ["https://evil.example.net/phish", "https://app.example.com.evil.example.net/", "https://example.com/"] {
             #expect(wireErrorCode { try send(attacker) } == .unauthorizedDomain, "\(attacker)")
@@ -178,7 +178,7 @@ struct EmailActionServiceTests {
         _ = try anyHost.signIn(subject: "d-2", email: "emulated@example.com")
         _ = try anyHost.platform.emailActions.sendOobCode(
             SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "emulated@example.com", continueUrl: "https://anywhere.example.org/"),
-            caller: .client(address: nil))
+            by: .user(client: nil))
     }
 
     @Test("a continue URL browsers read with another host than Hearth is INVALID_CONTINUE_URI for every request type; nothing stored, counted or sent")
@@ -200,7 +200,7 @@ struct EmailActionServiceTests {
                             "http:localhost/", "http://localhost./"] {
             for var request in requests {
                 request.continueUrl = continueURL
-                let refused = wireError { _ = try actions.sendOobCode(request, caller: .client(address: "10.0.0.3")) }
+                let refused = wireError { _ = try actions.sendOobCode(request, by: .user(client: "10.0.0.3")) }
                 #expect(refused?.code == .invalidContinueURI, "\(request.requestType ?? "") \(continueURL.debugDescription)")
             }
         }
@@ -209,7 +209,7 @@ struct EmailActionServiceTests {
         let why = wireError {
             _ = try actions.sendOobCode(
                 SendOobCodeRequest(requestType: "EMAIL_SIGNIN", email: "victim@example.com", continueUrl: "http://ATTACKER\\@localhost/"),
-                caller: .client(address: nil))
+                by: .user(client: nil))
         }
         #expect(why?.message == "INVALID_CONTINUE_URI : The continue URL must be an absolute http(s) URL that browsers read as Hearth does: it contains a backslash.")
         #expect(wireErrorCode {
@@ -218,7 +218,7 @@ struct EmailActionServiceTests {
 
         for var request in requests {
             request.continueUrl = "http://localhost:5173/finish"
-            _ = try actions.sendOobCode(request, caller: .client(address: "10.0.0.3"))
+            _ = try actions.sendOobCode(request, by: .user(client: "10.0.0.3"))
         }
         #expect(sender.messages.count == requests.count)
     }

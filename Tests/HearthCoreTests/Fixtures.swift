@@ -167,7 +167,7 @@ struct TestPlatform {
         try accounts.signInWithIdp(
             signInRequest(
                 idToken: google.idToken(subject: subject, email: email, emailVerified: emailVerified, overrides: overrides),
-                linking: firebaseIDToken, providerID: providerID))
+                linking: firebaseIDToken, providerID: providerID), by: .user(client: nil))
     }
 
     /// The claims of a Hearth ID token (signature checked by the platform's own keys).

@@ -19,7 +19,7 @@ struct GoogleNumericClaimsTests {
     func googleIDToken(claim: String, value: JSONValue) throws {
         let test = try TestPlatform()
         let token = try test.google.idToken(subject: "g-num", overrides: [claim: value])
-        let code = wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token)) }
+        let code = wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token), by: .user(client: nil)) }
         #expect(code == .invalidIdpResponse)
         #expect(try test.signIn(subject: "g-ok").isNewUser == true)
     }
@@ -30,7 +30,7 @@ struct GoogleNumericClaimsTests {
         let now = Double(test.time.nowSeconds)
         let token = try test.google.idToken(
             subject: "g-double", overrides: ["iat": .double(now), "exp": .double(now + 3600)])
-        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: token)).isNewUser == true)
+        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: token), by: .user(client: nil)).isNewUser == true)
     }
 
     @Test("Hearth ID tokens (TokenService.authenticate): INVALID_ID_TOKEN", arguments: hostile)
@@ -64,6 +64,6 @@ struct GoogleNumericClaimsTests {
             }
         }
         // Through signInWithIdp the dev IdP is a Google issuer like any other.
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: hostile)) } == .invalidIdpResponse)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: hostile), by: .user(client: nil)) } == .invalidIdpResponse)
     }
 }

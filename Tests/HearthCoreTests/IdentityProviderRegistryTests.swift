@@ -75,7 +75,7 @@ struct IdentityProviderRegistryTests {
         let test = try TestPlatform()
         let request = SignInWithIdpRequest(
             requestUri: "http://localhost", postBody: "providerId=oidc.acme&id_token=\(token)", returnSecureToken: true)
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(request) } == .operationNotAllowed)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(request, by: .user(client: nil)) } == .operationNotAllowed)
     }
 
     @Test("an oidc.* provider: standard claims, federatedId and rawUserInfo as the emulator answers, and a code sent beside the ID token kept")

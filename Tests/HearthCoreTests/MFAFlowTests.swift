@@ -38,24 +38,24 @@ struct MFAFlowTests {
 
         /// Enrols a TOTP factor; returns the secret and the enrolment's tokens.
         func enrollTOTP(displayName: String = "Authenticator") throws -> (secret: String, tokens: MFATokensResponse) {
-            let start = try mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: idToken, totpEnrollmentInfo: EmptyObject()))
+            let start = try mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: idToken, totpEnrollmentInfo: EmptyObject()), by: .user(client: nil))
             let info = try #require(start.totpSessionInfo)
             let tokens = try mfa.finalizeEnrollment(
                 FinalizeMFAEnrollmentRequest(
                     idToken: idToken, displayName: displayName,
-                    totpVerificationInfo: TOTPVerificationInfo(sessionInfo: info.sessionInfo, verificationCode: totpCode(info.sharedSecretKey))))
+                    totpVerificationInfo: TOTPVerificationInfo(sessionInfo: info.sessionInfo, verificationCode: totpCode(info.sharedSecretKey))), by: .user(client: nil))
             idToken = tokens.idToken
             return (info.sharedSecretKey, tokens)
         }
 
         func enrollPhone(_ number: String = "+15555550100") throws -> MFATokensResponse {
             let start = try mfa.startEnrollment(
-                StartMFAEnrollmentRequest(idToken: idToken, phoneEnrollmentInfo: .init(phoneNumber: number)))
+                StartMFAEnrollmentRequest(idToken: idToken, phoneEnrollmentInfo: .init(phoneNumber: number)), by: .user(client: nil))
             let sessionInfo = try #require(start.phoneSessionInfo?.sessionInfo)
             let code = try #require(test.sms.last?.code)
             let tokens = try mfa.finalizeEnrollment(
                 FinalizeMFAEnrollmentRequest(
-                    idToken: idToken, displayName: "Phone", phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: sessionInfo, code: code)))
+                    idToken: idToken, displayName: "Phone", phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: sessionInfo, code: code)), by: .user(client: nil))
             idToken = tokens.idToken
             return tokens
         }
@@ -86,7 +86,7 @@ struct MFAFlowTests {
         let finished = try fixture.mfa.finalizeSignIn(
             FinalizeMFASignInRequest(
                 mfaPendingCredential: pending, mfaEnrollmentId: factor.mfaEnrollmentId,
-                totpVerificationInfo: TOTPVerificationInfo(verificationCode: fixture.totpCode(secret))))
+                totpVerificationInfo: TOTPVerificationInfo(verificationCode: fixture.totpCode(secret))), by: .user(client: nil))
         let claims = try fixture.test.claims(of: finished.idToken)
         let firebase = try #require(claims["firebase"]?.objectValue)
         #expect(firebase["sign_in_provider"] == "google.com")
@@ -94,14 +94,14 @@ struct MFAFlowTests {
         #expect(firebase["second_factor_identifier"] == .string(factor.mfaEnrollmentId))
 
         fixture.test.time.advance(by: 600)
-        let refreshed = try fixture.test.tokens.refresh(RefreshTokenRequest(refreshToken: finished.refreshToken))
+        let refreshed = try fixture.test.tokens.refresh(RefreshTokenRequest(refreshToken: finished.refreshToken), by: .user(client: nil))
         #expect(try fixture.test.claims(of: refreshed.idToken)["firebase"]?["sign_in_second_factor"] == "totp")
         // The pending credential was single use.
         #expect(wireErrorCode {
             _ = try fixture.mfa.finalizeSignIn(
                 FinalizeMFASignInRequest(
                     mfaPendingCredential: pending, mfaEnrollmentId: factor.mfaEnrollmentId,
-                    totpVerificationInfo: TOTPVerificationInfo(verificationCode: fixture.totpCode(secret))))
+                    totpVerificationInfo: TOTPVerificationInfo(verificationCode: fixture.totpCode(secret))), by: .user(client: nil))
         } == .invalidMFAPendingCredential)
     }
 
@@ -114,16 +114,16 @@ struct MFAFlowTests {
         let code = fixture.totpCode(secret)
         let first = try #require(fixture.signInAgain().mfaPendingCredential)
         _ = try fixture.mfa.finalizeSignIn(
-            FinalizeMFASignInRequest(mfaPendingCredential: first, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: code)))
+            FinalizeMFASignInRequest(mfaPendingCredential: first, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: code)), by: .user(client: nil))
         let second = try #require(fixture.signInAgain().mfaPendingCredential)
         #expect(wireErrorCode {
             _ = try fixture.mfa.finalizeSignIn(
-                FinalizeMFASignInRequest(mfaPendingCredential: second, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: code)))
+                FinalizeMFASignInRequest(mfaPendingCredential: second, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: code)), by: .user(client: nil))
         } == .invalidCode)
         // The code used at enrolment cannot sign in either: only a later step works.
         fixture.test.time.advance(by: 30)
         _ = try fixture.mfa.finalizeSignIn(
-            FinalizeMFASignInRequest(mfaPendingCredential: second, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: fixture.totpCode(secret))))
+            FinalizeMFASignInRequest(mfaPendingCredential: second, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: fixture.totpCode(secret))), by: .user(client: nil))
     }
 
     @Test("five wrong codes end the pending credential; it also expires after 10 minutes")
@@ -137,7 +137,7 @@ struct MFAFlowTests {
         func attempt(_ code: String, _ credential: String) -> ErrorCode? {
             wireErrorCode {
                 _ = try fixture.mfa.finalizeSignIn(
-                    FinalizeMFASignInRequest(mfaPendingCredential: credential, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: code)))
+                    FinalizeMFASignInRequest(mfaPendingCredential: credential, mfaEnrollmentId: enrollmentID, totpVerificationInfo: .init(verificationCode: code)), by: .user(client: nil))
             }
         }
         for _ in 0..<4 { #expect(attempt(wrong, pending) == .invalidCode) }
@@ -164,13 +164,13 @@ struct MFAFlowTests {
         let pending = try #require(stopped.mfaPendingCredential)
         fixture.test.time.advance(by: 31)
         let start = try fixture.mfa.startSignIn(
-            StartMFASignInRequest(mfaPendingCredential: pending, mfaEnrollmentId: hint.mfaEnrollmentId, phoneSignInInfo: .init(phoneNumber: hint.phoneInfo)))
+            StartMFASignInRequest(mfaPendingCredential: pending, mfaEnrollmentId: hint.mfaEnrollmentId, phoneSignInInfo: .init(phoneNumber: hint.phoneInfo)), by: .user(client: nil))
         let message = try #require(fixture.test.sms.last)
         #expect(message.phoneNumber == "+15555550100" && message.purpose == .signIn)
         let finished = try fixture.mfa.finalizeSignIn(
             FinalizeMFASignInRequest(
                 mfaPendingCredential: pending,
-                phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: start.phoneResponseInfo.sessionInfo, code: message.code)))
+                phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: start.phoneResponseInfo.sessionInfo, code: message.code)), by: .user(client: nil))
         let firebase = try #require(try fixture.test.claims(of: finished.idToken)["firebase"]?.objectValue)
         #expect(firebase["sign_in_second_factor"] == "phone")
         #expect(firebase["second_factor_identifier"] == .string(hint.mfaEnrollmentId))
@@ -180,7 +180,7 @@ struct MFAFlowTests {
     func phoneCodes() throws {
         let fixture = try Fixture()
         let start = try fixture.mfa.startEnrollment(
-            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")))
+            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")), by: .user(client: nil))
         let sessionInfo = try #require(start.phoneSessionInfo?.sessionInfo)
         let code = try #require(fixture.test.sms.last?.code)
         let wrong = code == "000000" ? "111111" : "000000"
@@ -189,7 +189,7 @@ struct MFAFlowTests {
         func finalize(_ code: String, _ session: String) -> ErrorCode? {
             wireErrorCode {
                 idToken = try fixture.mfa.finalizeEnrollment(
-                    FinalizeMFAEnrollmentRequest(idToken: idToken, displayName: nil, phoneVerificationInfo: .init(sessionInfo: session, code: code))
+                    FinalizeMFAEnrollmentRequest(idToken: idToken, displayName: nil, phoneVerificationInfo: .init(sessionInfo: session, code: code)), by: .user(client: nil)
                 ).idToken
             }
         }
@@ -199,12 +199,12 @@ struct MFAFlowTests {
         #expect(finalize(code, sessionInfo) == .invalidSessionInfo, "three wrong codes end the session")
 
         #expect(wireErrorCode {
-            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")))
+            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")), by: .user(client: nil))
         } == .tooManyAttemptsTryLater, "a second code within 30 s is refused")
 
         fixture.test.time.advance(by: 31)
         let again = try fixture.mfa.startEnrollment(
-            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")))
+            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")), by: .user(client: nil))
         let againSession = try #require(again.phoneSessionInfo?.sessionInfo)
         let againCode = try #require(fixture.test.sms.last?.code)
         fixture.test.time.advance(by: 301)
@@ -214,7 +214,7 @@ struct MFAFlowTests {
 
         fixture.test.time.advance(by: 31)
         let third = try fixture.mfa.startEnrollment(
-            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")))
+            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550111")), by: .user(client: nil))
         let thirdSession = try #require(third.phoneSessionInfo?.sessionInfo)
         let thirdCode = try #require(fixture.test.sms.last?.code)
         #expect(finalize(thirdCode, thirdSession) == nil)
@@ -226,18 +226,18 @@ struct MFAFlowTests {
         let fixture = try Fixture()
         let number = "+15555550133"
         _ = try fixture.mfa.startEnrollment(
-            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: number)))
+            StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: number)), by: .user(client: nil))
         #expect(fixture.test.sms.messages.map(\.phoneNumber) == [number])
 
         let oldLocalID = try #require(fixture.signIn.localId)
-        try fixture.test.accounts.deleteAccount(localID: oldLocalID, by: .commandLine)
+        _ = try fixture.test.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(oldLocalID)])), by: .commandLine)
         let again = try fixture.signInAgain()
         #expect(again.localId != oldLocalID, "a new account")
         let idToken = try #require(again.idToken)
         fixture.test.time.advance(by: 29)
         #expect(wireErrorCode {
             _ = try fixture.mfa.startEnrollment(
-                StartMFAEnrollmentRequest(idToken: idToken, phoneEnrollmentInfo: .init(phoneNumber: number)))
+                StartMFAEnrollmentRequest(idToken: idToken, phoneEnrollmentInfo: .init(phoneNumber: number)), by: .user(client: nil))
         } == .tooManyAttemptsTryLater)
         #expect(fixture.test.sms.messages.count == 1, "no second SMS")
     }
@@ -246,23 +246,23 @@ struct MFAFlowTests {
     func enrollmentRules() throws {
         let unverified = try Fixture(subject: "unverified", emailVerified: false)
         #expect(wireErrorCode {
-            _ = try unverified.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: unverified.idToken, totpEnrollmentInfo: EmptyObject()))
+            _ = try unverified.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: unverified.idToken, totpEnrollmentInfo: EmptyObject()), by: .user(client: nil))
         } == .unverifiedEmail)
 
         let fixture = try Fixture()
         let account = try #require(try fixture.test.store.read { try $0.account(localID: fixture.signIn.localId!) })
         let anonymous = try fixture.test.tokens.mintIDToken(for: account, session: Session(signInProvider: "anonymous", authTime: fixture.test.time.nowSeconds))
         #expect(wireErrorCode {
-            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: anonymous, totpEnrollmentInfo: EmptyObject()))
+            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: anonymous, totpEnrollmentInfo: EmptyObject()), by: .user(client: nil))
         } == .unsupportedFirstFactor)
         #expect(wireErrorCode {
-            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "555-0100")))
+            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "555-0100")), by: .user(client: nil))
         } == .invalidPhoneNumber)
 
         _ = try fixture.enrollPhone("+15555550100")
         fixture.test.time.advance(by: 31)
         #expect(wireErrorCode {
-            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550100")))
+            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550100")), by: .user(client: nil))
         } == .secondFactorExists)
         for _ in 0..<4 { _ = try fixture.enrollTOTP() }
         #expect(wireErrorCode { _ = try fixture.enrollTOTP() } == .secondFactorLimitExceeded)
@@ -270,7 +270,7 @@ struct MFAFlowTests {
         let phoneOnly = try TestPlatform(mfa: MFAPolicy(enabled: true, factors: [.phone]))
         let user = try phoneOnly.signIn(subject: "p", email: "p@example.com")
         #expect(wireErrorCode {
-            _ = try phoneOnly.platform.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: user.idToken, totpEnrollmentInfo: EmptyObject()))
+            _ = try phoneOnly.platform.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: user.idToken, totpEnrollmentInfo: EmptyObject()), by: .user(client: nil))
         } == .operationNotAllowed)
     }
 
@@ -280,9 +280,9 @@ struct MFAFlowTests {
         let (_, enrolled) = try fixture.enrollTOTP()
         let enrollmentID = try #require(try fixture.test.claims(of: enrolled.idToken)["firebase"]?["second_factor_identifier"]?.stringValue)
         #expect(wireErrorCode {
-            _ = try fixture.mfa.withdraw(WithdrawMFARequest(idToken: enrolled.idToken, mfaEnrollmentId: "unknown"))
+            _ = try fixture.mfa.withdraw(WithdrawMFARequest(idToken: enrolled.idToken, mfaEnrollmentId: "unknown"), by: .user(client: nil))
         } == .mfaEnrollmentNotFound)
-        let withdrawn = try fixture.mfa.withdraw(WithdrawMFARequest(idToken: enrolled.idToken, mfaEnrollmentId: enrollmentID))
+        let withdrawn = try fixture.mfa.withdraw(WithdrawMFARequest(idToken: enrolled.idToken, mfaEnrollmentId: enrollmentID), by: .user(client: nil))
         #expect(withdrawn.expiresIn == "3600")
         #expect(try fixture.test.claims(of: withdrawn.idToken)["firebase"]?["sign_in_second_factor"] == nil)
         #expect(try fixture.signInAgain().idToken != nil)
@@ -300,7 +300,7 @@ struct MFAFlowTests {
         configuration.googleIssuers = [fixture.test.google]
         let disabled = try IdentityPlatform(configuration, store: fixture.test.store, time: fixture.test.time)
         let response = try disabled.accounts.signInWithIdp(
-            fixture.test.signInRequest(idToken: try fixture.test.google.idToken(subject: "mfa-user", email: "mfa-user@example.com")))
+            fixture.test.signInRequest(idToken: try fixture.test.google.idToken(subject: "mfa-user", email: "mfa-user@example.com")), by: .user(client: nil))
         #expect(response.idToken != nil && response.mfaPendingCredential == nil)
     }
 
@@ -309,7 +309,7 @@ struct MFAFlowTests {
         let fixture = try Fixture()
         fixture.test.sms.fail(true)
         #expect(wireErrorCode {
-            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550122")))
+            _ = try fixture.mfa.startEnrollment(StartMFAEnrollmentRequest(idToken: fixture.idToken, phoneEnrollmentInfo: .init(phoneNumber: "+15555550122")), by: .user(client: nil))
         } == .unavailable)
     }
 }

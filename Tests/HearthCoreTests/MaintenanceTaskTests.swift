@@ -69,12 +69,12 @@ struct MaintenanceTaskTests {
     @Test("guests older than the lifetime go with their sessions; younger guests stay; upgraded ones stay forever")
     func staleGuests() throws {
         let test = try TestPlatform()
-        let old = try test.accounts.signUp(SignUpRequest())
-        let upgraded = try test.accounts.signUp(SignUpRequest())
+        let old = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
+        let upgraded = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         _ = try test.accounts.signInWithIdp(
-            test.signInRequest(idToken: try test.google.idToken(subject: "kept"), linking: upgraded.idToken))
+            test.signInRequest(idToken: try test.google.idToken(subject: "kept"), linking: upgraded.idToken), by: .user(client: nil))
         test.time.advance(by: 10 * Self.day)
-        let young = try test.accounts.signUp(SignUpRequest())
+        let young = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         let task = Self.task(test)
 
         test.time.advance(by: 20 * Self.day - 1)
@@ -86,7 +86,7 @@ struct MaintenanceTaskTests {
         #expect(try !Self.exists(test, old.localId))
         #expect(try Self.exists(test, young.localId))
         #expect(try Self.exists(test, upgraded.localId))
-        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: old.refreshToken)) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: old.refreshToken), by: .user(client: nil)) } == .userNotFound)
         let oldSession = String(old.refreshToken.prefix { $0 != "." })
         #expect(try test.store.read { try $0.refreshSession(id: oldSession) }?.revokedAtMillis != nil)
 
@@ -121,7 +121,7 @@ struct MaintenanceTaskTests {
     @Test("a lifetime of 0 days keeps guests forever")
     func keepForever() throws {
         let test = try TestPlatform()
-        let guest = try test.accounts.signUp(SignUpRequest())
+        let guest = try test.accounts.signUp(SignUpRequest(), by: .user(client: nil))
         test.time.advance(by: 3_650 * Self.day)
         #expect(try Self.task(test, days: 0).runPass().anonymousAccounts == 0)
         #expect(try Self.exists(test, guest.localId))
@@ -217,7 +217,7 @@ struct MaintenanceTaskTests {
         let user = try test.signIn(subject: "revoke-me")
         let localID = try #require(user.localId)
         try AccountLifecycleTests.linkApple(test, to: localID)
-        _ = try test.accounts.delete(DeleteAccountRequest(idToken: user.idToken))
+        _ = try test.accounts.delete(DeleteAccountRequest(idToken: user.idToken), by: .user(client: nil))
         let token = AccountLifecycleTests.appleToken
         let revoker = ScriptedRevoker([
             .temporary("HTTP 503 from https://appleid.apple.com/auth/revoke for token \(token)"), .temporary("timed out"),
@@ -319,7 +319,7 @@ struct MaintenanceTaskTests {
         #expect(lines.waitForLine(timeout: 60)?.contains("dev_grants_deleted=1") == true)
         let user = try test.signIn(subject: "wake")
         try AccountLifecycleTests.linkApple(test, to: try #require(user.localId))
-        _ = try test.accounts.delete(DeleteAccountRequest(idToken: user.idToken))
+        _ = try test.accounts.delete(DeleteAccountRequest(idToken: user.idToken), by: .user(client: nil))
         task.wake()
         #expect(revoker.waitForCall(timeout: 60))
         task.stop()

@@ -57,7 +57,7 @@ struct OpenIDCodeFlowTests {
     func signsIn() throws {
         let poster = FakeFormPoster(try answer(base.acmeClaims(subject: "acme-7")))
         let accounts = try accounts(exchange(poster))
-        let response = try accounts.signInWithIdp(request(postBody: "providerId=oidc.acme&code_verifier=v-1"))
+        let response = try accounts.signInWithIdp(request(postBody: "providerId=oidc.acme&code_verifier=v-1"), by: .user(client: nil))
         #expect(response.providerId == "oidc.acme" && response.federatedId == "acme-7")
         #expect(response.email == "wile@acme.test" && response.isNewUser == true && response.idToken != nil)
         #expect(response.oauthAccessToken == "at-1" && response.oauthIdToken != nil, "the provider's tokens are echoed")
@@ -75,7 +75,7 @@ struct OpenIDCodeFlowTests {
     func codeInPostBody() throws {
         let poster = FakeFormPoster(try answer(base.acmeClaims(subject: "acme-8")))
         let accounts = try accounts(exchange(poster))
-        _ = try accounts.signInWithIdp(request(postBody: "providerId=oidc.acme&code=c-2", query: "state=st"))
+        _ = try accounts.signInWithIdp(request(postBody: "providerId=oidc.acme&code=c-2", query: "state=st"), by: .user(client: nil))
         let call = try #require(poster.calls.first)
         #expect(call.values["code"] == "c-2" && call.values["code_verifier"] == nil)
         #expect(call.fields == ["grant_type", "code", "redirect_uri", "client_id", "client_secret"])
@@ -92,12 +92,12 @@ struct OpenIDCodeFlowTests {
         ]
         for (name, claims, extra, code) in cases {
             let accounts = try accounts(exchange(FakeFormPoster(try answer(claims))))
-            #expect(wireErrorCode { _ = try accounts.signInWithIdp(request(postBody: "providerId=oidc.acme" + extra)) } == code, "\(name)")
+            #expect(wireErrorCode { _ = try accounts.signInWithIdp(request(postBody: "providerId=oidc.acme" + extra), by: .user(client: nil)) } == code, "\(name)")
         }
         let forged = FakeFormPoster(.reply(status: 200, body: #"{"id_token":"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."}"#))
-        #expect(wireErrorCode { _ = try accounts(exchange(forged)).signInWithIdp(request()) } == .invalidIdpResponse)
+        #expect(wireErrorCode { _ = try accounts(exchange(forged)).signInWithIdp(request(), by: .user(client: nil)) } == .invalidIdpResponse)
         let matching = try accounts(exchange(FakeFormPoster(try answer(base.acmeClaims(subject: "a", overrides: ["nonce": "n-1"])))))
-        #expect(try matching.signInWithIdp(request(postBody: "providerId=oidc.acme&nonce=n-1")).federatedId == "a")
+        #expect(try matching.signInWithIdp(request(postBody: "providerId=oidc.acme&nonce=n-1"), by: .user(client: nil)).federatedId == "a")
     }
 
     @Test("refusals and failures are INVALID_IDP_RESPONSE naming the OAuth error, never the code or the secret", arguments: [
@@ -111,7 +111,7 @@ struct OpenIDCodeFlowTests {
     ])
     func failures(answer: FakeFormPoster.Answer, detail: String) throws {
         let accounts = try accounts(exchange(FakeFormPoster(answer)))
-        let error = try #require(wireError { _ = try accounts.signInWithIdp(request()) })
+        let error = try #require(wireError { _ = try accounts.signInWithIdp(request(), by: .user(client: nil)) })
         #expect(error.code == .invalidIdpResponse && error.httpStatus == 400)
         #expect(error.detail == "The identity provider's token endpoint \(detail).")
     }
@@ -124,12 +124,12 @@ struct OpenIDCodeFlowTests {
         let done = DispatchSemaphore(value: 0)
         let held = request()
         DispatchQueue.global().async {
-            let result = Result { try accounts.signInWithIdp(held, client: "10.0.0.1") }
+            let result = Result { try accounts.signInWithIdp(held, by: .user(client: "10.0.0.1")) }
             first.withLock { $0 = result }
             done.signal()
         }
         #expect(poster.entered.wait(timeout: .now() + 30) == .success, "the first exchange reached the provider")
-        #expect(wireErrorCode { _ = try accounts.signInWithIdp(request(), client: "10.0.0.1") } == .tooManyAttemptsTryLater)
+        #expect(wireErrorCode { _ = try accounts.signInWithIdp(request(), by: .user(client: "10.0.0.1")) } == .tooManyAttemptsTryLater)
         poster.release.signal()
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(try first.withLock { try $0?.get() }?.federatedId == "held")
@@ -140,19 +140,19 @@ struct OpenIDCodeFlowTests {
     func unknownTokenEndpoint() throws {
         let poster = FakeFormPoster()
         let exchange = exchange(poster) { throw WireError(.invalidIdpResponse, "The identity provider's token endpoint is not known.") }
-        #expect(wireErrorCode { _ = try accounts(exchange).signInWithIdp(request()) } == .invalidIdpResponse)
+        #expect(wireErrorCode { _ = try accounts(exchange).signInWithIdp(request(), by: .user(client: nil)) } == .invalidIdpResponse)
         #expect(poster.calls.isEmpty)
     }
 
     @Test("a provider without a client secret refuses a code-only credential clearly; an ID token with a code is not exchanged")
     func withoutSecret() throws {
-        let error = try #require(wireError { _ = try accounts(nil).signInWithIdp(request()) })
+        let error = try #require(wireError { _ = try accounts(nil).signInWithIdp(request(), by: .user(client: nil)) })
         #expect(error.code == .invalidIdpResponse)
         #expect(error.detail == "oidc.acme has no client secret configured, so its authorization code cannot be exchanged; send an id_token.")
 
         let poster = FakeFormPoster()
         let token = try acme.sign(base.acmeClaims(subject: "both"))
-        let response = try accounts(exchange(poster)).signInWithIdp(request(postBody: "providerId=oidc.acme&id_token=\(token)"))
+        let response = try accounts(exchange(poster)).signInWithIdp(request(postBody: "providerId=oidc.acme&id_token=\(token)"), by: .user(client: nil))
         #expect(response.federatedId == "both" && poster.calls.isEmpty)
     }
 

@@ -10,13 +10,13 @@ struct PasswordSignInTests {
 
     @discardableResult
     static func signUp(_ test: TestPlatform, _ email: String, displayName: String? = nil) throws -> SignUpResponse {
-        try test.accounts.signUp(SignUpRequest(email: email, password: password, displayName: displayName))
+        try test.accounts.signUp(SignUpRequest(email: email, password: password, displayName: displayName), by: .user(client: nil))
     }
 
     static func signIn(_ test: TestPlatform, _ email: String, _ password: String = password, client: String? = "10.0.0.1")
         throws -> SignInWithPasswordResponse
     {
-        try test.passwordAccounts.signIn(SignInWithPasswordRequest(email: email, password: password), client: client)
+        try test.passwordAccounts.signIn(SignInWithPasswordRequest(email: email, password: password), by: .user(client: client))
     }
 
     @Test("signUp makes an account per email (lower-cased) with a hashed password and a password session")
@@ -33,7 +33,7 @@ struct PasswordSignInTests {
         let record = try #require(try test.accounts.lookup(LookupRequest(idToken: created.idToken)).users?.first)
         #expect(record.passwordHash == "UkVEQUNURUQ=")
         #expect(record.providerUserInfo?.map(\.providerId) == ["password"])
-        #expect(try test.tokens.refresh(RefreshTokenRequest(refreshToken: created.refreshToken)).idToken.isEmpty == false)
+        #expect(try test.tokens.refresh(RefreshTokenRequest(refreshToken: created.refreshToken), by: .user(client: nil)).idToken.isEmpty == false)
     }
 
     @Test("signUp refuses a taken email in any case, bad emails, missing fields, weak passwords and a client-sent localId")
@@ -51,11 +51,11 @@ struct PasswordSignInTests {
              .invalidDisplayName),
         ]
         for (request, code) in cases {
-            #expect(wireErrorCode { _ = try test.accounts.signUp(request) } == code, "\(request)")
+            #expect(wireErrorCode { _ = try test.accounts.signUp(request, by: .user(client: nil)) } == code, "\(request)")
         }
         var withUID = SignUpRequest(email: "new@example.com", password: Self.password)
         withUID.localId = "chosen"
-        let error = try #require(wireError { _ = try test.accounts.signUp(withUID) })
+        let error = try #require(wireError { _ = try test.accounts.signUp(withUID, by: .user(client: nil)) })
         #expect(error.code == .unexpectedParameter && error.message == "UNEXPECTED_PARAMETER : User ID")
         #expect(try test.store.read { try $0.accountCount() } == 1)
     }
@@ -105,7 +105,7 @@ struct PasswordSignInTests {
         let created = try Self.signUp(test, "ada@example.com")
         var update = AdminUpdateAccountRequest(localId: created.localId)
         update.disableUser = true
-        _ = try test.platform.admin(as: .system).update(update)
+        _ = try test.platform.admin.update(update, by: .system)
         #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com", "wrong password") } == .invalidLoginCredentials)
         #expect(wireErrorCode { _ = try Self.signIn(test, "ada@example.com") } == .userDisabled)
     }

@@ -48,11 +48,11 @@ struct RerunWriteBodiesTests {
         let test = try TestPlatform(rateLimits: Self.oneTokenEach, rerunsWriteBodies: true)
         let account = try TestServiceAccount(test)
         let token = { try account.sign(account.customTokenClaims(uid: "user-7", now: test.time.nowSeconds)) }
-        #expect(try test.platform.customTokens.signIn(.init(token: try token()), client: Self.client).isNewUser)
-        #expect(try !test.platform.customTokens.signIn(.init(token: try token()), client: Self.client).isNewUser)
+        #expect(try test.platform.customTokens.signIn(.init(token: try token()), by: .user(client: Self.client)).isNewUser)
+        #expect(try !test.platform.customTokens.signIn(.init(token: try token()), by: .user(client: Self.client)).isNewUser)
         // The account's single token is now spent.
         #expect(throws: WireError.self) {
-            try test.platform.customTokens.signIn(.init(token: try token()), client: Self.client)
+            try test.platform.customTokens.signIn(.init(token: try token()), by: .user(client: Self.client))
         }
     }
 
@@ -60,9 +60,9 @@ struct RerunWriteBodiesTests {
     func google() throws {
         let test = try TestPlatform(rateLimits: Self.oneTokenEach, rerunsWriteBodies: true)
         let request = { test.signInRequest(idToken: try test.google.idToken(subject: "777", email: "r@example.com")) }
-        #expect(try test.accounts.signInWithIdp(try request(), client: Self.client).isNewUser == true)
-        #expect(try test.accounts.signInWithIdp(try request(), client: Self.client).isNewUser != true)
-        #expect(throws: WireError.self) { try test.accounts.signInWithIdp(try request(), client: Self.client) }
+        #expect(try test.accounts.signInWithIdp(try request(), by: .user(client: Self.client)).isNewUser == true)
+        #expect(try test.accounts.signInWithIdp(try request(), by: .user(client: Self.client)).isNewUser != true)
+        #expect(throws: WireError.self) { try test.accounts.signInWithIdp(try request(), by: .user(client: Self.client)) }
     }
 
     @Test("an email-link sign-in takes one token of the account-creation bucket, then one of the account's")
@@ -75,10 +75,10 @@ struct RerunWriteBodiesTests {
                     SendOobCodeRequest(
                         requestType: "EMAIL_SIGNIN", email: "link@example.com", continueUrl: "https://app.example.com/",
                         returnOobLink: true),
-                    caller: .admin
+                    by: .commandLine
                 ).oobCode)
             return try actions.signInWithEmailLink(
-                SignInWithEmailLinkRequest(email: "link@example.com", oobCode: code), client: Self.client)
+                SignInWithEmailLinkRequest(email: "link@example.com", oobCode: code), by: .user(client: Self.client))
         }
         #expect(try signIn().isNewUser == true)
         #expect(try signIn().isNewUser != true)

@@ -8,7 +8,7 @@ import Testing
 @Suite("Sessions: rotation, reuse detection, cap, purge")
 struct SessionRotationTests {
     private func refresh(_ test: TestPlatform, _ token: String?) throws -> RefreshTokenResponse {
-        try test.tokens.refresh(RefreshTokenRequest(refreshToken: token))
+        try test.tokens.refresh(RefreshTokenRequest(refreshToken: token), by: .user(client: nil))
     }
 
     /// The session `token` names (`<session id>.<secret>`).
@@ -193,7 +193,7 @@ struct SessionRotationTests {
         var outcomes: [String] = []
         for _ in 0..<30 {
             do {
-                _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken))
+                _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken), by: .user(client: nil))
                 outcomes.append("ok")
             } catch let error as WireError {
                 outcomes.append(error.code.rawValue)
@@ -203,7 +203,7 @@ struct SessionRotationTests {
         #expect(outcomes.prefix(21).allSatisfy { $0 == "ok" }, "\(outcomes)")
         #expect(outcomes.dropFirst(21).allSatisfy { $0 == "TOO_MANY_ATTEMPTS_TRY_LATER" }, "\(outcomes)")
         test.time.advance(by: 2)
-        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken)).idToken != nil)
+        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken), by: .user(client: nil)).idToken != nil)
     }
 
     @Test("one Google token replayed 150 times leaves 100 live sessions; the oldest are revoked")
@@ -214,7 +214,7 @@ struct SessionRotationTests {
         var sessions: [String] = []
         for _ in 0..<150 {
             test.time.advance(by: 0.001)
-            sessions.append(try #require(try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken)).refreshToken))
+            sessions.append(try #require(try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken), by: .user(client: nil)).refreshToken))
         }
         let localID = try #require(try test.store.read { try $0.account(providerID: "google.com", rawID: "replay-1") }?.localID)
         #expect(try liveSessions(test, localID).count == 100)
@@ -279,7 +279,7 @@ struct SessionRotationTests {
         _ = wireErrorCode { _ = try refresh(test, reused) }
         // A session of a deleted account.
         let deleted = try test.signIn(subject: "purge-deleted")
-        _ = try test.accounts.delete(DeleteAccountRequest(idToken: deleted.idToken))
+        _ = try test.accounts.delete(DeleteAccountRequest(idToken: deleted.idToken), by: .user(client: nil))
 
         // The first pass revokes the deleted account's session: its retention starts now.
         #expect(try purger.runPass() == MaintenanceTask.Report())

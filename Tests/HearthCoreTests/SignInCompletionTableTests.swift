@@ -83,14 +83,14 @@ struct SignInCompletionTableTests {
         }
 
         func signUpWithPassword(_ email: String) throws -> String {
-            let answer = try test.platform.passwordAccounts.signUp(SignUpRequest(email: email, password: Self.password))
+            let answer = try test.platform.passwordAccounts.signUp(SignUpRequest(email: email, password: Self.password), by: .user(client: nil))
             refreshTokens.append(answer.refreshToken)
             return answer.localId
         }
 
         func passwordSignIn(_ email: String) throws -> Outcome {
             let answer = try test.platform.passwordAccounts.signIn(
-                SignInWithPasswordRequest(email: email, password: Self.password))
+                SignInWithPasswordRequest(email: email, password: Self.password), by: .user(client: nil))
             return outcome(
                 localID: answer.localId, idToken: answer.idToken, refreshToken: answer.refreshToken, isNewUser: false,
                 pending: answer.mfaPendingCredential)
@@ -100,13 +100,13 @@ struct SignInCompletionTableTests {
             try test.platform.emailActions.sendOobCode(
                 SendOobCodeRequest(
                     requestType: "EMAIL_SIGNIN", email: email, continueUrl: "https://app.example.com/", returnOobLink: true),
-                caller: .admin
+                by: .commandLine
             ).oobCode
         }
 
         func emailLink(_ email: String) throws -> Outcome {
             let code = try sentLinks.removeValue(forKey: email) ?? sendLink(email)
-            let answer = try test.platform.emailActions.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
+            let answer = try test.platform.emailActions.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code), by: .user(client: nil))
             return outcome(
                 localID: answer.localId, idToken: answer.idToken, refreshToken: answer.refreshToken,
                 isNewUser: answer.isNewUser, pending: answer.mfaPendingCredential)
@@ -117,7 +117,7 @@ struct SignInCompletionTableTests {
 
         func customToken(_ email: String) throws -> Outcome {
             let token = try serviceAccount.sign(serviceAccount.customTokenClaims(uid: Self.uid(email), now: test.time.nowSeconds))
-            let answer = try test.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: token))
+            let answer = try test.platform.customTokens.signIn(SignInWithCustomTokenRequest(token: token), by: .user(client: nil))
             let localID = try test.claims(of: answer.idToken)["user_id"]?.stringValue
             return outcome(
                 localID: localID, idToken: answer.idToken, refreshToken: answer.refreshToken, isNewUser: answer.isNewUser,
@@ -136,7 +136,7 @@ struct SignInCompletionTableTests {
 
         /// Whether `refreshToken` still refreshes.
         func refreshes(_ refreshToken: String) -> Bool {
-            (try? test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken))) != nil
+            (try? test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken), by: .user(client: nil))) != nil
         }
     }
 

@@ -56,7 +56,7 @@ struct SignInWithIdpTests {
     func responseFields() throws {
         let test = try TestPlatform()
         let idToken = try test.google.idToken(subject: "333", email: "e@example.com", overrides: ["given_name": "Eve", "family_name": "Ex", "picture": "https://p.example/e.png"])
-        let response = try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken, accessToken: "at-1"))
+        let response = try test.accounts.signInWithIdp(test.signInRequest(idToken: idToken, accessToken: "at-1"), by: .user(client: nil))
         #expect(response.oauthIdToken == idToken)
         #expect(response.oauthAccessToken == "at-1")
         #expect(response.firstName == "Eve")
@@ -76,7 +76,7 @@ struct SignInWithIdpTests {
         let request = SignInWithIdpRequest(
             requestUri: "http://localhost/callback?providerId=google.com&id_token=\(bad)#id_token=\(good)",
             postBody: "id_token=\(bad)", returnSecureToken: true)
-        let response = try test.accounts.signInWithIdp(request)
+        let response = try test.accounts.signInWithIdp(request, by: .user(client: nil))
         #expect(response.federatedId == "https://accounts.google.com/444")
     }
 
@@ -87,7 +87,7 @@ struct SignInWithIdpTests {
         let request = SignInWithIdpRequest(
             requestUri: "http://localhost/callback?\u{33B}=x&providerId=google.com&id_token=bad#\u{33B}=y&id_token=\(good)",
             returnSecureToken: true)
-        let response = try test.accounts.signInWithIdp(request)
+        let response = try test.accounts.signInWithIdp(request, by: .user(client: nil))
         #expect(response.federatedId == "https://accounts.google.com/445")
     }
 
@@ -101,7 +101,7 @@ struct SignInWithIdpTests {
     ])
     func inputChecks(request: SignInWithIdpRequest, code: ErrorCode) throws {
         let test = try TestPlatform()
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(request) } == code)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(request, by: .user(client: nil)) } == code)
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
 
@@ -129,7 +129,7 @@ struct SignInWithIdpTests {
             try google.idToken(subject: "555", overrides: ["sub": .null]),
         ]
         for token in cases {
-            #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token)) } == .invalidIdpResponse)
+            #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token), by: .user(client: nil)) } == .invalidIdpResponse)
         }
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
@@ -141,7 +141,7 @@ struct SignInWithIdpTests {
     func extremeTimes(overrides: [String: JSONValue]) throws {
         let test = try TestPlatform()
         let token = try test.google.idToken(subject: "557", overrides: overrides)
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token)) } == .invalidIdpResponse)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token), by: .user(client: nil)) } == .invalidIdpResponse)
         #expect(try test.store.read { try $0.accountCount() } == 0)
     }
 
@@ -150,7 +150,7 @@ struct SignInWithIdpTests {
         let test = try TestPlatform()
         let now = test.time.nowSeconds
         let token = try test.google.idToken(subject: "556", overrides: ["exp": .integer(now - 200), "iat": .integer(now - 3800)])
-        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: token)).isNewUser == true)
+        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: token), by: .user(client: nil)).isNewUser == true)
     }
 
     @Test("nonce: the raw nonce or its SHA-256 must match; a mismatch is MISSING_OR_INVALID_NONCE")
@@ -158,13 +158,13 @@ struct SignInWithIdpTests {
         let test = try TestPlatform()
         let raw = "n-0S6_WzA2Mj"
         let plain = try test.google.idToken(subject: "600", overrides: ["nonce": .string(raw)])
-        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: plain, nonce: raw)).localId != nil)
+        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: plain, nonce: raw), by: .user(client: nil)).localId != nil)
         let digest = Fixture.sha256Hex(raw)
         let withHash = try test.google.idToken(subject: "601", overrides: ["nonce": .string(digest)])
-        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: withHash, nonce: raw)).localId != nil)
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: plain, nonce: "other")) } == .missingOrInvalidNonce)
+        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: withHash, nonce: raw), by: .user(client: nil)).localId != nil)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: plain, nonce: "other"), by: .user(client: nil)) } == .missingOrInvalidNonce)
         let none = try test.google.idToken(subject: "602")
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: none, nonce: raw)) } == .missingOrInvalidNonce)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: none, nonce: raw), by: .user(client: nil)) } == .missingOrInvalidNonce)
     }
 
     @Test("an access token alone signs in through tokeninfo and userinfo; one for another app is refused")
@@ -172,21 +172,21 @@ struct SignInWithIdpTests {
         let test = try TestPlatform()
         test.google.addAccessToken("at-ok", subject: "700", profile: ["email": "at@example.com", "email_verified": true, "name": "At User"])
         test.google.addAccessToken("at-other", audience: "other.apps.googleusercontent.com", subject: "701", profile: [:])
-        let response = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: "at-ok"))
+        let response = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: "at-ok"), by: .user(client: nil))
         #expect(response.federatedId == "https://accounts.google.com/700")
         #expect(response.email == "at@example.com")
         #expect(response.displayName == "At User")
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: "at-other")) } == .invalidIdpResponse)
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: "at-unknown")) } == .invalidIdpResponse)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: "at-other"), by: .user(client: nil)) } == .invalidIdpResponse)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: nil, accessToken: "at-unknown"), by: .user(client: nil)) } == .invalidIdpResponse)
     }
 
     @Test("autoCreate false (reauthentication) refuses unknown identities with USER_NOT_FOUND")
     func reauthentication() throws {
         let test = try TestPlatform()
         let token = try test.google.idToken(subject: "800")
-        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token, autoCreate: false)) } == .userNotFound)
+        #expect(wireErrorCode { _ = try test.accounts.signInWithIdp(test.signInRequest(idToken: token, autoCreate: false), by: .user(client: nil)) } == .userNotFound)
         _ = try test.signIn(subject: "800")
-        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: token, autoCreate: false)).isNewUser == false)
+        #expect(try test.accounts.signInWithIdp(test.signInRequest(idToken: token, autoCreate: false), by: .user(client: nil)).isNewUser == false)
     }
 
     @Test("a disabled account cannot sign in")
@@ -243,8 +243,8 @@ struct EmailRulesTests {
         #expect(account.phoneNumber == nil)
         #expect(account.emailVerified == true)
         #expect(account.displayName == "Test User")
-        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: oldSession)) } == .tokenExpired)
-        #expect(try test.tokens.refresh(RefreshTokenRequest(refreshToken: response.refreshToken)).userId == localID)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: oldSession), by: .user(client: nil)) } == .tokenExpired)
+        #expect(try test.tokens.refresh(RefreshTokenRequest(refreshToken: response.refreshToken), by: .user(client: nil)).userId == localID)
     }
 
     @Test("an unverified IdP email that another account owns asks for confirmation and issues no tokens")

@@ -13,7 +13,7 @@ struct TokenServiceTests {
         let refreshToken = try #require(signIn.refreshToken)
         let authTime = try test.claims(of: try #require(signIn.idToken))["auth_time"]
         test.time.advance(by: 1800)
-        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken))
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: refreshToken), by: .user(client: nil))
         #expect(refreshed.accessToken == refreshed.idToken)
         #expect(refreshed.expiresIn == "3600")
         #expect(refreshed.refreshToken != refreshToken)
@@ -84,7 +84,7 @@ struct TokenServiceTests {
     ])
     func badRequests(request: RefreshTokenRequest, code: ErrorCode) throws {
         let test = try TestPlatform()
-        #expect(wireErrorCode { _ = try test.tokens.refresh(request) } == code)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(request, by: .user(client: nil)) } == code)
     }
 
     @Test("revocation (validSince moved past the sign-in) makes refresh fail with TOKEN_EXPIRED")
@@ -97,7 +97,7 @@ struct TokenServiceTests {
             account.validSinceMillis = test.time.nowMillis
             try writer.updateAccount(account)
         }
-        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken)) } == .tokenExpired)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken), by: .user(client: nil)) } == .tokenExpired)
         #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: signIn.idToken) } == .tokenExpired)
     }
 
@@ -111,13 +111,13 @@ struct TokenServiceTests {
             account.disabled = true
             try writer.updateAccount(account)
         }
-        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken)) } == .userDisabled)
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken), by: .user(client: nil)) } == .userDisabled)
         #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: signIn.idToken) } == .userDisabled)
 
         let other = try test.signIn(subject: "4")
         let idToken = try #require(other.idToken)
-        _ = try test.accounts.delete(DeleteAccountRequest(idToken: idToken))
-        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: other.refreshToken)) } == .userNotFound)
+        _ = try test.accounts.delete(DeleteAccountRequest(idToken: idToken), by: .user(client: nil))
+        #expect(wireErrorCode { _ = try test.tokens.refresh(RefreshTokenRequest(refreshToken: other.refreshToken), by: .user(client: nil)) } == .userNotFound)
         #expect(wireErrorCode { _ = try test.tokens.authenticate(idToken: idToken) } == .userNotFound)
     }
 
@@ -150,7 +150,7 @@ struct TokenServiceTests {
             account.customAttributes = #"{"role":"admin","level":3,"sub":"evil","email":"evil@example.com","firebase":{}}"#
             try writer.updateAccount(account)
         }
-        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken))
+        let refreshed = try test.tokens.refresh(RefreshTokenRequest(refreshToken: signIn.refreshToken), by: .user(client: nil))
         let claims = try test.claims(of: refreshed.idToken)
         #expect(claims["role"] == "admin")
         #expect(claims["level"] == 3)

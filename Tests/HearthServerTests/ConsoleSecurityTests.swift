@@ -36,7 +36,7 @@ struct ConsoleSecurityTests {
             let uid = try #require(try fixture.platform.store.read { try $0.account(email: email) }?.localID)
             var update = AdminUpdateAccountRequest(localId: uid)
             update.customAttributes = #"{"hearthAdmin":true}"#
-            _ = try fixture.platform.admin(as: .system).update(update)
+            _ = try fixture.platform.admin.update(update, by: .system)
         }
         let redirect = try dev.approve(request, subject: person.subject)
         let query = URLComponents(string: redirect)?.percentEncodedQuery ?? ""
@@ -64,7 +64,7 @@ struct ConsoleSecurityTests {
     }
 
     static func victim(_ fixture: ServerFixture) throws -> String {
-        try fixture.platform.admin(as: .system).create(AdminCreateAccountRequest(fields: RequestFields(["email": .string("victim@example.com")]))).localId
+        try fixture.platform.admin.create(AdminCreateAccountRequest(fields: RequestFields(["email": .string("victim@example.com")])), by: .system).localId
     }
 
     static func isDisabled(_ fixture: ServerFixture, _ uid: String) throws -> Bool {
@@ -193,13 +193,13 @@ struct ConsoleSecurityTests {
             #expect(page(cookie).status == 200, "\(name)")
             var update = AdminUpdateAccountRequest(localId: try uid(email))
             change(&update)
-            _ = try fixture.platform.admin(as: .system).update(update)
+            _ = try fixture.platform.admin.update(update, by: .system)
             let after = page(cookie)
             #expect(after.status == status, "\(name)")
             #expect(after.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("hearth_console=;") && $0.contains("Max-Age=0") }, "\(name)")
         }
         let cookie = try #require(try Self.signIn(fixture, email: "gone@example.com", admin: true).cookie)
-        _ = try fixture.platform.admin(as: .system).delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(try uid("gone@example.com"))])))
+        _ = try fixture.platform.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(try uid("gone@example.com"))])), by: .system)
         #expect(page(cookie).status == 401)
         let live = try #require(try Self.signIn(fixture, email: "live@example.com", admin: true).cookie)
         var forged = Array(live)

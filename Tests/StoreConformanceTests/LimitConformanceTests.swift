@@ -163,7 +163,7 @@ struct LimitConformanceTests {
         try withStore(kind) { store throws in
             let harness = try MFAHarness(store: store, enrolled: false)
             let start = try harness.mfa.startEnrollment(
-                StartMFAEnrollmentRequest(idToken: harness.idToken(), totpEnrollmentInfo: EmptyObject()))
+                StartMFAEnrollmentRequest(idToken: harness.idToken(), totpEnrollmentInfo: EmptyObject()), by: .user(client: nil))
             let info = try #require(start.totpSessionInfo)
             let secret = try #require(Base32.decode(info.sharedSecretKey))
             func finalize(_ code: String) throws {
@@ -171,7 +171,7 @@ struct LimitConformanceTests {
                     FinalizeMFAEnrollmentRequest(
                         idToken: harness.idToken(), displayName: nil,
                         totpVerificationInfo: TOTPVerificationInfo(sessionInfo: info.sessionInfo, verificationCode: code)),
-                    client: MFAHarness.client)
+                    by: .user(client: MFAHarness.client))
             }
             let right = harness.totp.code(secret: secret, step: harness.totp.step(at: harness.time.nowSeconds))
             let wrong = right == "000000" ? "111111" : "000000"
@@ -189,12 +189,12 @@ struct LimitConformanceTests {
             let harness = try MFAHarness(store: store, enrolled: false)
             let number = "+15555550142"
             let start = try harness.mfa.startEnrollment(
-                StartMFAEnrollmentRequest(idToken: harness.idToken(), phoneEnrollmentInfo: .init(phoneNumber: number)))
+                StartMFAEnrollmentRequest(idToken: harness.idToken(), phoneEnrollmentInfo: .init(phoneNumber: number)), by: .user(client: nil))
             let sessionInfo = try #require(start.phoneSessionInfo?.sessionInfo)
             let enrolled = try harness.mfa.finalizeEnrollment(
                 FinalizeMFAEnrollmentRequest(
                     idToken: harness.idToken(), displayName: nil,
-                    phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: sessionInfo, code: harness.sms.last?.code)))
+                    phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: sessionInfo, code: harness.sms.last?.code)), by: .user(client: nil))
             #expect(!enrolled.idToken.isEmpty)
             let account = try #require(try store.read { try $0.account(localID: MFAHarness.localID) })
             let enrollmentID = try #require(account.mfaEnrollments.first?.enrollmentID)
@@ -202,13 +202,13 @@ struct LimitConformanceTests {
             let credential = try harness.newPendingCredential()
             _ = try harness.mfa.startSignIn(
                 StartMFASignInRequest(mfaPendingCredential: credential, mfaEnrollmentId: enrollmentID, phoneSignInInfo: nil),
-                client: MFAHarness.client)
+                by: .user(client: MFAHarness.client))
             #expect(harness.sms.count == 2)
             // An unused code still does.
             expectWire(.tooManyAttemptsTryLater) {
                 try harness.mfa.startSignIn(
                     StartMFASignInRequest(mfaPendingCredential: credential, mfaEnrollmentId: enrollmentID, phoneSignInInfo: nil),
-                    client: MFAHarness.client)
+                    by: .user(client: MFAHarness.client))
             }
         }
     }
@@ -223,12 +223,12 @@ struct LimitConformanceTests {
                 _ = try harness.mfa.startEnrollment(
                     StartMFAEnrollmentRequest(
                         idToken: harness.idToken(), phoneEnrollmentInfo: .init(phoneNumber: "+1555555020\(index)")),
-                    client: MFAHarness.client)
+                    by: .user(client: MFAHarness.client))
             }
             expectWire(.tooManyAttemptsTryLater) {
                 try harness.mfa.startEnrollment(
                     StartMFAEnrollmentRequest(idToken: harness.idToken(), phoneEnrollmentInfo: .init(phoneNumber: "+15555550299")),
-                    client: MFAHarness.client)
+                    by: .user(client: MFAHarness.client))
             }
             #expect(harness.sms.count == 3)
             #expect(try store.read { try $0.limitCounter(key: "sms:account:\(MFAHarness.localID)") }?.count == 3)
@@ -357,7 +357,7 @@ final class MFAHarness: Sendable {
             FinalizeMFASignInRequest(
                 mfaPendingCredential: credential, mfaEnrollmentId: enrollmentID,
                 totpVerificationInfo: TOTPVerificationInfo(verificationCode: code)),
-            client: client)
+            by: .user(client: client))
     }
 }
 

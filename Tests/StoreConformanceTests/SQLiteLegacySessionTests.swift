@@ -73,11 +73,11 @@ struct SQLiteLegacySessionTests {
             #expect(try reader.refreshSession(id: sessionID) == migrated)
         }
 
-        let next = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: chain[2])).refreshToken
+        let next = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: chain[2]), by: .user(client: nil)).refreshToken
         #expect(sessions.sessionID(of: next) == sessionID)
         // A lost response retried with the legacy token gets the same successor.
-        #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: chain[2])).refreshToken == next)
-        let newest = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: next)).refreshToken
+        #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: chain[2]), by: .user(client: nil)).refreshToken == next)
+        let newest = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: next), by: .user(client: nil)).refreshToken
         #expect(try store.read { try $0.refreshSession(id: sessionID) }?.currentTokenHash == sessions.hash(newest))
 
         // The token the previous release replaced a day ago is reuse: the whole session ends.
@@ -89,7 +89,7 @@ struct SQLiteLegacySessionTests {
         // With rotation off, a legacy token is answered with itself and keeps working.
         let unrotated = try SessionHarness(store: store, policy: SessionPolicy(rotatesRefreshTokens: false))
         for _ in 0..<2 {
-            #expect(try unrotated.tokens.refresh(RefreshTokenRequest(refreshToken: untouched)).refreshToken == untouched)
+            #expect(try unrotated.tokens.refresh(RefreshTokenRequest(refreshToken: untouched), by: .user(client: nil)).refreshToken == untouched)
         }
     }
 

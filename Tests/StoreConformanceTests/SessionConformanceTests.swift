@@ -242,7 +242,7 @@ struct SessionConformanceTests {
         try withStore(kind) { store throws in
             let sessions = try SessionHarness(store: store)
             let first = try sessions.signIn()
-            let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)) }
+            let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first), by: .user(client: nil)) }
             let successors = Set(try results.map { try $0.get().refreshToken })
             #expect(successors.count == 1)
             let successor = try #require(successors.first)
@@ -255,7 +255,7 @@ struct SessionConformanceTests {
                 #expect(stored.currentTokenHash == sessions.hash(successor))
                 #expect(stored.replaced?.tokenHash == sessions.hash(first))
             }
-            #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: successor)).refreshToken != successor)
+            #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: successor), by: .user(client: nil)).refreshToken != successor)
         }
     }
 
@@ -264,7 +264,7 @@ struct SessionConformanceTests {
         try withStore(kind) { store throws in
             let sessions = try SessionHarness(store: store, policy: SessionPolicy(reuseGracePeriod: 0))
             let first = try sessions.signIn()
-            let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)) }
+            let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first), by: .user(client: nil)) }
             let issued = results.compactMap { try? $0.get().refreshToken }
             #expect(issued.count == 1)
             #expect(sessions.refusals(results) == Array(repeating: .tokenExpired, count: 19))
@@ -278,12 +278,12 @@ struct SessionConformanceTests {
         try withStore(kind) { store throws in
             let sessions = try SessionHarness(store: store)
             let oldest = try sessions.signIn()
-            let replaced = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: oldest)).refreshToken
-            let current = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: replaced)).refreshToken
+            let replaced = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: oldest), by: .user(client: nil)).refreshToken
+            let current = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: replaced), by: .user(client: nil)).refreshToken
             // Within the grace window, but two rotations back: only the last replaced token gets an answer.
             let results = concurrently(20, indexed: { index in
                 let token = index.isMultiple(of: 2) ? current : oldest
-                return try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).refreshToken
+                return try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token), by: .user(client: nil)).refreshToken
             })
             #expect(sessions.refusals(results).count >= 10)
             #expect(Set(sessions.refusals(results)) == [.tokenExpired])
@@ -300,7 +300,7 @@ struct SessionConformanceTests {
         try withStore(kind) { store throws in
             let sessions = try SessionHarness(store: store, policy: SessionPolicy(rotatesRefreshTokens: false))
             let token = try sessions.signIn()
-            let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).refreshToken }
+            let results = concurrently(20) { try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token), by: .user(client: nil)).refreshToken }
             #expect(try results.map { try $0.get() } == Array(repeating: token, count: 20))
             let stored = try #require(try store.read { try $0.refreshSession(id: sessions.sessionID(of: token)!) })
             #expect(stored.currentTokenHash == sessions.hash(token) && stored.replaced == nil)
@@ -316,7 +316,7 @@ struct SessionConformanceTests {
                 let sessions = try SessionHarness(store: store, policy: SessionPolicy(rotatesRefreshTokens: rotates))
                 var token = try sessions.signIn()
                 func refresh() throws {
-                    token = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).refreshToken
+                    token = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token), by: .user(client: nil)).refreshToken
                 }
                 func lastRefresh() throws -> Int64? {
                     try store.read { try $0.account(localID: SessionHarness.localID) }?.lastRefreshAtMillis
@@ -350,7 +350,7 @@ struct SessionConformanceTests {
         let store = try kind.open(directory.path)
         let sessions = try SessionHarness(store: store)
         let first = try sessions.signIn()
-        let second = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)).refreshToken
+        let second = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first), by: .user(client: nil)).refreshToken
         sessions.time.advance(by: 61)
         #expect(try sessions.refusal(first) == .tokenExpired)
         #expect(try sessions.refusal(second) == .tokenExpired)
@@ -375,12 +375,12 @@ struct SessionConformanceTests {
             let second = try sessions.signIn()
             sessions.time.advance(by: 1)
             // Using the first session does not make it younger.
-            let firstNow = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first)).refreshToken
+            let firstNow = try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: first), by: .user(client: nil)).refreshToken
             sessions.time.advance(by: 1)
             let third = try sessions.signIn()
             #expect(try sessions.refusal(firstNow) == .tokenExpired)
             for token in [second, third] {
-                #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token)).userId == SessionHarness.localID)
+                #expect(try sessions.tokens.refresh(RefreshTokenRequest(refreshToken: token), by: .user(client: nil)).userId == SessionHarness.localID)
             }
             #expect(try store.read { try $0.liveSessionIDs(localID: SessionHarness.localID, skippingNewest: 0) }.count == 2)
         }
@@ -437,7 +437,7 @@ struct SessionHarness {
     /// The wire code refreshing `token` is refused with, or nil if it works.
     func refusal(_ token: String) throws -> ErrorCode? {
         do {
-            _ = try tokens.refresh(RefreshTokenRequest(refreshToken: token))
+            _ = try tokens.refresh(RefreshTokenRequest(refreshToken: token), by: .user(client: nil))
             return nil
         } catch let error as WireError {
             return error.code

@@ -23,31 +23,29 @@ public final class AccountService: Sendable {
     let audit: AuditRecorder
 
     /// - Parameters:
+    ///   - context: the project, store and clock; its rate limiter's `signInPerAccount` and
+    ///     `accountCreationPerClient` buckets; its metrics receive each `signInWithIdp`'s provider and outcome; its
+    ///     audit log records sign-ins (refused ones too), sign-ups, links, unlinks, credential changes and deletions.
     ///   - providers: the identity providers `signInWithIdp` accepts.
-    ///   - limiter: the in-memory buckets (`signInPerAccount`, `accountCreationPerClient`).
     ///   - providerTokens: Apple's code exchange, and the wake-up after deletions queued revocations.
     ///   - emailActions: applies the action codes `update` receives.
     ///   - passwords: email and password accounts.
-    ///   - metrics: receives each `signInWithIdp`'s provider and outcome.
-    ///   - audit: records sign-ins (refused ones too), sign-ups, links, unlinks, credential changes and deletions.
     public init(
-        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, providers: IdentityProviderRegistry,
-        mfa: MFAService, time: any TimeSource, limiter: RateLimiter = RateLimiter(),
-        providerTokens: ProviderTokenHandling = ProviderTokenHandling(), emailActions: EmailActionService,
-        passwords: PasswordAccounts, metrics: any MetricsRecording = NoMetrics(), audit: AuditLog = AuditLog()
+        context: ServiceContext, tokens: TokenService, providers: IdentityProviderRegistry, mfa: MFAService,
+        providerTokens: ProviderTokenHandling, emailActions: EmailActionService, passwords: PasswordAccounts
     ) {
-        self.audit = AuditRecorder(audit, time: time)
-        self.metrics = metrics
+        audit = context.auditRecorder
+        metrics = context.metrics
         self.emailActions = emailActions
-        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: audit)
         self.passwords = passwords
         self.providerTokens = providerTokens
-        self.limiter = limiter
-        self.project = project
-        self.store = store
+        limiter = context.rateLimiter
+        project = context.project
+        store = context.store
         self.tokens = tokens
         self.providers = providers
-        self.time = time
+        time = context.time
     }
 
     // MARK: - signInWithIdp
@@ -55,20 +53,20 @@ public final class AccountService: Sendable {
     /// `accounts:signInWithIdp` for the registry's providers (PROTOCOL.md §4): one path for Google, Apple and
     /// `oidc.*` from the verified profile on. An `oidc.*` authorization code sent without an ID token is first
     /// exchanged for one (``IdentityProviderRegistry/redeemingCode(_:providerID:clientAddress:)``).
-    /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
-    public func signInWithIdp(_ request: SignInWithIdpRequest, client: String? = nil) throws -> SignInWithIdpResponse {
+    /// - Parameter caller: who signs in; its address is limited and recorded.
+    public func signInWithIdp(_ request: SignInWithIdpRequest, by caller: Caller) throws -> SignInWithIdpResponse {
         var provider = MetricsOutcome.unknownProvider
         do {
-            let (response, outcome) = try federatedSignIn(request, client: client, enabledProvider: &provider)
+            let (response, outcome) = try federatedSignIn(request, by: caller, enabledProvider: &provider)
             metrics.signIn(provider: provider, outcome: outcome)
-            if let code = response.errorMessage { recordRefusal(ErrorCode(rawValue: code), provider: provider, client: client) }
+            if let code = response.errorMessage { recordRefusal(ErrorCode(rawValue: code), provider: provider, by: caller) }
             return response
         } catch let refusal as RecordedRefusal {
             metrics.signIn(provider: provider, outcome: MetricsOutcome.failure(refusal.error))
             throw refusal.error
         } catch {
             metrics.signIn(provider: provider, outcome: MetricsOutcome.failure(error))
-            if let error = error as? WireError { recordRefusal(error.code, provider: provider, client: client) }
+            if let error = error as? WireError { recordRefusal(error.code, provider: provider, by: caller) }
             throw error
         }
     }
@@ -80,15 +78,15 @@ public final class AccountService: Sendable {
 
     /// Records a refused `signInWithIdp` of an enabled provider (nothing of the credential, no account), in a
     /// write of its own: the refusal wrote nothing. Throttled requests are not recorded, so a flood writes nothing.
-    private func recordRefusal(_ code: ErrorCode, provider: String, client: String?) {
+    private func recordRefusal(_ code: ErrorCode, provider: String, by caller: Caller) {
         guard provider != MetricsOutcome.unknownProvider, code != .tooManyAttemptsTryLater else { return }
-        audit.recordRefusal(.signInFailed, provider: provider, client: client, code: code, in: store)
+        audit.recordRefusal(.signInFailed, provider: provider, by: caller, code: code, in: store)
     }
 
     /// `signInWithIdp` itself, and the outcome for the metric; `enabledProvider` is set to the provider once it is
     /// known to be enabled (so the metric's labels stay the configured providers).
     private func federatedSignIn(
-        _ request: SignInWithIdpRequest, client: String?, enabledProvider: inout String
+        _ request: SignInWithIdpRequest, by caller: Caller, enabledProvider: inout String
     ) throws -> (SignInWithIdpResponse, outcome: String) {
         let parameters = try IdpParameters(request)
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
@@ -102,10 +100,10 @@ public final class AccountService: Sendable {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
         let credential = try providers.redeemingCode(
-            IdpCredential(parameters), providerID: providerID, clientAddress: client)
+            IdpCredential(parameters), providerID: providerID, clientAddress: caller.client)
         let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
         if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
-        var profile = try providers.verify(credential, providerID: providerID, clientAddress: client)
+        var profile = try providers.verify(credential, providerID: providerID, clientAddress: caller.client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, redirectURI: credential.redirectURI)
         let email = EmailProof(profile, trust: enabled.emailTrust)
         var authentication = Authentication(.identity(profile, email), signInProvider: providerID)
@@ -121,7 +119,7 @@ public final class AccountService: Sendable {
             // at a unique key (and the loser runs again, finding the winner's account).
             decision = try retryingUniqueness {
                 try store.write(.rowLocks) { writer in
-                    let context = SignInCompletion.Context(writer: writer, nowMillis: now, client: client, takes: takes)
+                    let context = SignInCompletion.Context(writer: writer, nowMillis: now, caller: caller, takes: takes)
                     if let linkingUser {
                         return try completion.link(.identity(profile, email), to: linkingUser.account.localID, context)
                     }
@@ -199,16 +197,16 @@ public final class AccountService: Sendable {
     }
 
     /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`, and
-    /// email and password (``PasswordAccounts/changeCredentials(email:password:profile:of:client:)``).
+    /// email and password (``PasswordAccounts/changeCredentials(email:password:profile:of:by:)``).
     ///
     /// Removing a way in (`deleteProvider`, or `deleteAttribute` `EMAIL` / `PASSWORD`) needs a recent sign-in, as
     /// setting one does. Under email enumeration protection a client cannot set its email directly, as with Firebase
     /// (`OPERATION_NOT_ALLOWED`): the change goes through a code sent to the new address (`VERIFY_AND_CHANGE_EMAIL`), so
     /// the answer never tells whether another account has the address.
-    /// - Parameter client: the caller's address, recorded with the changes; nil for in-process callers.
-    public func update(_ request: UpdateAccountRequest, client: String? = nil) throws -> UpdateAccountResponse {
+    /// - Parameter caller: who updates, recorded with the changes.
+    public func update(_ request: UpdateAccountRequest, by caller: Caller) throws -> UpdateAccountResponse {
         if request.oobCode != nil && request.idToken == nil {
-            return try emailActions.apply(oobCode: request.oobCode, client: client)
+            return try emailActions.apply(oobCode: request.oobCode, by: caller)
         }
         guard request.idToken != nil else {
             throw WireError(.invalidReqType, "Unsupported request parameters.")
@@ -232,7 +230,7 @@ public final class AccountService: Sendable {
         let response: UpdateAccountResponse
         if request.email != nil || request.password != nil {
             response = try passwords.changeCredentials(
-                email: request.email, password: request.password, profile: change, of: user, client: client)
+                email: request.email, password: request.password, profile: change, of: user, by: caller)
         } else {
             let now = time.nowMillis
             response = UpdateAccountResponse(try store.write { writer -> Account in
@@ -242,7 +240,7 @@ public final class AccountService: Sendable {
                 let before = account
                 change.apply(to: &account)
                 try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
-                try audit.recordChanges(from: before, to: account, client: client, in: writer)
+                try audit.recordChanges(from: before, to: account, by: caller, in: writer)
                 return account
             })
         }
@@ -252,8 +250,8 @@ public final class AccountService: Sendable {
 
     /// `accounts:delete` of the signed-in user; its sessions end with it, and its provider tokens are queued
     /// for revocation in the same write. It needs a recent sign-in (a guest's excepted), as with Firebase.
-    /// - Parameter client: the caller's address, recorded with the deletion; nil for in-process callers.
-    public func delete(_ request: DeleteAccountRequest, client: String? = nil) throws -> DeleteAccountResponse {
+    /// - Parameter caller: who deletes, recorded with the deletion.
+    public func delete(_ request: DeleteAccountRequest, by caller: Caller) throws -> DeleteAccountResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         if let localID = request.localId, !localID.isEmpty, localID != user.account.localID {
             throw WireError(.invalidIDToken, "The ID token does not belong to the given localId.")
@@ -263,7 +261,7 @@ public final class AccountService: Sendable {
         let localID = user.account.localID
         let existed = try store.write { writer in
             guard try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) else { return false }
-            try audit.record(.accountDeleted, localID: localID, client: client, in: writer)
+            try audit.record(.accountDeleted, localID: localID, by: caller, in: writer)
             return true
         }
         guard existed else { throw WireError(.userNotFound) }

@@ -5,14 +5,14 @@ extension AccountService {
     /// session whose ID tokens say `firebase.sign_in_provider: anonymous`. Linking a provider later
     /// (`signInWithIdp` with this account's ID token) upgrades it in place. Counts against the client's
     /// `accountCreationPerClient` bucket. A request with an email, password, `idToken` or `localId` is
-    /// ``PasswordAccounts/signUp(_:client:)``'s.
+    /// ``PasswordAccounts/signUp(_:by:)``'s.
     ///
-    /// - Throws: `TOO_MANY_ATTEMPTS_TRY_LATER`, and what ``PasswordAccounts/signUp(_:client:)`` throws.
-    public func signUp(_ request: SignUpRequest, client: String? = nil) throws -> SignUpResponse {
+    /// - Throws: `TOO_MANY_ATTEMPTS_TRY_LATER`, and what ``PasswordAccounts/signUp(_:by:)`` throws.
+    public func signUp(_ request: SignUpRequest, by caller: Caller) throws -> SignUpResponse {
         if request.email != nil || request.password != nil || request.idToken != nil || request.localId != nil {
-            return try passwords.signUp(request, client: client)
+            return try passwords.signUp(request, by: caller)
         }
-        guard limiter.take(.accountCreationPerClient, key: client) else {
+        guard limiter.take(.accountCreationPerClient, key: caller.client) else {
             throw WireError(.tooManyAttemptsTryLater, "Too many sign-ups; try again later.")
         }
         let nowMillis = time.nowMillis
@@ -27,7 +27,7 @@ extension AccountService {
         let decision = try store.write { writer in
             try completion.signIn(
                 authentication,
-                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes))
+                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, caller: caller, takes: takes))
         }
         guard case .session(let signedIn) = decision else { throw WireError(.internalError) }
         return SignUpResponse(signedIn, try tokens.issue(signedIn))

@@ -27,34 +27,32 @@ public final class CustomTokenSignIn: Sendable {
     private let completion: SignInCompletion
 
     /// - Parameters:
+    ///   - context: the project, store, clock and rate limiter; its audit log records sign-ins, accounts made by
+    ///     them, and refused tokens.
     ///   - mfa: the project's second factors (a custom token asks for none, as in the emulator).
-    ///   - audit: records sign-ins, accounts made by them, and refused tokens.
-    public init(
-        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
-        time: any TimeSource, limiter: RateLimiter, acceptsUnsignedTokens: Bool, audit: AuditLog = AuditLog()
-    ) {
-        self.audit = AuditRecorder(audit, time: time)
-        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
-        self.project = project
-        self.store = store
+    public init(context: ServiceContext, tokens: TokenService, mfa: MFAService, acceptsUnsignedTokens: Bool) {
+        audit = context.auditRecorder
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: audit)
+        project = context.project
+        store = context.store
         self.tokens = tokens
-        self.time = time
-        self.limiter = limiter
+        time = context.time
+        limiter = context.rateLimiter
         self.acceptsUnsignedTokens = acceptsUnsignedTokens
     }
 
     /// Signs in with `request.token`. A refusal (other than throttling) is recorded as `sign_in_failed`, without
     /// the token or its uid.
-    /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
-    public func signIn(_ request: SignInWithCustomTokenRequest, client: String? = nil) throws
+    /// - Parameter caller: who signs in; its address is limited and recorded.
+    public func signIn(_ request: SignInWithCustomTokenRequest, by caller: Caller) throws
         -> SignInWithCustomTokenResponse
     {
         do {
-            return try exchange(request, client: client)
+            return try exchange(request, by: caller)
         } catch let refusal as RecordedRefusal {
             throw refusal.error
         } catch let error as WireError where error.code != .tooManyAttemptsTryLater {
-            audit.recordRefusal(.signInFailed, provider: Self.providerID, client: client, code: error.code, in: store)
+            audit.recordRefusal(.signInFailed, provider: Self.providerID, by: caller, code: error.code, in: store)
             throw error
         }
     }
@@ -62,7 +60,7 @@ public final class CustomTokenSignIn: Sendable {
     /// The `sign_in_provider` of custom-token sessions.
     static let providerID = "custom"
 
-    private func exchange(_ request: SignInWithCustomTokenRequest, client: String?) throws
+    private func exchange(_ request: SignInWithCustomTokenRequest, by caller: Caller) throws
         -> SignInWithCustomTokenResponse
     {
         guard let token = request.token, !token.isEmpty else { throw WireError(.missingCustomToken) }
@@ -88,7 +86,7 @@ public final class CustomTokenSignIn: Sendable {
         let takes = RateLimitTakes(limiter)
         let decision = try store.write { writer in
             try completion.signIn(
-                authentication, SignInCompletion.Context(writer: writer, nowMillis: now, client: client, takes: takes))
+                authentication, SignInCompletion.Context(writer: writer, nowMillis: now, caller: caller, takes: takes))
         }
         switch decision {
         case .session(let signedIn):

@@ -13,7 +13,8 @@ extension AdminService {
     /// and without `allowOverwrite` so do two rows with one uid (`DUPLICATE_LOCAL_ID`). Any other bad row is
     /// reported in `error[]` by its index and skipped; the others are imported. Imported accounts keep
     /// `createdAt` and `lastLoginAt`; `validSince` is the import time, and second factors get new ids.
-    public func batchCreate(_ request: BatchCreateRequest) throws -> BatchCreateResponse {
+    /// Recorded as done by `caller`.
+    public func batchCreate(_ request: BatchCreateRequest, by caller: Caller) throws -> BatchCreateResponse {
         guard !request.users.isEmpty else { throw WireError(.missingUserAccount) }
         guard request.users.count <= Self.maximumBatch else {
             throw WireError(.invalidArgument, "A batchCreate may import at most \(Self.maximumBatch) users.")
@@ -27,7 +28,8 @@ extension AdminService {
             var failures: [BatchCreateResponse.Failure] = []
             for (index, row) in request.users.enumerated() {
                 do {
-                    try importRow(row, scheme: scheme, allowOverwrite: request.allowOverwrite, at: now, writer)
+                    try importRow(
+                        row, scheme: scheme, allowOverwrite: request.allowOverwrite, at: now, by: caller, writer)
                 } catch let refusal as RowRefusal {
                     failures.append(.init(index: index, message: refusal.message))
                 }
@@ -67,7 +69,8 @@ extension AdminService {
     }
 
     private func importRow(
-        _ row: ImportedUser, scheme: ImportedHashScheme?, allowOverwrite: Bool, at now: Int64, _ writer: any StoreWriter
+        _ row: ImportedUser, scheme: ImportedHashScheme?, allowOverwrite: Bool, at now: Int64, by caller: Caller,
+        _ writer: any StoreWriter
     ) throws {
         guard let localID = row.localId, !localID.isEmpty else { throw RowRefusal(message: "localId is missing") }
         guard localID.count <= 128 else { throw RowRefusal(message: "localId must be at most 128 characters.") }
@@ -115,10 +118,10 @@ extension AdminService {
         account.mfaEnrollments = try importedFactors(row, of: account, at: now)
         if let existing {
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
-            try audit.recordChanges(from: existing, to: account, actor: actor, in: writer)
+            try audit.recordChanges(from: existing, to: account, by: caller, in: writer)
         } else {
             try writer.insertAccount(account)
-            try recordCreated(account, writer)
+            try recordCreated(account, by: caller, writer)
         }
     }
 

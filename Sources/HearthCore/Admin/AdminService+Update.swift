@@ -9,7 +9,8 @@ extension AdminService {
     /// password is hashed through ``PasswordHashing`` (its policy applies).
     /// `mfa.enrollments` replaces the second factors: phone factors by number; an entry naming an existing
     /// factor by `mfaEnrollmentId` keeps it (a TOTP factor needs no `phoneInfo`); an empty list removes all.
-    public func update(_ request: AdminUpdateAccountRequest) throws -> UpdateAccountResponse {
+    /// Recorded as done by `caller`.
+    public func update(_ request: AdminUpdateAccountRequest, by caller: Caller) throws -> UpdateAccountResponse {
         guard let localID = request.localId, !localID.isEmpty else { throw WireError(.missingLocalID) }
         let email = try request.email.map(AccountFieldRules.checkedEmail)
         if let phone = request.phoneNumber { try AccountFieldRules.checkPhoneNumber(phone) }
@@ -63,7 +64,7 @@ extension AdminService {
                 account.mfaEnrollments = try replacedEnrollments(of: account, with: enrollments, at: now)
             }
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
-            try audit.recordChanges(from: before, to: account, actor: actor, in: writer)
+            try audit.recordChanges(from: before, to: account, by: caller, in: writer)
             return .commit(account)
         }
         revocationsQueued()

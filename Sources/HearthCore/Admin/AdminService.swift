@@ -12,9 +12,7 @@ public final class AdminService: Sendable {
     let passwords: any PasswordHashing
     /// Called after a write that may have queued provider-token revocations (the maintenance task's `wake`).
     let revocationsQueued: @Sendable () -> Void
-    /// Who the changes made through this instance are recorded as (the audit log's actor).
-    public let actor: AuditActor
-    /// Records every change, as done by `actor`.
+    /// Records every change, as done by the operation's caller.
     let audit: AuditRecorder
 
     /// The most identifiers one `accounts:lookup` may name, and accounts one `batchDelete` may delete.
@@ -23,38 +21,27 @@ public final class AdminService: Sendable {
     public static let defaultPageSize = 20
 
     /// - Parameters:
+    ///   - context: the store and clock; its audit log records every change, as done by the change's caller.
     ///   - maximumFactors: how many second factors an account may have (`MFAService.Limits`).
     ///   - passwords: hashes the passwords administrators set (create, update).
     ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
-    ///   - actor: who the changes are recorded as (the audit log's actor); ``acting(as:)`` gives the same
-    ///     operations for another caller.
-    ///   - audit: whether changes are recorded in the audit log.
     public init(
-        store: any HearthStore, time: any TimeSource, maximumFactors: Int, passwords: any PasswordHashing,
-        revocationsQueued: @escaping @Sendable () -> Void = {}, actor: AuditActor,
-        audit: AuditLog = AuditLog()
+        context: ServiceContext, maximumFactors: Int, passwords: any PasswordHashing,
+        revocationsQueued: @escaping @Sendable () -> Void
     ) {
-        self.audit = AuditRecorder(audit, time: time)
-        self.store = store
-        self.time = time
+        audit = context.auditRecorder
+        store = context.store
+        time = context.time
         self.maximumFactors = maximumFactors
         self.passwords = passwords
         self.revocationsQueued = revocationsQueued
-        self.actor = actor
-    }
-
-    /// The same operations, recorded as done by `actor` (the admin API's caller, a console user, the command line).
-    public func acting(as actor: AuditActor) -> AdminService {
-        AdminService(
-            store: store, time: time, maximumFactors: maximumFactors, passwords: passwords,
-            revocationsQueued: revocationsQueued, actor: actor, audit: audit.log)
     }
 
     // MARK: - create
 
     /// `POST …/accounts`: a new account, with the caller's uid or a generated one, and a password hashed
-    /// through ``PasswordHashing`` (its policy applies).
-    public func create(_ request: AdminCreateAccountRequest) throws -> AdminCreateAccountResponse {
+    /// through ``PasswordHashing`` (its policy applies). Recorded as done by `caller`.
+    public func create(_ request: AdminCreateAccountRequest, by caller: Caller) throws -> AdminCreateAccountResponse {
         if let localID = request.localId { try AccountFieldRules.checkLocalID(localID) }
         let email = try request.email.map(AccountFieldRules.checkedEmail)
         if let phone = request.phoneNumber { try AccountFieldRules.checkPhoneNumber(phone) }
@@ -72,7 +59,7 @@ public final class AdminService: Sendable {
             guard try writer.account(localID: account.localID) == nil else { throw WireError(.duplicateLocalID) }
             try Self.requireUnique(email: email, phoneNumber: account.phoneNumber, for: account.localID, writer)
             try writer.insertAccount(account)
-            try recordCreated(account, writer)
+            try recordCreated(account, by: caller, writer)
             return .commit(())
         }
         return AdminCreateAccountResponse(
@@ -80,8 +67,8 @@ public final class AdminService: Sendable {
     }
 
     /// Records `account_created` for an account this service just inserted.
-    func recordCreated(_ account: Account, _ writer: any StoreWriter) throws {
-        try audit.record(.accountCreated, localID: account.localID, actor: actor, in: writer)
+    func recordCreated(_ account: Account, by caller: Caller, _ writer: any StoreWriter) throws {
+        try audit.record(.accountCreated, localID: account.localID, by: caller, in: writer)
     }
 
     /// Refuses an email or phone number another account has (`EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`).
@@ -130,14 +117,15 @@ public final class AdminService: Sendable {
 
     /// `POST …/accounts:delete`: the account, its identities and second factors; its sessions answer
     /// `USER_NOT_FOUND` from then on, and its provider tokens are queued for revocation in the same write.
-    public func delete(_ request: AdminDeleteAccountRequest) throws -> DeleteAccountResponse {
+    /// Recorded as done by `caller`.
+    public func delete(_ request: AdminDeleteAccountRequest, by caller: Caller) throws -> DeleteAccountResponse {
         guard let localID = request.localId, !localID.isEmpty else { throw WireError(.missingLocalID) }
         let now = time.nowMillis
         try store.transaction { writer -> WriteOutcome<Void> in
             guard try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now) else {
                 throw WireError(.userNotFound)
             }
-            try audit.record(.accountDeleted, localID: localID, actor: actor, in: writer)
+            try audit.record(.accountDeleted, localID: localID, by: caller, in: writer)
             return .commit(())
         }
         revocationsQueued()
@@ -147,7 +135,8 @@ public final class AdminService: Sendable {
     /// `POST …/accounts:batchDelete`: deletes the disabled accounts among `localIds` (every one with
     /// `force`); an enabled one without `force` is reported as `NOT_DISABLED` and kept, an unknown one
     /// skipped, as Firebase does. Provider tokens of the deleted accounts are queued for revocation in the same write.
-    public func batchDelete(_ request: BatchDeleteRequest) throws -> BatchDeleteResponse {
+    /// Recorded as done by `caller`.
+    public func batchDelete(_ request: BatchDeleteRequest, by caller: Caller) throws -> BatchDeleteResponse {
         guard (1...Self.maximumBatch).contains(request.localIds.count) else {
             throw WireError(.localIDListExceedsLimit, "Send 1 to \(Self.maximumBatch) localIds.")
         }
@@ -162,7 +151,7 @@ public final class AdminService: Sendable {
                     continue
                 }
                 try writer.deleteAccount(localID: localID, queueingRevocationsAtMillis: now)
-                try audit.record(.accountDeleted, localID: localID, actor: actor, in: writer)
+                try audit.record(.accountDeleted, localID: localID, by: caller, in: writer)
             }
             return .commit(failures)
         }

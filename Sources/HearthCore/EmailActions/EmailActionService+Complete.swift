@@ -7,8 +7,8 @@ extension EmailActionService {
     /// verified and ends every existing session. The code proves the address: an account whose email was never
     /// verified is taken over first (every other way in drops, as with an email link), and the other codes of the
     /// account are void (all of them after a takeover, else all but the recovery codes).
-    /// - Parameter client: the caller's address, recorded with the change; nil for in-process callers.
-    public func resetPassword(_ request: ResetPasswordRequest, client: String? = nil) throws -> ResetPasswordResponse {
+    /// - Parameter caller: who resets, recorded with the change.
+    public func resetPassword(_ request: ResetPasswordRequest, by caller: Caller) throws -> ResetPasswordResponse {
         let record = try store.read { try liveCode(request.oobCode, reader: $0) }
         guard let newPassword = request.newPassword else {
             return ResetPasswordResponse(
@@ -37,7 +37,7 @@ extension EmailActionService {
             account.emailVerified = true
             account.isAnonymous = false
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
-            try audit.recordChanges(from: before, to: account, client: client, in: writer)
+            try audit.recordChanges(from: before, to: account, by: caller, in: writer)
         }
         return ResetPasswordResponse(requestType: record.kind.rawValue, email: record.email, newEmail: nil)
     }
@@ -50,8 +50,8 @@ extension EmailActionService {
     /// of the account, a change of email every code but the recovery codes (those undo changes for the earlier owner
     /// of an address, so nothing the new address's holder does may void them). No tokens are issued. The recovery email goes out after the change has committed; a failure to send
     /// it is reported to the operator, not the client (the change is done and the code used: nothing to retry).
-    /// - Parameter client: the caller's address, recorded with an email change; nil for in-process callers.
-    public func apply(oobCode: String?, client: String? = nil) throws -> UpdateAccountResponse {
+    /// - Parameter caller: who applies the code, recorded with an email change.
+    public func apply(oobCode: String?, by caller: Caller) throws -> UpdateAccountResponse {
         let now = time.nowMillis
         let (account, recovery) = try store.write { writer -> (Account, (code: String, old: String, new: String)?) in
             let record = try liveCode(oobCode, kinds: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail], reader: writer)
@@ -85,7 +85,7 @@ extension EmailActionService {
             }
             account.emailVerified = true
             try writer.updateAccount(account)
-            try audit.recordChanges(from: before, to: account, client: client, in: writer)
+            try audit.recordChanges(from: before, to: account, by: caller, in: writer)
             return (account, recovery)
         }
         if let recovery {

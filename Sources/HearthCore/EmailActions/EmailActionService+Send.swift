@@ -16,7 +16,7 @@ extension EmailActionService {
     /// - Delivery happens after the code is committed. When it fails, the client is told (`UNAVAILABLE`; it may
     ///   ask again, and the unsent code just expires), except where that would tell a known email from an unknown
     ///   one: then the failure is only reported to the operator.
-    public func sendOobCode(_ request: SendOobCodeRequest, caller: EmailActionCaller) throws -> SendOobCodeResponse {
+    public func sendOobCode(_ request: SendOobCodeRequest, by caller: Caller) throws -> SendOobCodeResponse {
         guard let typeName = request.requestType, !typeName.isEmpty else {
             throw WireError(.missingReqType)
         }
@@ -24,7 +24,7 @@ extension EmailActionService {
             throw WireError(.invalidArgument, "Invalid value at 'request_type': \(typeName)")
         }
         let returnsLink = request.returnOobLink == true
-        if returnsLink, caller != .admin {
+        if returnsLink, !caller.isAdministrator {
             throw WireError(.insufficientPermission, "Only administrators may ask for the link back (returnOobLink).")
         }
         let continueURL = request.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
@@ -33,10 +33,10 @@ extension EmailActionService {
             throw WireError(.missingContinueURI, "A sign-in link needs a continue URL.")
         }
         let pending = try target(of: kind, request, caller: caller)
-        let issued = try transaction { writer, ledger -> WriteOutcome<(code: String?, target: Target)> in
+        let issued = try transaction(caller) { writer, ledger -> WriteOutcome<(code: String?, target: Target)> in
             // Every quota that can be charged before the target is looked up is, so that a spent quota answers the
             // same whether or not an account has the address; a refusal commits the charges made.
-            if case .client(let address) = caller, let refusal = try charge(pending, client: address, &ledger) {
+            if !caller.isAdministrator, let refusal = try charge(pending, &ledger) {
                 return .commitThenFail(refusal)
             }
             let target: Target
@@ -45,7 +45,7 @@ extension EmailActionService {
             } catch let error as WireError {
                 return .commitThenFail(error)
             }
-            if case .client = caller, pending.knownAddress == nil,
+            if !caller.isAdministrator, pending.knownAddress == nil,
                 try !ledger.charge([(LimitKeys.emailsToAddress(target.address), settings.sendsPerEmail)])
             {
                 return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many emails to this address; try again later."))
@@ -69,14 +69,17 @@ extension EmailActionService {
             : SendOobCodeResponse(email: pending.answeredEmail ?? committed.email)
     }
 
-    /// Charges a client's request to the quotas known before its target is looked up: the client's, a change of
-    /// email's per account, and the address's when the request names it. The refusal, if one is used up.
-    private func charge(_ pending: PendingTarget, client: String?, _ ledger: inout LimitLedger) throws -> WireError? {
-        if let client, try !ledger.charge([(LimitKeys.emailsFromClient(client), settings.sendsPerClient)]) {
+    /// Charges a client's request (the ledger's caller) to the quotas known before its target is looked up: the
+    /// client's, a change of email's per account, and the address's when the request names it. The refusal, if one
+    /// is used up.
+    private func charge(_ pending: PendingTarget, _ ledger: inout LimitLedger) throws -> WireError? {
+        if let client = ledger.caller.client,
+            try !ledger.charge([(LimitKeys.emailsFromClient(client), settings.sendsPerClient)])
+        {
             return WireError(.tooManyAttemptsTryLater, "Too many emails asked for; try again later.")
         }
         if pending.kind == .verifyAndChangeEmail, let localID = pending.localID,
-            let refusal = try settings.emailChanges.charge(localID: localID, client: client, &ledger)
+            let refusal = try settings.emailChanges.charge(localID: localID, &ledger)
         {
             return refusal
         }
@@ -91,10 +94,10 @@ extension EmailActionService {
     }
 
     /// Whom a request's code is for, as far as can be told before the transaction.
-    private func target(of kind: OOBCodeRecord.Kind, _ request: SendOobCodeRequest, caller: EmailActionCaller) throws
+    private func target(of kind: OOBCodeRecord.Kind, _ request: SendOobCodeRequest, caller: Caller) throws
         -> PendingTarget
     {
-        let hides = project.emailEnumerationProtection && caller != .admin
+        let hides = project.emailEnumerationProtection && !caller.isAdministrator
         switch kind {
         case .passwordReset, .emailSignIn:
             let email = try Self.requiredEmail(request.email)
@@ -102,7 +105,7 @@ extension EmailActionService {
         case .verifyEmail, .verifyAndChangeEmail:
             let newEmail = kind == .verifyAndChangeEmail
                 ? try Self.requiredEmail(request.newEmail, missing: .missingNewEmail) : nil
-            if caller == .admin {
+            if caller.isAdministrator {
                 return PendingTarget(kind: kind, byEmail: try Self.requiredEmail(request.email), newEmail: newEmail)
             }
             let user = try tokens.authenticate(idToken: request.idToken)

@@ -9,7 +9,7 @@ extension EmailActionService {
     /// every other way in (password, phone, linked identities, second factors) and its sessions, as a verified
     /// federated sign-in does (§4.3 step 3c), so whoever registered the address before cannot stay signed in.
     /// A user with second factors gets the pending-MFA answer (§6.1) instead of tokens; the code is used either way.
-    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest, client: String? = nil) throws
+    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest, by caller: Caller) throws
         -> SignInWithEmailLinkResponse
     {
         let email = try Self.requiredEmail(request.email)
@@ -25,7 +25,7 @@ extension EmailActionService {
             guard record.email == email else {
                 throw WireError(.invalidEmail, "The email provided does not match the sign-in email address.")
             }
-            let context = SignInCompletion.Context(writer: writer, nowMillis: now, client: client, takes: takes)
+            let context = SignInCompletion.Context(writer: writer, nowMillis: now, caller: caller, takes: takes)
             let decision = if let linkingUser {
                 try completion.link(.provenEmail(email), to: linkingUser.account.localID, context)
             } else {

@@ -1,13 +1,6 @@
 import Foundation
 public import HearthProtocol
 
-/// Who asks for an email action: a client app (with its address, for limits) or an administrator (the admin
-/// endpoints: no limits, `returnOobLink` allowed, no enumeration protection).
-public enum EmailActionCaller: Sendable, Equatable {
-    case client(address: String?)
-    case admin
-}
-
 /// Email actions (PROTOCOL.md §3.8–3.11): out-of-band codes sent by email for a password reset, an email
 /// verification, a change of email (and its undo), and email-link sign-in; `createAuthUri`.
 ///
@@ -31,29 +24,28 @@ public final class EmailActionService: Sendable {
     let audit: AuditRecorder
 
     /// - Parameters:
+    ///   - context: the project, store and clock; its security events receive exhausted send quotas and failed
+    ///     deliveries once committed; its audit log records email-link sign-ins, and the password and email changes
+    ///     action codes make.
     ///   - sender: delivers the emails.
     ///   - passwords: sets the new password of a reset; without one, resets are refused (`OPERATION_NOT_ALLOWED`).
     ///   - issuedCodes: in development, records every code in plain text (log line and listing).
-    ///   - report: receives exhausted send quotas and failed deliveries, after the write committed.
-    ///   - audit: records email-link sign-ins, and the password and email changes action codes make.
     public init(
-        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
-        time: any TimeSource, sender: any EmailSender, passwords: (any PasswordHashing)?, settings: EmailActionSettings,
-        limiter: RateLimiter, issuedCodes: IssuedOOBCodes? = nil, report: @escaping @Sendable (SecurityEvent) -> Void,
-        audit: AuditLog = AuditLog()
+        context: ServiceContext, tokens: TokenService, mfa: MFAService, sender: any EmailSender,
+        passwords: (any PasswordHashing)?, settings: EmailActionSettings, issuedCodes: IssuedOOBCodes?
     ) {
-        self.audit = AuditRecorder(audit, time: time)
-        self.project = project
-        self.store = store
+        audit = context.auditRecorder
+        project = context.project
+        store = context.store
         self.tokens = tokens
-        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
-        self.time = time
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: audit)
+        time = context.time
         self.sender = sender
         self.passwords = passwords
         self.settings = settings
-        self.limiter = limiter
+        limiter = context.rateLimiter
         self.issuedCodes = issuedCodes
-        self.report = report
+        report = context.securityEvents
     }
 
     /// Whether `oobCode` names a code that can still be used (the emulator lists only those).
@@ -154,9 +146,11 @@ public final class EmailActionService: Sendable {
         }
     }
 
-    /// Runs `body` as one write transaction with a ``LimitLedger``; reports its events once committed.
-    func transaction<Value>(_ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>) throws -> Value {
-        try store.transaction(atMillis: time.nowMillis, report: report, body)
+    /// Runs `body` as one write transaction with a ``LimitLedger`` for `caller`; reports its events once committed.
+    func transaction<Value>(
+        _ caller: Caller, _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
+    ) throws -> Value {
+        try store.transaction(atMillis: time.nowMillis, report: report, audit: nil, caller: caller, body)
     }
 }
 

@@ -129,9 +129,9 @@ public final class SigningKeyRing: Sendable {
 
     /// Makes a new current key; the previous one stays published until its tokens have expired, and
     /// keys past that point are deleted. Returns the new key's record.
-    /// - Parameter actor: who rotated it, for the audit log.
+    /// - Parameter caller: who rotated it, for the audit log.
     @discardableResult
-    public func rotate(by actor: AuditActor) throws -> SigningKeyRecord {
+    public func rotate(by caller: Caller) throws -> SigningKeyRecord {
         let now = time.nowSeconds
         let newKey = try makeKey()
         let records = try store.write { writer -> [SigningKeyRecord] in
@@ -143,7 +143,7 @@ public final class SigningKeyRing: Sendable {
                 }
             }
             try writer.insertSigningKey(newKey)
-            try audit.record(.keyRotated, actor: actor, detail: "key=\(newKey.keyID)", in: writer)
+            try audit.record(.keyRotated, by: caller, detail: "key=\(newKey.keyID)", in: writer)
             return try writer.signingKeys().filter { owner.owns($0.keyID) }
         }
         try install(records)

@@ -17,11 +17,11 @@ public struct EmailChangeLimits: Sendable, Equatable {
         self.perClient = perClient
     }
 
-    /// Charges one attempt of `localID` from `client` in the ledger's write; the refusal to answer (after committing,
+    /// Charges one attempt of `localID` from the ledger's caller in its write; the refusal to answer (after committing,
     /// so that the attempt stays counted) when either quota is used up.
-    func charge(localID: String, client: String?, _ ledger: inout LimitLedger) throws -> WireError? {
+    func charge(localID: String, _ ledger: inout LimitLedger) throws -> WireError? {
         var quotas = [(LimitKeys.emailChangesOfAccount(localID), perAccount)]
-        if let client { quotas.append((LimitKeys.emailChangesFromClient(client), perClient)) }
+        if let client = ledger.caller.client { quotas.append((LimitKeys.emailChangesFromClient(client), perClient)) }
         guard try ledger.charge(quotas) else {
             return WireError(.tooManyAttemptsTryLater, "Too many changes of email asked for; try again later.")
         }
@@ -30,11 +30,12 @@ public struct EmailChangeLimits: Sendable, Equatable {
 
     /// Charges one attempt in a write of its own (for the calls that look the address up before their own write).
     func charge(
-        localID: String, client: String?, store: any HearthStore, atMillis nowMillis: Int64,
+        localID: String, by caller: Caller, store: any HearthStore, atMillis nowMillis: Int64,
         report: (SecurityEvent) -> Void
     ) throws {
-        try store.transaction(atMillis: nowMillis, report: report) { _, ledger -> WriteOutcome<Void> in
-            try charge(localID: localID, client: client, &ledger).map { .commitThenFail($0) } ?? .commit(())
+        try store.transaction(atMillis: nowMillis, report: report, audit: nil, caller: caller) {
+            _, ledger -> WriteOutcome<Void> in
+            try charge(localID: localID, &ledger).map { .commitThenFail($0) } ?? .commit(())
         }
     }
 }

@@ -6,15 +6,15 @@ struct LimitLedger {
     let nowMillis: Int64
     /// Records lockouts; nil records none.
     let audit: AuditRecorder?
-    /// The caller's address, recorded with lockouts.
-    let client: String?
+    /// Whose request the ledger counts for: its address is recorded with lockouts (the system's doing).
+    let caller: Caller
     private(set) var events: [SecurityEvent] = []
 
-    init(writer: any StoreWriter, nowMillis: Int64, audit: AuditRecorder? = nil, client: String? = nil) {
+    init(writer: any StoreWriter, nowMillis: Int64, audit: AuditRecorder?, caller: Caller) {
         self.writer = writer
         self.nowMillis = nowMillis
         self.audit = audit
-        self.client = client
+        self.caller = caller
     }
 
     /// Until when `key` is locked under `policy`, or nil when it is open.
@@ -31,7 +31,7 @@ struct LimitLedger {
         events.append(.lockout(key: key, untilMillis: counter.lockedUntilMillis))
         // Lockout keys name no email: an email's counter is keyed by its hash (`LimitKeys.passwordFailures`).
         try audit?.record(
-            .lockout, localID: localID, client: client, actor: .system,
+            .lockout, localID: localID, by: caller.triggeringSystem,
             detail: "key=\(key) until_ms=\(counter.lockedUntilMillis)", in: writer)
     }
 

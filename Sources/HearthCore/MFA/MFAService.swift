@@ -52,23 +52,20 @@ public final class MFAService: Sendable {
     private let totp = TOTP()
 
     /// - Parameters:
-    ///   - limiter: the in-memory buckets (`mfaPerAccount`).
-    ///   - report: receives lockouts and exhausted quotas, after they are committed.
-    ///   - audit: records factors enrolled and removed, second-factor sign-ins, wrong codes and lockouts.
-    public init(
-        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, time: any TimeSource,
-        sms: any SMSSender, limits: Limits = Limits(), limiter: RateLimiter = RateLimiter(),
-        report: @escaping @Sendable (SecurityEvent) -> Void = { _ in }, audit: AuditLog = AuditLog()
-    ) {
-        self.audit = AuditRecorder(audit, time: time)
-        self.project = project
-        self.store = store
+    ///   - context: the project, store and clock; its rate limiter's `mfaPerAccount` bucket; its security events
+    ///     receive lockouts and exhausted quotas once committed; its audit log records factors enrolled and
+    ///     removed, second-factor sign-ins, wrong codes and lockouts.
+    ///   - sms: delivers the codes of phone factors.
+    public init(context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits) {
+        audit = context.auditRecorder
+        project = context.project
+        store = context.store
         self.tokens = tokens
-        self.time = time
+        time = context.time
         self.sms = sms
         self.limits = limits
-        self.limiter = limiter
-        self.report = report
+        limiter = context.rateLimiter
+        report = context.securityEvents
     }
 
     // MARK: - After the first factor
@@ -96,8 +93,8 @@ public final class MFAService: Sendable {
     // MARK: - Enrollment
 
     /// `mfaEnrollment:start`: sends an SMS code to a new phone factor, or offers a new TOTP secret.
-    /// - Parameter client: the caller's address as limits see it; nil for in-process callers.
-    public func startEnrollment(_ request: StartMFAEnrollmentRequest, client: String? = nil) throws
+    /// - Parameter caller: who enrols; its address is limited and recorded.
+    public func startEnrollment(_ request: StartMFAEnrollmentRequest, by caller: Caller) throws
         -> StartMFAEnrollmentResponse
     {
         let user = try enrollmentEligibleUser(request.idToken)
@@ -113,7 +110,7 @@ public final class MFAService: Sendable {
             }
             try requireRoomForFactor(user.account)
             let sessionInfo = try sendCode(
-                to: number, purpose: .phoneEnrollment, localID: user.account.localID, client: client,
+                to: number, purpose: .phoneEnrollment, localID: user.account.localID, by: caller,
                 smsPurpose: .enrollment)
             return StartMFAEnrollmentResponse(phoneSessionInfo: .init(sessionInfo: sessionInfo))
         }
@@ -140,7 +137,7 @@ public final class MFAService: Sendable {
 
     /// `mfaEnrollment:finalize`: checks the code and adds the factor, ends the account's other sessions and answers
     /// tokens of a new session that carry the factor, all in one write.
-    public func finalizeEnrollment(_ request: FinalizeMFAEnrollmentRequest, client: String? = nil) throws
+    public func finalizeEnrollment(_ request: FinalizeMFAEnrollmentRequest, by caller: Caller) throws
         -> MFATokensResponse
     {
         let user = try enrollmentEligibleUser(request.idToken)
@@ -157,8 +154,8 @@ public final class MFAService: Sendable {
         let enrolled: SignedIn
         if let verification = request.phoneVerificationInfo {
             let (sessionInfo, code) = try requireSessionAndCode(verification.sessionInfo, verification.code)
-            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<SignedIn> in
-                try requireClientUnlocked(client, ledger)
+            enrolled = try transaction(caller) { writer, ledger -> WriteOutcome<SignedIn> in
+                try requireClientUnlocked(caller, ledger)
                 let session: VerificationSession
                 switch try checkPhoneCode(
                     sessionInfo: sessionInfo, code: code, purpose: .phoneEnrollment, localID: localID, writer: writer)
@@ -166,10 +163,10 @@ public final class MFAService: Sendable {
                 case .accepted(let accepted?): session = accepted
                 case .accepted(nil): throw WireError(.invalidSessionInfo)
                 case .ended(let error):
-                    return try refuse(error, localID: localID, factor: .phone, client: client, writer)
+                    return try refuse(error, localID: localID, factor: .phone, by: caller, writer)
                 case .wrong(let error):
-                    try recordClientFailure(client, &ledger)
-                    return try refuse(error, localID: localID, factor: .phone, client: client, writer)
+                    try recordClientFailure(caller, &ledger)
+                    return try refuse(error, localID: localID, factor: .phone, by: caller, writer)
                 }
                 guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
                 guard let number = session.phoneNumber else { throw WireError(.invalidSessionInfo) }
@@ -180,7 +177,7 @@ public final class MFAService: Sendable {
                 let enrollment = MFAEnrollment(
                     enrollmentID: enrollmentID, kind: .phone, displayName: displayName,
                     enrolledAtMillis: time.nowMillis, phoneNumber: number)
-                return .commit(try enroll(enrollment, to: &account, session: enrolledSession(.phone), client: client, writer))
+                return .commit(try enroll(enrollment, to: &account, session: enrolledSession(.phone), by: caller, writer))
             }
         } else if let verification = request.totpVerificationInfo {
             guard let sessionInfo = verification.sessionInfo, !sessionInfo.isEmpty else {
@@ -188,8 +185,8 @@ public final class MFAService: Sendable {
             }
             guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
             let now = time.nowSeconds
-            enrolled = try transaction(client: client) { writer, ledger -> WriteOutcome<SignedIn> in
-                try requireClientUnlocked(client, ledger)
+            enrolled = try transaction(caller) { writer, ledger -> WriteOutcome<SignedIn> in
+                try requireClientUnlocked(caller, ledger)
                 let hash = Identifiers.hash(sessionInfo)
                 guard var session = try writer.verificationSession(hash: hash), session.purpose == .totpEnrollment,
                     session.localID == localID, let secret = session.totpSecret
@@ -197,19 +194,19 @@ public final class MFAService: Sendable {
                 guard session.expiresAt > now else {
                     try writer.deleteVerificationSession(hash: hash)
                     let expired = WireError(.sessionExpired, "The TOTP enrollment session has expired; start again.")
-                    return try refuse(expired, localID: localID, factor: .totp, client: client, writer)
+                    return try refuse(expired, localID: localID, factor: .totp, by: caller, writer)
                 }
                 guard let step = totp.matchingStep(code: code, secret: secret, at: now) else {
-                    try recordClientFailure(client, &ledger)
+                    try recordClientFailure(caller, &ledger)
                     session.failedAttempts += 1
                     guard session.failedAttempts < limits.phoneCodeAttempts else {
                         try writer.deleteVerificationSession(hash: hash)
                         let ended = WireError(.tooManyAttemptsTryLater, "Too many wrong codes; start the enrollment again.")
-                        return try refuse(ended, localID: localID, factor: .totp, client: client, writer)
+                        return try refuse(ended, localID: localID, factor: .totp, by: caller, writer)
                     }
                     try writer.updateVerificationSession(session)
                     let wrong = WireError(.invalidCode, "The verification code is wrong.")
-                    return try refuse(wrong, localID: localID, factor: .totp, client: client, writer)
+                    return try refuse(wrong, localID: localID, factor: .totp, by: caller, writer)
                 }
                 try writer.deleteVerificationSession(hash: hash)
                 guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
@@ -217,7 +214,7 @@ public final class MFAService: Sendable {
                 let enrollment = MFAEnrollment(
                     enrollmentID: enrollmentID, kind: .totp, displayName: displayName,
                     enrolledAtMillis: time.nowMillis, totpSecret: secret, lastUsedTOTPStep: step)
-                return .commit(try enroll(enrollment, to: &account, session: enrolledSession(.totp), client: client, writer))
+                return .commit(try enroll(enrollment, to: &account, session: enrolledSession(.totp), by: caller, writer))
             }
         } else {
             throw WireError(.invalidArgument, "Send phoneVerificationInfo or totpVerificationInfo.")
@@ -229,13 +226,13 @@ public final class MFAService: Sendable {
 
     /// Adds `enrollment` to `account` in `writer`, ends the account's sessions and starts the caller's new one.
     private func enroll(
-        _ enrollment: MFAEnrollment, to account: inout Account, session: Session, client: String?,
+        _ enrollment: MFAEnrollment, to account: inout Account, session: Session, by caller: Caller,
         _ writer: any StoreWriter
     ) throws -> SignedIn {
         account.mfaEnrollments.append(enrollment)
         account.revokeSessions(atMillis: time.nowMillis)
         try writer.updateAccount(account)
-        try recordEnrolment(enrollment, localID: account.localID, client: client, writer)
+        try recordEnrolment(enrollment, localID: account.localID, by: caller, writer)
         return SignedIn(
             account: account, session: session,
             refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer), isNewUser: false)
@@ -243,8 +240,8 @@ public final class MFAService: Sendable {
 
     /// `mfaEnrollment:withdraw`: removes a factor, ends the account's other sessions and answers tokens of a new
     /// session without it, in one write. It needs a recent sign-in, as enrolling does.
-    /// - Parameter client: the caller's address, recorded with the removal; nil for in-process callers.
-    public func withdraw(_ request: WithdrawMFARequest, client: String? = nil) throws -> MFATokensResponse {
+    /// - Parameter caller: who withdraws, recorded with the removal.
+    public func withdraw(_ request: WithdrawMFARequest, by caller: Caller) throws -> MFATokensResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
         guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
             throw WireError(.missingMFAEnrollmentID)
@@ -265,7 +262,7 @@ public final class MFAService: Sendable {
             account.mfaEnrollments.removeAll { $0.enrollmentID == enrollmentID }
             account.revokeSessions(atMillis: now)
             try writer.updateAccount(account)
-            try audit.recordChanges(from: before, to: account, client: client, in: writer)
+            try audit.recordChanges(from: before, to: account, by: caller, in: writer)
             return SignedIn(
                 account: account, session: session,
                 refreshToken: try tokens.newRefreshToken(for: account, session: session, writer: writer), isNewUser: false)
@@ -278,7 +275,7 @@ public final class MFAService: Sendable {
     // MARK: - Sign-in
 
     /// `mfaSignIn:start`: sends an SMS code to the chosen phone factor (not while it is locked).
-    public func startSignIn(_ request: StartMFASignInRequest, client: String? = nil) throws -> StartMFASignInResponse {
+    public func startSignIn(_ request: StartMFASignInRequest, by caller: Caller) throws -> StartMFASignInResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else {
             throw WireError(.missingMFAPendingCredential, "Request does not have MFA pending credential.")
         }
@@ -292,7 +289,7 @@ public final class MFAService: Sendable {
         else { throw WireError(.mfaEnrollmentNotFound) }
         try requireFactor(.phone)
         let sessionInfo = try sendCode(
-            to: number, purpose: .phoneSignIn, localID: account.localID, client: client, smsPurpose: .signIn,
+            to: number, purpose: .phoneSignIn, localID: account.localID, by: caller, smsPurpose: .signIn,
             pendingCredentialHash: pending.credentialHash, enrollmentID: enrollmentID)
         return StartMFASignInResponse(sessionInfo: sessionInfo)
     }
@@ -301,7 +298,7 @@ public final class MFAService: Sendable {
     ///
     /// A wrong code counts against the pending credential (the fifth ends it), the factor and the client
     /// (either may lock), all in the transaction that refuses it.
-    public func finalizeSignIn(_ request: FinalizeMFASignInRequest, client: String? = nil) throws -> MFATokensResponse {
+    public func finalizeSignIn(_ request: FinalizeMFASignInRequest, by caller: Caller) throws -> MFATokensResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else {
             throw WireError(.missingCredential, "Please set MFA Pending Credential.")
         }
@@ -309,14 +306,14 @@ public final class MFAService: Sendable {
         let pendingHash = Identifiers.hash(credential)
         let now = time.nowSeconds
         let takes = RateLimitTakes(limiter)
-        let signedIn = try transaction(client: client) { writer, ledger -> WriteOutcome<SignedIn> in
+        let signedIn = try transaction(caller) { writer, ledger -> WriteOutcome<SignedIn> in
             guard var pending = try writer.mfaPendingSignIn(hash: pendingHash) else {
                 throw WireError(.invalidMFAPendingCredential, "The MFA pending credential is invalid or was already used.")
             }
             guard pending.expiresAt > now else {
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
                 let expired = WireError(.invalidMFAPendingCredential, "The MFA pending credential has expired; sign in again.")
-                return try refuse(expired, localID: pending.localID, factor: attempt.factor, client: client, writer)
+                return try refuse(expired, localID: pending.localID, factor: attempt.factor, by: caller, writer)
             }
             guard var account = try writer.account(localID: pending.localID) else {
                 try writer.deleteMFAPendingSignIn(hash: pendingHash)
@@ -338,7 +335,7 @@ public final class MFAService: Sendable {
                 enrollmentID = id
             }
             let factorKey = LimitKeys.factorFailures(localID: account.localID, enrollmentID: enrollmentID)
-            try requireClientUnlocked(client, ledger)
+            try requireClientUnlocked(caller, ledger)
             if try ledger.lockedUntil(factorKey, limits.factorFailures) != nil { throw Self.factorLocked }
 
             let outcome: CodeCheck
@@ -359,18 +356,18 @@ public final class MFAService: Sendable {
 
             switch outcome {
             case .ended(let error):
-                return try refuse(error, localID: account.localID, factor: attempt.factor, client: client, writer)
+                return try refuse(error, localID: account.localID, factor: attempt.factor, by: caller, writer)
             case .wrong(let error):
                 try ledger.recordFailure(factorKey, limits.factorFailures, localID: account.localID)
-                try recordClientFailure(client, &ledger)
+                try recordClientFailure(caller, &ledger)
                 pending.failedAttempts += 1
                 guard pending.failedAttempts < limits.pendingCredentialAttempts else {
                     try writer.deleteMFAPendingSignIn(hash: pendingHash)
                     let ended = WireError(.tooManyAttemptsTryLater, "Too many wrong codes; sign in again.")
-                    return try refuse(ended, localID: account.localID, factor: attempt.factor, client: client, writer)
+                    return try refuse(ended, localID: account.localID, factor: attempt.factor, by: caller, writer)
                 }
                 try writer.updateMFAPendingSignIn(pending)
-                return try refuse(error, localID: account.localID, factor: attempt.factor, client: client, writer)
+                return try refuse(error, localID: account.localID, factor: attempt.factor, by: caller, writer)
             case .accepted:
                 guard let usedIndex else { throw WireError(.mfaEnrollmentNotFound) }
                 try ledger.reset(factorKey)
@@ -379,7 +376,7 @@ public final class MFAService: Sendable {
                 try writer.updateAccount(account)
                 let used = account.mfaEnrollments[usedIndex]
                 try audit.record(
-                    .signIn, localID: account.localID, provider: used.kind.rawValue, client: client,
+                    .signIn, localID: account.localID, provider: used.kind.rawValue, by: caller,
                     detail: "first_factor=\(pending.signInProvider)", in: writer)
                 let session = Session(
                     signInProvider: pending.signInProvider, authTime: now, secondFactor: used.kind.rawValue,
@@ -453,29 +450,29 @@ public final class MFAService: Sendable {
     }
 
     /// Runs `body` as one write transaction with a ``LimitLedger``; reports its events once committed, and records
-    /// its lockouts (with `client`) in it.
+    /// its lockouts (with the caller's address) in it.
     private func transaction<Value>(
-        client: String? = nil, _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
+        _ caller: Caller, _ body: (any StoreWriter, inout LimitLedger) throws -> WriteOutcome<Value>
     ) throws -> Value {
-        try store.transaction(atMillis: time.nowMillis, report: report, audit: audit, client: client, body)
+        try store.transaction(atMillis: time.nowMillis, report: report, audit: audit, caller: caller, body)
     }
 
     /// Records a wrong code (or an expired or spent session or pending sign-in) as `mfa_failed` in the write that
     /// counts it, and answers `error` once that write commits.
     private func refuse<Value>(
-        _ error: WireError, localID: String, factor: MFAEnrollment.Kind, client: String?, _ writer: any StoreWriter
+        _ error: WireError, localID: String, factor: MFAEnrollment.Kind, by caller: Caller, _ writer: any StoreWriter
     ) throws -> WriteOutcome<Value> {
         try audit.record(
-            .mfaFailed, localID: localID, provider: factor.rawValue, client: client,
+            .mfaFailed, localID: localID, provider: factor.rawValue, by: caller,
             detail: AuditRecorder.detail(of: error.code), in: writer)
         return .commitThenFail(error)
     }
 
-    private func recordEnrolment(_ enrollment: MFAEnrollment, localID: String, client: String?, _ writer: any StoreWriter)
+    private func recordEnrolment(_ enrollment: MFAEnrollment, localID: String, by caller: Caller, _ writer: any StoreWriter)
         throws
     {
         try audit.record(
-            .factorEnrolled, localID: localID, provider: enrollment.kind.rawValue, client: client,
+            .factorEnrolled, localID: localID, provider: enrollment.kind.rawValue, by: caller,
             detail: AccountChanges.factorDetail(enrollment), in: writer)
     }
 
@@ -483,13 +480,13 @@ public final class MFAService: Sendable {
         guard limiter.take(.mfaPerAccount, key: localID) else { throw Self.tooManyRequests }
     }
 
-    private func requireClientUnlocked(_ client: String?, _ ledger: LimitLedger) throws {
-        guard let client else { return }
+    private func requireClientUnlocked(_ caller: Caller, _ ledger: LimitLedger) throws {
+        guard let client = caller.client else { return }
         if try ledger.lockedUntil(LimitKeys.clientFailures(client), limits.clientFailures) != nil { throw Self.clientLocked }
     }
 
-    private func recordClientFailure(_ client: String?, _ ledger: inout LimitLedger) throws {
-        guard let client else { return }
+    private func recordClientFailure(_ caller: Caller, _ ledger: inout LimitLedger) throws {
+        guard let client = caller.client else { return }
         try ledger.recordFailure(LimitKeys.clientFailures(client), limits.clientFailures)
     }
 
@@ -555,13 +552,13 @@ public final class MFAService: Sendable {
     /// quota is used up, or (sign-in) while the factor is locked. If the sender fails, the session is
     /// removed again; the quotas stay charged.
     private func sendCode(
-        to number: String, purpose: VerificationSession.Purpose, localID: String, client: String?,
+        to number: String, purpose: VerificationSession.Purpose, localID: String, by caller: Caller,
         smsPurpose: SMSMessage.Purpose, pendingCredentialHash: String? = nil, enrollmentID: String? = nil
     ) throws -> String {
         let sessionInfo = Identifiers.secret(prefix: "sms.")
         let code = Self.sixDigitCode()
         let nowMillis = time.nowMillis
-        try transaction { writer, ledger -> WriteOutcome<Void> in
+        try transaction(caller) { writer, ledger -> WriteOutcome<Void> in
             if let enrollmentID {
                 let key = LimitKeys.factorFailures(localID: localID, enrollmentID: enrollmentID)
                 if try ledger.lockedUntil(key, limits.factorFailures) != nil { throw Self.factorLocked }
@@ -576,7 +573,7 @@ public final class MFAService: Sendable {
                 throw WireError(.tooManyAttemptsTryLater, "A code was just sent to this number; wait before asking for another.")
             }
             var quotas = [(LimitKeys.smsFromAccount(localID), limits.smsPerAccount), (LimitKeys.smsForProject, limits.smsPerProject)]
-            if let client { quotas.append((LimitKeys.smsFromClient(client), limits.smsPerClient)) }
+            if let client = caller.client { quotas.append((LimitKeys.smsFromClient(client), limits.smsPerClient)) }
             guard try ledger.charge(quotas) else {
                 return .commitThenFail(WireError(.tooManyAttemptsTryLater, "Too many codes were sent; try again later."))
             }

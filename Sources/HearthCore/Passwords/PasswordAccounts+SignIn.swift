@@ -11,14 +11,14 @@ extension PasswordAccounts {
     /// every credential failure is `INVALID_LOGIN_CREDENTIALS`; without it, `EMAIL_NOT_FOUND` / `INVALID_PASSWORD`.
     /// `USER_DISABLED` only after the right password. A second factor enrolled answers `mfaPendingCredential` and
     /// the masked factors instead of tokens. A rehash the hasher asks for is stored in the sign-in's write.
-    public func signIn(_ request: SignInWithPasswordRequest, client: String? = nil) throws -> SignInWithPasswordResponse {
+    public func signIn(_ request: SignInWithPasswordRequest, by caller: Caller) throws -> SignInWithPasswordResponse {
         guard let email = request.email, !email.isEmpty else { throw WireError(.invalidEmail) }
         let credentials = try Credentials(email: email, password: request.password)
-        let attempt = PasswordAttempt(email: credentials.email, client: client, lockouts: lockouts)
+        let attempt = PasswordAttempt(email: credentials.email, client: caller.client, lockouts: lockouts)
         // A full hashing gate checks no password, so the attempt need not count: the store is spared a write for
         // each request of a flood.
         guard !hasher.isBusy else { throw HashingGate.busy }
-        let account = try store.transaction(atMillis: time.nowMillis, report: report, audit: audit, client: client) {
+        let account = try store.transaction(atMillis: time.nowMillis, report: report, audit: audit, caller: caller) {
             writer, ledger in
             try attempt.reserve(&ledger)
             return .commit(try writer.account(email: credentials.email))
@@ -34,11 +34,11 @@ extension PasswordAccounts {
             let failure = credentialFailure(emailKnown: account != nil)
             // An unknown email is recorded without it: no localID, nothing of what was submitted.
             audit.recordRefusal(
-                .signInFailed, localID: account?.localID, provider: Self.providerID, client: client, code: failure.code,
+                .signInFailed, localID: account?.localID, provider: Self.providerID, by: caller, code: failure.code,
                 in: store)
             throw failure
         }
-        return try finishSignIn(account, verifiedHash: stored, rehash: rehash, attempt: attempt, client: client)
+        return try finishSignIn(account, verifiedHash: stored, rehash: rehash, attempt: attempt, by: caller)
     }
 
     /// The error for a wrong password or an unknown email: the same for both under email enumeration protection.
@@ -53,7 +53,7 @@ extension PasswordAccounts {
     /// rehash, and completes the sign-in, all in one write. A password changed (or an account deleted) since it was
     /// checked, or a disabled account, is refused in that write, the attempt given back all the same.
     private func finishSignIn(
-        _ account: Account, verifiedHash: String, rehash: String?, attempt: PasswordAttempt, client: String?
+        _ account: Account, verifiedHash: String, rehash: String?, attempt: PasswordAttempt, by caller: Caller
     ) throws -> SignInWithPasswordResponse {
         let nowMillis = time.nowMillis
         let failure = credentialFailure(emailKnown: true)
@@ -65,9 +65,10 @@ extension PasswordAccounts {
             return nil
         }
         let takes = RateLimitTakes(limiter)
-        let decision = try store.transaction(atMillis: nowMillis, report: report) { writer, ledger -> WriteOutcome<SignInDecision> in
+        let decision = try store.transaction(atMillis: nowMillis, report: report, audit: nil, caller: caller) {
+            writer, ledger -> WriteOutcome<SignInDecision> in
             try attempt.succeeded(&ledger)
-            let context = SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes)
+            let context = SignInCompletion.Context(writer: writer, nowMillis: nowMillis, caller: caller, takes: takes)
             return .commit(try completion.signIn(authentication, context))
         }
         switch decision {

@@ -11,13 +11,13 @@ extension PasswordAccounts {
     ///   credential to protect and upgrades this way with older iOS SDKs), `EMAIL_EXISTS`, the policy's errors.
     func changeCredentials(
         email requestedEmail: String?, password: String?, profile: ProfileChange, of user: AuthenticatedUser,
-        client: String?
+        by caller: Caller
     ) throws -> UpdateAccountResponse {
         let email = try requestedEmail.map(AccountFieldRules.checkedEmail)
         try tokens.requireRecentSignIn(user)
         let localID = user.account.localID
         if let email {
-            try chargeEmailChange(to: email, of: user, client: client)
+            try chargeEmailChange(to: email, of: user, by: caller)
             try requireAvailable(email, for: localID, store)
         }
         let hash = try password.map(hasher.hashNewPassword)
@@ -42,7 +42,7 @@ extension PasswordAccounts {
             // code stays, for the earlier owner of a changed address.
             try writer.deleteOOBCodes(localID: localID, keeping: .recoverEmail)
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: nowMillis)
-            try audit.recordChanges(from: before, to: account, client: client, in: writer)
+            try audit.recordChanges(from: before, to: account, by: caller, in: writer)
             return (account, try tokens.newRefreshToken(for: account, session: session, writer: writer))
         }
         var response = UpdateAccountResponse(account)

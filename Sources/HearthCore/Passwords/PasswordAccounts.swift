@@ -21,29 +21,27 @@ public final class PasswordAccounts: Sendable {
     /// The `sign_in_provider` of password sessions.
     static let providerID = "password"
     /// - Parameters:
+    ///   - context: the project, store and clock; its rate limiter's `accountCreationPerClient` and
+    ///     `signInPerAccount` buckets; its security events receive lockouts once committed; its audit log records
+    ///     sign-ups, sign-ins (refused ones too), links, lockouts and credential changes.
     ///   - hasher: hashes new passwords (checking the policy) and checks presented ones.
     ///   - lockouts: the wrong-password counters per email and per client.
-    ///   - limiter: the in-memory buckets (`accountCreationPerClient`, `signInPerAccount`).
-    ///   - report: receives lockouts, after they are committed.
-    ///   - audit: records sign-ups, sign-ins (refused ones too), links, lockouts and credential changes.
     ///   - emailChanges: the quotas on a signed-in user's attempts to change its email.
     public init(
-        project: ProjectConfiguration, store: any HearthStore, tokens: TokenService, mfa: MFAService,
-        time: any TimeSource, hasher: any PasswordHashing, lockouts: PasswordLockouts = PasswordLockouts(),
-        limiter: RateLimiter = RateLimiter(), report: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
-        audit: AuditLog = AuditLog(), emailChanges: EmailChangeLimits = EmailChangeLimits()
+        context: ServiceContext, tokens: TokenService, mfa: MFAService, hasher: any PasswordHashing,
+        lockouts: PasswordLockouts, emailChanges: EmailChangeLimits
     ) {
         self.emailChanges = emailChanges
-        self.audit = AuditRecorder(audit, time: time)
-        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: self.audit)
-        self.project = project
-        self.store = store
+        audit = context.auditRecorder
+        completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: audit)
+        project = context.project
+        store = context.store
         self.tokens = tokens
-        self.time = time
+        time = context.time
         self.hasher = hasher
         self.lockouts = lockouts
-        self.limiter = limiter
-        self.report = report
+        limiter = context.rateLimiter
+        report = context.securityEvents
     }
 
     // MARK: - signUp
@@ -55,16 +53,16 @@ public final class PasswordAccounts: Sendable {
     /// - Throws: `UNEXPECTED_PARAMETER` for a `localId`, `MISSING_EMAIL`, `INVALID_EMAIL`, `MISSING_PASSWORD`,
     ///   `EMAIL_EXISTS`, the policy's `WEAK_PASSWORD` / `PASSWORD_DOES_NOT_MEET_REQUIREMENTS`,
     ///   `TOO_MANY_ATTEMPTS_TRY_LATER`.
-    public func signUp(_ request: SignUpRequest, client: String? = nil) throws -> SignUpResponse {
+    public func signUp(_ request: SignUpRequest, by caller: Caller) throws -> SignUpResponse {
         if request.localId != nil { throw WireError(.unexpectedParameter, "User ID") }
         let credentials = try Credentials(email: request.email, password: request.password)
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : $0 }
         _ = try ProfileChange(displayName: displayName, photoURL: nil)
         if let idToken = request.idToken, !idToken.isEmpty {
             return try link(
-                credentials, displayName: displayName, to: tokens.authenticate(idToken: idToken), client: client)
+                credentials, displayName: displayName, to: tokens.authenticate(idToken: idToken), by: caller)
         }
-        guard limiter.take(.accountCreationPerClient, key: client) else {
+        guard limiter.take(.accountCreationPerClient, key: caller.client) else {
             throw WireError(.tooManyAttemptsTryLater, "Too many sign-ups; try again later.")
         }
         try requireAvailable(credentials.email, for: nil, store)
@@ -82,7 +80,7 @@ public final class PasswordAccounts: Sendable {
             try completion.requireAvailable(credentials.email, for: nil, writer)
             return try completion.signIn(
                 authentication,
-                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes))
+                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, caller: caller, takes: takes))
         }
         return try signedUp(decision)
     }
@@ -92,12 +90,12 @@ public final class PasswordAccounts: Sendable {
     /// with `accounts:update` (`PROVIDER_ALREADY_LINKED` here). It needs a recent sign-in (a guest's excepted), ends
     /// the account's other sessions (the caller gets a fresh one) and voids the codes issued before, as a change of
     /// password does.
-    private func link(_ credentials: Credentials, displayName: String?, to user: AuthenticatedUser, client: String?)
+    private func link(_ credentials: Credentials, displayName: String?, to user: AuthenticatedUser, by caller: Caller)
         throws -> SignUpResponse
     {
         try tokens.requireRecentSignIn(user)
         let localID = user.account.localID
-        try chargeEmailChange(to: credentials.email, of: user, client: client)
+        try chargeEmailChange(to: credentials.email, of: user, by: caller)
         try requireAvailable(credentials.email, for: localID, store)
         let hash = try hasher.hashNewPassword(credentials.password)
         let nowMillis = time.nowMillis
@@ -105,7 +103,7 @@ public final class PasswordAccounts: Sendable {
         let decision = try store.write { writer in
             try completion.link(
                 .password(email: credentials.email, hash: hash, displayName: displayName), to: localID,
-                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, client: client, takes: takes))
+                SignInCompletion.Context(writer: writer, nowMillis: nowMillis, caller: caller, takes: takes))
         }
         return try signedUp(decision)
     }
@@ -119,10 +117,10 @@ public final class PasswordAccounts: Sendable {
     // MARK: - Helpers
 
     /// Counts an attempt of `user` to give its account `email`, before anything tells whether another account has it.
-    func chargeEmailChange(to email: String, of user: AuthenticatedUser, client: String?) throws {
+    func chargeEmailChange(to email: String, of user: AuthenticatedUser, by caller: Caller) throws {
         guard email != user.account.email else { return }
         try emailChanges.charge(
-            localID: user.account.localID, client: client, store: store, atMillis: time.nowMillis, report: report)
+            localID: user.account.localID, by: caller, store: store, atMillis: time.nowMillis, report: report)
     }
 
     /// Refuses an email another account than `localID` has (`EMAIL_EXISTS`). Checked once before hashing, so a

@@ -10,12 +10,13 @@ struct SignInCompletion {
     let mfa: MFAService
     let audit: AuditRecorder
 
-    /// What one completion runs with: the write, the time of the sign-in, the caller, and the rate-limit tokens
-    /// of the request (taken once even when the store runs the body again).
+    /// What one completion runs with: the write, the time of the sign-in, the caller (whose address limits account
+    /// creation and is recorded, with its actor, in the audit events), and the rate-limit tokens of the request
+    /// (taken once even when the store runs the body again).
     struct Context {
         let writer: any StoreWriter
         let nowMillis: Int64
-        let client: String?
+        let caller: Caller
         let takes: RateLimitTakes
     }
 
@@ -38,7 +39,7 @@ struct SignInCompletion {
         }
         if authentication.takesRateLimit {
             let (bucket, key) = found.isNew
-                ? (RateLimiter.Bucket.accountCreationPerClient, context.client)
+                ? (RateLimiter.Bucket.accountCreationPerClient, context.caller.client)
                 : (.signInPerAccount, found.account.localID)
             guard context.takes.take(bucket, key: key) else {
                 throw WireError(.tooManyAttemptsTryLater, "Too many sign-ins; try again later.")
@@ -51,15 +52,15 @@ struct SignInCompletion {
         let provider = authentication.recordedProvider
         if let before = found.before {
             // A join or takeover: the identity linked, and in a takeover every way in that dropped.
-            try audit.recordChanges(from: before, to: account, client: context.client, in: writer)
+            try audit.recordChanges(from: before, to: account, by: context.caller, in: writer)
         }
         if found.isNew {
-            try audit.record(.signUp, localID: localID, provider: provider, client: context.client, in: writer)
+            try audit.record(.signUp, localID: localID, provider: provider, by: context.caller, in: writer)
         }
         if authentication.asksSecondFactor, !mfa.requiredFactors(of: account).isEmpty {
             try save(account, isNew: found.isNew, context)
             try audit.record(
-                .signIn, localID: localID, provider: provider, client: context.client,
+                .signIn, localID: localID, provider: provider, by: context.caller,
                 detail: AuditRecorder.mfaRequired, in: writer)
             let pending = try mfa.startPendingSignIn(
                 for: account, signInProvider: authentication.signInProvider, writer: writer)
@@ -68,7 +69,7 @@ struct SignInCompletion {
         account.recordSignIn(atMillis: context.nowMillis)
         try save(account, isNew: found.isNew, context)
         if !found.isNew {
-            try audit.record(.signIn, localID: localID, provider: provider, client: context.client, in: writer)
+            try audit.record(.signIn, localID: localID, provider: provider, by: context.caller, in: writer)
         }
         let session = authentication.session(atMillis: context.nowMillis)
         return .session(
@@ -171,7 +172,7 @@ struct SignInCompletion {
         -> SignInDecision
     {
         try audit.record(
-            .signInFailed, localID: localID, provider: authentication.recordedProvider, client: context.client,
+            .signInFailed, localID: localID, provider: authentication.recordedProvider, by: context.caller,
             detail: AuditRecorder.detail(of: error.code), in: context.writer)
         return .refused(error)
     }
@@ -242,7 +243,7 @@ struct SignInCompletion {
         account.isAnonymous = false
         try writer.updateAccount(account)
         let providers = attachment.providers
-        try audit.record(.link, localID: localID, provider: providers.recorded, client: context.client, in: writer)
+        try audit.record(.link, localID: localID, provider: providers.recorded, by: context.caller, in: writer)
         let session = Session(signInProvider: providers.signIn, authTime: context.nowMillis / 1000)
         return .session(
             SignedIn(

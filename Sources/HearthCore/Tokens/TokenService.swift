@@ -21,16 +21,16 @@ public final class TokenService: Sendable {
     let policy: SessionPolicy
     private let audit: AuditRecorder
 
-    /// - Parameter audit: records the revocation of a session whose old refresh token came back (reuse).
-    public init(
-        project: ProjectConfiguration, store: any HearthStore, keys: SigningKeyRing, time: any TimeSource,
-        policy: SessionPolicy = SessionPolicy(), audit: AuditLog = AuditLog()
-    ) {
-        self.audit = AuditRecorder(audit, time: time)
-        self.project = project
-        self.store = store
+    /// - Parameters:
+    ///   - context: the project, store and clock; its audit log records the revocation of a session whose old
+    ///     refresh token came back (reuse).
+    ///   - keys: the session signing keys.
+    public init(context: ServiceContext, keys: SigningKeyRing, policy: SessionPolicy) {
+        audit = context.auditRecorder
+        project = context.project
+        store = context.store
         self.keys = keys
-        self.time = time
+        time = context.time
         self.policy = policy
     }
 
@@ -128,8 +128,8 @@ public final class TokenService: Sendable {
     /// transaction (a refused token holds the writer for a primary-key lookup; the per-client bucket of
     /// refresh failures bounds how many). Without rotation, the checks run in a read, and most refreshes
     /// write nothing.
-    /// - Parameter client: the caller's address, recorded with a revocation for reuse; nil for in-process callers.
-    public func refresh(_ request: RefreshTokenRequest, client: String? = nil) throws -> RefreshTokenResponse {
+    /// - Parameter caller: who refreshes; its address is recorded with a revocation for reuse.
+    public func refresh(_ request: RefreshTokenRequest, by caller: Caller) throws -> RefreshTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw WireError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw WireError(.invalidGrantType) }
         guard let text = request.refreshToken, !text.isEmpty else {
@@ -139,13 +139,13 @@ public final class TokenService: Sendable {
         let now = time.nowMillis
         let refreshed: Refreshed
         if policy.rotatesRefreshTokens {
-            refreshed = try store.transaction(.rowLocks) { writer in try exchange(presented, at: now, client: client, writer: writer) }
+            refreshed = try store.transaction(.rowLocks) { writer in try exchange(presented, at: now, caller: caller, writer: writer) }
         } else {
             let (session, account) = try store.read { reader in try Self.checkedSession(of: presented, reader) }
             if presented.matches(session.currentTokenHash), !Self.lastRefreshIsDue(account, at: now) {
                 refreshed = Refreshed(session: session, account: account, refreshToken: presented.text)
             } else {
-                refreshed = try store.transaction(.rowLocks) { writer in try exchange(presented, at: now, client: client, writer: writer) }
+                refreshed = try store.transaction(.rowLocks) { writer in try exchange(presented, at: now, caller: caller, writer: writer) }
             }
         }
         let session = refreshed.session
@@ -204,7 +204,7 @@ public final class TokenService: Sendable {
     /// see each other's rotation, so a session never forks. A refusal for reuse commits the revocation. Its rules
     /// are about one session and its account, which the writer reads first: the write runs with `.rowLocks`, so
     /// refreshes of one session wait for each other and refreshes of other sessions never conflict.
-    private func exchange(_ presented: RefreshTokenText, at now: Int64, client: String?, writer: any StoreWriter) throws
+    private func exchange(_ presented: RefreshTokenText, at now: Int64, caller: Caller, writer: any StoreWriter) throws
         -> WriteOutcome<Refreshed>
     {
         let (session, account) = try Self.checkedSession(of: presented, writer)
@@ -221,7 +221,7 @@ public final class TokenService: Sendable {
             // The replaced token after the grace window, or an older one: reuse.
             try writer.revokeSession(session.sessionID, atMillis: now)
             try audit.record(
-                .sessionsRevoked, localID: account.localID, client: client, actor: .system,
+                .sessionsRevoked, localID: account.localID, by: caller.triggeringSystem,
                 detail: "reason=refresh_token_reuse", in: writer)
             return .commitThenFail(Self.sessionEnded)
         }

@@ -55,7 +55,7 @@ struct ConsoleChanges {
                 let account = try ConsoleRoutes.account(request, platform)
                 var update = AdminUpdateAccountRequest(localId: account.localID)
                 change.update(&update, platform.time.nowSeconds)
-                _ = try visit.admin.update(update)
+                _ = try platform.admin.update(update, by: visit.caller)
                 return Self.done(ConsoleHTML.userPath(account.localID), change.done)
             }))
         }
@@ -67,7 +67,8 @@ struct ConsoleChanges {
         }))
         router.add(.post, "\(user)/delete", chain.handler(gate.change { request, _, visit in
             let account = try ConsoleRoutes.account(request, platform)
-            _ = try visit.admin.delete(AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(account.localID)])))
+            _ = try platform.admin.delete(
+                AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(account.localID)])), by: visit.caller)
             return .html(ConsoleLayout.page(title: "Account deleted", viewer: visit.viewer, section: .users, body: """
                 <p class="status" role="status">The account \(ConsoleHTML.escape(account.localID)) was deleted.</p><p><a href="\(ConsolePaths.users)">Back to the users</a></p>
                 """))
@@ -86,7 +87,7 @@ struct ConsoleChanges {
             update.mfaEnrollments = account.mfaEnrollments.filter { $0.enrollmentID != factor.enrollmentID }.map {
                 AdminMFAEnrollment(mfaEnrollmentId: $0.enrollmentID, displayName: $0.displayName, phoneInfo: $0.phoneNumber)
             }
-            _ = try visit.admin.update(update)
+            _ = try platform.admin.update(update, by: visit.caller)
             return Self.done(ConsoleHTML.userPath(account.localID), "factor")
         }))
         router.add(.get, ConsolePaths.rotateKey, chain.handler(gate.page { request, visit in
@@ -97,7 +98,7 @@ struct ConsoleChanges {
             ).html(visit.viewer, section: .keys))
         }))
         router.add(.post, ConsolePaths.rotateKey, chain.handler(gate.change { [platform] _, _, visit in
-            try platform.sessionKeys.rotate(by: visit.actor)
+            try platform.sessionKeys.rotate(by: visit.caller)
             return Self.done(ConsolePaths.keys, "rotated")
         }))
         router.add(.post, ConsolePaths.signOut, chain.handler(gate.change { [cookies] _, _, _ in
@@ -116,7 +117,7 @@ struct ConsoleChanges {
             var update = AdminUpdateAccountRequest(localId: account.localID)
             update.customAttributes = text.isEmpty ? "{}" : text
             do {
-                _ = try visit.admin.update(update)
+                _ = try platform.admin.update(update, by: visit.caller)
             } catch let error as WireError where error.httpStatus == 400 {
                 let page = UserPage(account: account, claimsText: text, claimsError: error.message)
                 return .html(page.html(visit.viewer), status: 400)

@@ -23,9 +23,9 @@ struct ConsoleGate: Sendable {
     /// A visitor who was let in.
     struct Visit {
         let viewer: ConsoleViewer
-        /// The admin operations, recorded as done by this visitor (`console:<uid>`, or `owner` in open development).
-        let admin: AdminService
-        let actor: AuditActor
+        /// Who the visitor's changes are recorded as done by: `console:<uid>`, or `owner` in open development (with
+        /// no client address, as console changes have always been recorded).
+        let caller: Caller
         /// The cookie the CSRF token is bound to.
         let binding: String
         /// A `Set-Cookie` to send with the answer (the open-development cookie, the first time).
@@ -78,7 +78,7 @@ struct ConsoleGate: Sendable {
             let binding = existing ?? SecureRandom.token()
             return .visit(Visit(
                 viewer: ConsoleViewer(name: nil, csrfToken: ConsoleCSRF.token(binding: binding), development: development),
-                admin: platform.admin(as: .owner), actor: .owner, binding: binding,
+                caller: Caller(client: nil, actor: .owner), binding: binding,
                 newCookie: existing == nil ? cookies.setting(ConsoleCookies.open, binding, maxAge: 86_400 * 365) : nil))
         }
         guard let signInName else {
@@ -92,11 +92,10 @@ struct ConsoleGate: Sendable {
         }
         do {
             let account = try session.administrator(cookie: cookie)
-            let actor = AuditActor.console(uid: account.localID)
             return .visit(Visit(
                 viewer: ConsoleViewer(
                     name: account.email ?? account.localID, csrfToken: ConsoleCSRF.token(binding: cookie), development: development),
-                admin: platform.admin(as: actor), actor: actor, binding: cookie, newCookie: nil))
+                caller: .console(uid: account.localID, client: nil), binding: cookie, newCookie: nil))
         } catch ConsoleSession.Refusal.notAdministrator {
             var response = HTTPResponse.html(Self.notAdministrator, status: 403)
             response.headers.add(name: "Set-Cookie", value: cookies.deleting(ConsoleCookies.session))

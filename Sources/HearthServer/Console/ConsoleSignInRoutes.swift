@@ -68,7 +68,7 @@ struct ConsoleSignInRoutes: Sendable {
                         ("providerId", provider.providerID), ("id_token", providerIDToken), ("nonce", flow[2]),
                     ]),
                     returnSecureToken: true),
-                client: request.clientKey)
+                by: request.endUser)
             guard let localID = signIn.localId, signIn.idToken != nil || signIn.mfaPendingCredential != nil else {
                 return refusal("Not signed in", "Hearth did not sign this account in (\(signIn.errorMessage ?? "it needs confirmation")).", status: 403)
             }
@@ -118,7 +118,7 @@ struct ConsoleSignInRoutes: Sendable {
                     FinalizeMFASignInRequest(
                         mfaPendingCredential: pending, mfaEnrollmentId: form["enrollment"],
                         totpVerificationInfo: TOTPVerificationInfo(verificationCode: form["code"] ?? "")),
-                    client: request.clientKey)
+                    by: request.endUser)
                 guard ConsoleSession.isAdministrator(try platform.tokens.authenticate(idToken: tokens.idToken).account) else {
                     return ConsoleGate.secured(HTTPResponse.html(ConsoleGate.notAdministrator, status: 403))
                 }

@@ -87,7 +87,7 @@ struct DevPlaygroundRoutes {
                             ("providerId", "google.com"), ("id_token", googleIDToken), ("nonce", flow.nonce),
                         ]),
                         returnSecureToken: true, returnIdpCredential: true),
-                    client: request.clientKey)
+                    by: request.endUser)
                 guard let idToken = signIn.idToken else {
                     return page("Not signed in", "<p>Hearth answered without tokens: <code>\(HTML.escape(signIn.errorMessage ?? (signIn.needConfirmation == true ? "needConfirmation" : "unknown")))</code></p>", status: 200)
                 }

@@ -58,6 +58,8 @@ struct ActionPageRoutes {
             let parameters = DevIdPRoutes.parameters(request)
             guard limiter.take(.signInPerClient, key: request.clientKey) else { return Self.failure(Throttle.refusal) }
             let code = parameters["oobCode"]
+            // The code's owner; recorded with no client address, as the action page's changes have always been.
+            let visitor = Caller.user(client: nil)
             do {
                 let record = try actions.pendingAction(oobCode: code)
                 switch record.kind {
@@ -66,7 +68,7 @@ struct ActionPageRoutes {
                 case .passwordReset:
                     do {
                         _ = try actions.resetPassword(
-                            ResetPasswordRequest(oobCode: code, newPassword: parameters["newPassword"] ?? ""))
+                            ResetPasswordRequest(oobCode: code, newPassword: parameters["newPassword"] ?? ""), by: visitor)
                     } catch let error as WireError where [.weakPassword, .passwordDoesNotMeetRequirements].contains(error.code) {
                         return Self.html(
                             ActionPage.resetForm(
@@ -78,7 +80,7 @@ struct ActionPageRoutes {
                         title: "Password changed", message: "You can now sign in with your new password.",
                         continueURL: Self.continueLink(record, actions)))
                 case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
-                    _ = try actions.apply(oobCode: code)
+                    _ = try actions.apply(oobCode: code, by: visitor)
                     let message = switch record.kind {
                     case .verifyEmail: "Your email has been verified. You can now sign in with your new account."
                     case .verifyAndChangeEmail: "Your sign-in email has been changed to \(record.newEmail ?? "")."

@@ -12,19 +12,18 @@ struct AdminRoutes {
     static let base = "\(IdentityToolkitRoutes.v1)/projects/{project}"
 
     func register(in router: inout Router) {
-        let platform = self.platform
+        let admin = platform.admin
         let endpoints: [(method: HTTPMethod, name: String, responder: HTTPResponder)] = [
-            (.post, "accounts", Self.json(platform) { try $1.create(AdminCreateAccountRequest(fields: $0)) }),
-            (.post, "accounts:lookup", Self.json(platform) { try $1.lookup(AdminLookupRequest(fields: $0)) }),
-            (.post, "accounts:update", Self.json(platform) { try $1.update(AdminUpdateAccountRequest(fields: $0)) }),
-            (.post, "accounts:delete", Self.json(platform) { try $1.delete(AdminDeleteAccountRequest(fields: $0)) }),
-            (.post, "accounts:batchDelete", Self.json(platform) { try $1.batchDelete(BatchDeleteRequest(fields: $0)) }),
-            (.post, "accounts:query", Self.json(platform) { try $1.query(QueryAccountsRequest(fields: $0)) }),
-            (.post, "accounts:batchCreate", Self.json(platform) { try $1.batchCreate(BatchCreateRequest(fields: $0)) }),
+            (.post, "accounts", Self.json { try admin.create(AdminCreateAccountRequest(fields: $0), by: $1) }),
+            (.post, "accounts:lookup", Self.json { fields, _ in try admin.lookup(AdminLookupRequest(fields: fields)) }),
+            (.post, "accounts:update", Self.json { try admin.update(AdminUpdateAccountRequest(fields: $0), by: $1) }),
+            (.post, "accounts:delete", Self.json { try admin.delete(AdminDeleteAccountRequest(fields: $0), by: $1) }),
+            (.post, "accounts:batchDelete", Self.json { try admin.batchDelete(BatchDeleteRequest(fields: $0), by: $1) }),
+            (.post, "accounts:query", Self.json { fields, _ in try admin.query(QueryAccountsRequest(fields: fields)) }),
+            (.post, "accounts:batchCreate", Self.json { try admin.batchCreate(BatchCreateRequest(fields: $0), by: $1) }),
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
                 try IdentityToolkitRoutes.refuseTenant(fields)
-                let admin = platform.admin(as: AuditActor(try request.adminCaller()))
                 return Responses.json(try admin.batchGet(BatchGetRequest(fields: fields)))
             }),
         ]
@@ -36,7 +35,7 @@ struct AdminRoutes {
             router.add(endpoint.method, "\(Self.base)/tenants/{tenant}/\(endpoint.name)", edge.admin.handler(tenants))
         }
         let tokens = platform.tokens
-        router.add(.post, "\(Self.base):createSessionCookie", edge.admin.handler(IdentityToolkitRoutes.json { fields, _ in
+        router.add(.post, "\(Self.base):createSessionCookie", edge.admin.handler(Self.json { fields, _ in
             let request = try CreateSessionCookieRequest(fields: fields)
             return CreateSessionCookieResponse(
                 sessionCookie: try tokens.mintSessionCookie(idToken: request.idToken, validDuration: request.validDuration))
@@ -44,14 +43,9 @@ struct AdminRoutes {
         router.add(.post, "\(Self.base)/tenants/{tenant}:createSessionCookie", edge.admin.handler(tenants))
     }
 
-    /// An admin call taking the request's JSON fields and the admin operations acting as the request's caller, as
-    /// ``RequireAdmin`` accepted it, so that its changes are recorded as that caller's (the audit log's actor).
-    static func json(
-        _ platform: IdentityPlatform, _ operation: @escaping @Sendable (RequestFields, AdminService) throws -> any Encodable
-    ) -> HTTPResponder {
-        { request in
-            let caller = platform.admin(as: AuditActor(try request.adminCaller()))
-            return try IdentityToolkitRoutes.json { fields, _ in try operation(fields, caller) }(request)
-        }
+    /// An admin call taking the request's JSON fields and its caller as ``RequireAdmin`` accepted it
+    /// (``HTTPRequest/administrator()``), so that its changes are recorded as that caller's.
+    static func json(_ operation: @escaping @Sendable (RequestFields, Caller) throws -> any Encodable) -> HTTPResponder {
+        IdentityToolkitRoutes.json(caller: { try $0.administrator() }, operation)
     }
 }

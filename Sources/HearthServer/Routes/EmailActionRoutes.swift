@@ -14,22 +14,22 @@ struct EmailActionRoutes {
         let actions = platform.emailActions
         let signIn = edge.clientCall(.signInPerClient)
         let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
-            ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(), IdentityToolkitRoutes.json { fields, client in
-                try actions.sendOobCode(SendOobCodeRequest(fields: fields), caller: .client(address: client))
+            ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(), IdentityToolkitRoutes.json { fields, caller in
+                try actions.sendOobCode(SendOobCodeRequest(fields: fields), by: caller)
             }),
-            ("accounts:resetPassword", "resetPassword", signIn, IdentityToolkitRoutes.json { fields, client in
-                try actions.resetPassword(ResetPasswordRequest(fields: fields), client: client)
+            ("accounts:resetPassword", "resetPassword", signIn, IdentityToolkitRoutes.json { fields, caller in
+                try actions.resetPassword(ResetPasswordRequest(fields: fields), by: caller)
             }),
-            ("accounts:signInWithEmailLink", "emailLinkSignin", signIn, IdentityToolkitRoutes.json { fields, client in
-                try actions.signInWithEmailLink(SignInWithEmailLinkRequest(fields: fields), client: client)
+            ("accounts:signInWithEmailLink", "emailLinkSignin", signIn, IdentityToolkitRoutes.json { fields, caller in
+                try actions.signInWithEmailLink(SignInWithEmailLinkRequest(fields: fields), by: caller)
             }),
             ("accounts:createAuthUri", "createAuthUri", edge.clientCall(), IdentityToolkitRoutes.json { fields, _ in
                 try actions.createAuthUri(CreateAuthUriRequest(fields: fields))
             }),
         ]
         IdentityToolkitRoutes.register(endpoints, in: &router)
-        router.add(.post, "\(AdminRoutes.base)/accounts:sendOobCode", edge.admin.handler(IdentityToolkitRoutes.json { fields, _ in
-            try actions.sendOobCode(SendOobCodeRequest(fields: fields), caller: .admin)
+        router.add(.post, "\(AdminRoutes.base)/accounts:sendOobCode", edge.admin.handler(IdentityToolkitRoutes.json(caller: { try $0.administrator() }) { fields, caller in
+            try actions.sendOobCode(SendOobCodeRequest(fields: fields), by: caller)
         }))
         router.add(.post, "\(AdminRoutes.base)/tenants/{tenant}/accounts:sendOobCode", edge.admin.handler { _ in
             throw WireError(.tenantNotFound, "This Hearth server has no tenants; call the project's own paths.")

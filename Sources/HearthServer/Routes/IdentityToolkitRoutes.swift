@@ -41,23 +41,23 @@ struct IdentityToolkitRoutes {
         let signIn = edge.clientCall(.signInPerClient)
         let secondFactor = edge.clientCall(.mfaPerClient)
         let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
-            ("accounts:signInWithIdp", "verifyAssertion", signIn, Self.json { fields, client in
-                try accounts.signInWithIdp(SignInWithIdpRequest(fields: fields), client: client)
+            ("accounts:signInWithIdp", "verifyAssertion", signIn, Self.json { fields, caller in
+                try accounts.signInWithIdp(SignInWithIdpRequest(fields: fields), by: caller)
             }),
-            ("accounts:signInWithCustomToken", "verifyCustomToken", signIn, Self.json { fields, client in
-                try customTokens.signIn(SignInWithCustomTokenRequest(fields: fields), client: client)
+            ("accounts:signInWithCustomToken", "verifyCustomToken", signIn, Self.json { fields, caller in
+                try customTokens.signIn(SignInWithCustomTokenRequest(fields: fields), by: caller)
             }),
-            ("accounts:signUp", "signupNewUser", edge.clientCall(), Self.json { fields, client in
-                try accounts.signUp(SignUpRequest(fields: fields), client: client)
+            ("accounts:signUp", "signupNewUser", edge.clientCall(), Self.json { fields, caller in
+                try accounts.signUp(SignUpRequest(fields: fields), by: caller)
             }),
             ("accounts:lookup", "getAccountInfo", edge.clientCall(), Self.json { fields, _ in
                 try accounts.lookup(LookupRequest(fields: fields))
             }),
-            ("accounts:update", "setAccountInfo", edge.clientCall(), Self.json { fields, client in
-                try accounts.update(UpdateAccountRequest(fields: fields), client: client)
+            ("accounts:update", "setAccountInfo", edge.clientCall(), Self.json { fields, caller in
+                try accounts.update(UpdateAccountRequest(fields: fields), by: caller)
             }),
-            ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, client in
-                try accounts.delete(DeleteAccountRequest(fields: fields), client: client)
+            ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, caller in
+                try accounts.delete(DeleteAccountRequest(fields: fields), by: caller)
             }),
         ] + PasswordRoutes.endpoints(platform, edge: edge)
         Self.register(endpoints, in: &router)
@@ -72,20 +72,20 @@ struct IdentityToolkitRoutes {
             router.add(.get, "\(Self.v1)/\(v1Name)", handler)
         }
         let mfaEndpoints: [(String, SecondFactorStep?, HTTPResponder)] = [
-            ("accounts/mfaEnrollment:start", .enrollmentStart, Self.json { fields, client in
-                try mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields), client: client)
+            ("accounts/mfaEnrollment:start", .enrollmentStart, Self.json { fields, caller in
+                try mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaEnrollment:finalize", .enrollmentFinalize, Self.json { fields, client in
-                try mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields), client: client)
+            ("accounts/mfaEnrollment:finalize", .enrollmentFinalize, Self.json { fields, caller in
+                try mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaEnrollment:withdraw", nil, Self.json { fields, client in
-                try mfa.withdraw(WithdrawMFARequest(fields: fields), client: client)
+            ("accounts/mfaEnrollment:withdraw", nil, Self.json { fields, caller in
+                try mfa.withdraw(WithdrawMFARequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaSignIn:start", .signInStart, Self.json { fields, client in
-                try mfa.startSignIn(StartMFASignInRequest(fields: fields), client: client)
+            ("accounts/mfaSignIn:start", .signInStart, Self.json { fields, caller in
+                try mfa.startSignIn(StartMFASignInRequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaSignIn:finalize", .signInFinalize, Self.json { fields, client in
-                try mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields), client: client)
+            ("accounts/mfaSignIn:finalize", .signInFinalize, Self.json { fields, caller in
+                try mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields), by: caller)
             }),
         ]
         let metrics = edge.metrics
@@ -116,16 +116,22 @@ struct IdentityToolkitRoutes {
         }
     }
 
-    /// A client call taking the request's JSON fields (and the client as limits name it). A request that
+    /// A client call taking the request's JSON fields and its caller (``HTTPRequest/endUser``). A request that
     /// names a tenant is refused: Hearth has no tenants yet, and serving it as if it had none would let
     /// a caller believe its users are isolated.
+    static func json(_ operation: @escaping @Sendable (RequestFields, Caller) throws -> any Encodable) -> HTTPResponder {
+        json(caller: { $0.endUser }, operation)
+    }
+
+    /// A call taking the request's JSON fields and the caller `caller` finds in the request (tenants refused as above).
     static func json(
-        _ operation: @escaping @Sendable (RequestFields, _ client: String?) throws -> any Encodable
+        caller: @escaping @Sendable (HTTPRequest) throws -> Caller,
+        _ operation: @escaping @Sendable (RequestFields, Caller) throws -> any Encodable
     ) -> HTTPResponder {
         { request in
             let fields = try RequestFields(json: request.body)
             try refuseTenant(fields)
-            return Responses.json(try operation(fields, request.clientKey))
+            return Responses.json(try operation(fields, try caller(request)))
         }
     }
 
@@ -143,7 +149,7 @@ struct IdentityToolkitRoutes {
                 ? RequestFields(form: String(decoding: request.body, as: UTF8.self))
                 : try RequestFields(json: request.body)
             try Self.refuseTenant(fields)
-            return Responses.json(try platform.tokens.refresh(RefreshTokenRequest(fields: fields), client: request.clientKey))
+            return Responses.json(try platform.tokens.refresh(RefreshTokenRequest(fields: fields), by: request.endUser))
         }
     }
 

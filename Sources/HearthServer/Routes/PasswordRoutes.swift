@@ -12,8 +12,8 @@ enum PasswordRoutes {
         let passwords = platform.passwordAccounts
         return [
             ("accounts:signInWithPassword", "verifyPassword", edge.clientCall(.signInPerClient),
-             IdentityToolkitRoutes.json { fields, client in
-                 try passwords.signIn(SignInWithPasswordRequest(fields: fields), client: client)
+             IdentityToolkitRoutes.json { fields, caller in
+                 try passwords.signIn(SignInWithPasswordRequest(fields: fields), by: caller)
              }),
         ]
     }
