@@ -90,6 +90,7 @@ let package = Package(
 
         // Tests: one target per library target, plus the storage conformance suite and end-to-end tests.
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
+        .testTarget(name: "HearthCommandLineTests", dependencies: ["HearthCommandLine"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "TerminalQRCodeTests", dependencies: ["TerminalQRCode"]),

@@ -19,6 +19,19 @@ struct IDTokenClaims {
     var expiresAt: NumericDate?
     var issuedAt: NumericDate?
     var authTime: NumericDate?
+    var notBefore: NumericDate?
+    /// The time claims, as the ``HearthProtocol/ClaimsPolicy`` checks them.
+    var times: TokenTimes {
+        TokenTimes(expiresAt: expiresAt, issuedAt: issuedAt, authTime: authTime, notBefore: notBefore)
+    }
+    /// `aud` as a list (one value or several).
+    var audiences: [String]? {
+        switch audience {
+        case .one(let audience): [audience]
+        case .several(let audiences): audiences
+        case nil: nil
+        }
+    }
     var email: String?
     var emailVerified: Bool?
     var signInProvider: String?
@@ -56,6 +69,7 @@ struct IDTokenClaims {
         expiresAt = try Self.numericDate(claims, "exp")
         issuedAt = try Self.numericDate(claims, "iat")
         authTime = try Self.numericDate(claims, "auth_time")
+        notBefore = try Self.numericDate(claims, "nbf")
         email = claims["email"]?.stringValue
         emailVerified = claims["email_verified"]?.boolValue
         if case .object(let firebase)? = claims["firebase"] {

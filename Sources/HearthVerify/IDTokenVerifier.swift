@@ -61,6 +61,8 @@ public struct IDTokenVerifier: Sendable {
     public let clockSkew: TimeInterval
 
     private let clock: @Sendable () -> Date
+    /// `iss` ∈ ``issuers``, `aud` ∋ ``projectID``, and `exp`, `iat`, `auth_time` (and `nbf` when present) with ``clockSkew``.
+    private let claimsPolicy: ClaimsPolicy
     private let fetcher: any JWKSFetching
     let cache: KeySetCache<JWTKeySet>
 
@@ -71,7 +73,7 @@ public struct IDTokenVerifier: Sendable {
     ///   - issuer: the `iss` to require. Hearth's is `"<hearth URL>/<projectID>"` in production; with `--dev` or `--firebase-issuer`
     ///     (the firebase-admin style) it is `"https://securetoken.google.com/<projectID>"`.
     ///   - jwksURL: the key set, such as `<hearth URL>/.well-known/jwks.json`.
-    ///   - clockSkew: seconds of clock difference to tolerate in `exp`, `iat` and `auth_time` (0…300).
+    ///   - clockSkew: seconds of clock difference to tolerate in `exp`, `iat`, `auth_time` and `nbf` (0…300).
     ///   - fetcher: how the key set is fetched.
     ///   - clock: the current time.
     public init(
@@ -94,6 +96,9 @@ public struct IDTokenVerifier: Sendable {
         self.issuers = issuers
         self.jwksURL = jwksURL
         self.clockSkew = clockSkew
+        self.claimsPolicy = ClaimsPolicy(
+            issuers: Set(issuers), audiences: [projectID], leeway: clockSkew,
+            required: [.expiresAt, .issuedAt, .authTime])
         self.clock = clock
         self.fetcher = fetcher
         self.cache = KeySetCache(policy: Self.keyCachePolicy, clock: clock)
@@ -284,27 +289,15 @@ public struct IDTokenVerifier: Sendable {
             throw VerificationError(.malformedToken, reason: "claim \"\(error.claim)\" is not \(error.expected)")
         }
 
-        switch claims.audience {
-        case nil:
-            throw VerificationError(.missingClaim, reason: "the token has no \"aud\" claim")
-        case .one(let audience) where audience == projectID:
-            break
-        case .several(let audiences) where audiences.contains(projectID):
-            break
-        case .one(let audience):
-            throw VerificationError(
-                .wrongAudience, reason: "aud is \(VerificationError.quoted(audience)), expected \(VerificationError.quoted(projectID))")
-        case .several:
-            throw VerificationError(.wrongAudience, reason: "aud does not include \(VerificationError.quoted(projectID))")
+        do throws(ClaimsViolation) {
+            try claimsPolicy.checkAudience(claims.audiences)
+        } catch {
+            throw audienceError(claims.audience)
         }
-        guard let tokenIssuer = claims.issuer else {
-            throw VerificationError(.missingClaim, reason: "the token has no \"iss\" claim")
-        }
-        guard issuers.contains(tokenIssuer) else {
-            throw VerificationError(
-                .wrongIssuer,
-                reason: "iss is \(VerificationError.quoted(tokenIssuer)), expected "
-                    + issuers.map(VerificationError.quoted).joined(separator: " or "))
+        do throws(ClaimsViolation) {
+            try claimsPolicy.checkIssuer(claims.issuer)
+        } catch {
+            throw issuerError(claims.issuer)
         }
         guard let subjectClaim = claims.subject else {
             throw VerificationError(.missingClaim, reason: "the token has no \"sub\" claim")
@@ -314,32 +307,64 @@ public struct IDTokenVerifier: Sendable {
         }
 
         let now = clock()
-        guard let expiresAt = claims.expiresAt else {
-            throw VerificationError(.missingClaim, reason: "the token has no \"exp\" claim")
+        let times: TokenTimes
+        do throws(ClaimsViolation) {
+            times = try claimsPolicy.checkTimes(claims.times, now: now)
+        } catch {
+            throw Self.timeError(error, now: now)
         }
-        guard expiresAt.isAfter(now, leeway: clockSkew) else {
-            throw VerificationError(.expired, reason: "the token expired \(Self.seconds(from: expiresAt.date, to: now)) ago")
-        }
-        guard let issuedAt = claims.issuedAt else {
-            throw VerificationError(.missingClaim, reason: "the token has no \"iat\" claim")
-        }
-        guard issuedAt.isReached(by: now, leeway: clockSkew) else {
-            throw VerificationError(
-                .issuedInFuture, reason: "the token is issued \(Self.seconds(from: now, to: issuedAt.date)) in the future")
-        }
-        guard let authTime = claims.authTime else {
-            throw VerificationError(.missingClaim, reason: "the token has no \"auth_time\" claim")
-        }
-        guard authTime.isReached(by: now, leeway: clockSkew) else {
-            throw VerificationError(
-                .authTimeInFuture,
-                reason: "the token's auth_time is \(Self.seconds(from: now, to: authTime.date)) in the future")
+        guard let expiresAt = times.expiresAt, let issuedAt = times.issuedAt, let authTime = times.authTime else {
+            preconditionFailure("the policy requires exp, iat and auth_time")
         }
 
         return VerifiedToken(
             uid: uid, email: claims.email, emailVerified: claims.emailVerified ?? false,
             signInProvider: claims.signInProvider, signInSecondFactor: claims.signInSecondFactor,
             authTime: authTime.date, issuedAt: issuedAt.date, expiresAt: expiresAt.date, claims: payload)
+    }
+
+    private func audienceError(_ audience: IDTokenClaims.Audience?) -> VerificationError {
+        switch audience {
+        case nil:
+            VerificationError(.missingClaim, reason: "the token has no \"aud\" claim")
+        case .one(let audience):
+            VerificationError(
+                .wrongAudience, reason: "aud is \(VerificationError.quoted(audience)), expected \(VerificationError.quoted(projectID))")
+        case .several:
+            VerificationError(.wrongAudience, reason: "aud does not include \(VerificationError.quoted(projectID))")
+        }
+    }
+
+    private func issuerError(_ tokenIssuer: String?) -> VerificationError {
+        guard let tokenIssuer else {
+            return VerificationError(.missingClaim, reason: "the token has no \"iss\" claim")
+        }
+        return VerificationError(
+            .wrongIssuer,
+            reason: "iss is \(VerificationError.quoted(tokenIssuer)), expected "
+                + issuers.map(VerificationError.quoted).joined(separator: " or "))
+    }
+
+    /// The error for a time claim the policy refused.
+    private static func timeError(_ violation: ClaimsViolation, now: Date) -> VerificationError {
+        switch violation {
+        case .missing(let claim):
+            VerificationError(.missingClaim, reason: "the token has no \"\(claim)\" claim")
+        case .expired(let expiresAt):
+            VerificationError(.expired, reason: "the token expired \(seconds(from: expiresAt.date, to: now)) ago")
+        case .issuedInFuture(let issuedAt):
+            VerificationError(
+                .issuedInFuture, reason: "the token is issued \(seconds(from: now, to: issuedAt.date)) in the future")
+        case .authenticatedInFuture(let authTime):
+            VerificationError(
+                .authTimeInFuture,
+                reason: "the token's auth_time is \(seconds(from: now, to: authTime.date)) in the future")
+        case .notYetValid(let notBefore):
+            VerificationError(
+                .notYetValid, reason: "the token is not valid for \(seconds(from: now, to: notBefore.date)) more")
+        case .wrongIssuer, .wrongAudience, .lifetimeTooLong:
+            VerificationError(.malformedToken, reason: "\(violation)")
+        }
     }
 
     /// Whole seconds from `start` to `end`, rounded up, for a reason (both are NumericDates or the clock, so the

@@ -32,6 +32,7 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
             case expired
             case issuedInFuture
             case authTimeInFuture
+            case notYetValid
             case missingClaim
             case keysUnavailable
             case revoked
@@ -71,6 +72,8 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
         public static let issuedInFuture = Code(.issuedInFuture)
         /// `auth_time` is in the future (beyond the clock skew).
         public static let authTimeInFuture = Code(.authTimeInFuture)
+        /// `nbf` is in the future (beyond the clock skew).
+        public static let notYetValid = Code(.notYetValid)
         /// A required claim (`iss`, `aud`, `sub`, `exp`, `iat`, `auth_time`) is absent.
         public static let missingClaim = Code(.missingClaim)
         /// The verification keys could not be fetched and none are cached. A server-side problem: answer 503.

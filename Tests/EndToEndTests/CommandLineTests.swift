@@ -46,6 +46,26 @@ struct CommandLineTests {
         #expect(result.output.contains("cannot listen"))
     }
 
+    @Test("a startup that fails late (the --metrics-port taken) closes what it opened: the same data directory serves next")
+    func lateFailureClosesEverything() throws {
+        let busy = HearthProcess()
+        try busy.start()
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try HearthProcess.run([
+            "serve", "--dev", "--port", "0", "--data-dir", directory.path, "--metrics-port", String(busy.port),
+        ])
+        #expect(result.status == 1)
+        #expect(result.output.contains("cannot listen on 127.0.0.1:\(busy.port) (--metrics-port)"), "\(result.output)")
+        #expect(!result.output.contains("event=listening"))
+        // The signing keys were loaded and the database written; closing it checkpointed and removed its log.
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("hearth.sqlite").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("hearth.sqlite-wal").path))
+        let next = HearthProcess(dataDirectory: directory)
+        try next.start()
+        #expect(next.stop() == 0)
+    }
+
     @Test("a file that is not a database is refused and left untouched")
     func notADatabase() throws {
         let directory = HearthProcess.temporaryDirectory()

@@ -53,6 +53,18 @@ struct SessionCookieTests {
         #expect(try test.tokens.consoleSessionAccount(fresh) == nil, "disabled")
     }
 
+    @Test("a console session whose iat is ahead of the clock by more than the skew is refused, like an ID token")
+    func consoleSessionFromTheFuture() throws {
+        let test = try TestPlatform()
+        test.time.set(Date(timeIntervalSince1970: Self.second))
+        let idToken = try #require(try test.signIn(subject: "admin", email: "admin@example.com").idToken)
+        let session = try test.tokens.mintConsoleSession(idToken: idToken, lifetime: 3600)
+        test.time.set(Date(timeIntervalSince1970: Self.second - 300))
+        #expect(try test.tokens.consoleSessionAccount(session) != nil, "within the skew")
+        test.time.set(Date(timeIntervalSince1970: Self.second - 301))
+        #expect(try test.tokens.consoleSessionAccount(session) == nil, "beyond the skew")
+    }
+
     @Test("a revocation in the same second as a session cookie's or console session's ID token or signature refuses them, to the millisecond; ID tokens keep Firebase's second precision")
     func sameSecondRevocation() throws {
         let test = try TestPlatform()

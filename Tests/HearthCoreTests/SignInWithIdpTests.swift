@@ -123,6 +123,8 @@ struct SignInWithIdpTests {
             tampered, unsigned, forged,
             try google.idToken(subject: "555", overrides: ["exp": .integer(now - 301), "iat": .integer(now - 4000)]),
             try google.idToken(subject: "555", overrides: ["iat": .integer(now + 600), "exp": .integer(now + 4000)]),
+            try google.idToken(subject: "555", overrides: ["nbf": .integer(now + 600)]),
+            try google.idToken(subject: "555", overrides: ["auth_time": .integer(now + 600)]),
             try google.idToken(subject: "555", overrides: ["aud": "someone-else.apps.googleusercontent.com"]),
             try google.idToken(subject: "555", overrides: ["iss": "https://evil.example"]),
             try google.idToken(google.claims(subject: "555"), keyID: "unknown-kid"),

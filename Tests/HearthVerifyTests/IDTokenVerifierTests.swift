@@ -248,6 +248,14 @@ struct IDTokenVerifierTests {
         #expect(code(claims: ["iat": Double(now) + 0.5]) == .malformedToken)
     }
 
+    @Test("nbf, when present, must be reached by now plus the clock skew")
+    func notBefore() {
+        let now = Int(Fixtures.start.timeIntervalSince1970)
+        #expect(code(claims: ["nbf": now + 61]) == .notYetValid)
+        #expect(code(claims: ["nbf": now + 60]) == nil)
+        #expect(code(claims: ["nbf": "soon"]) == .malformedToken)
+    }
+
     @Test("auth_time is required and must not be later than now plus the clock skew")
     func authTime() {
         let now = Int(Fixtures.start.timeIntervalSince1970)

@@ -11,6 +11,7 @@ struct VerificationErrorTests {
             (.unsupportedAlgorithm, "unsupportedAlgorithm"), (.invalidSignature, "invalidSignature"),
             (.wrongIssuer, "wrongIssuer"), (.wrongAudience, "wrongAudience"), (.invalidSubject, "invalidSubject"),
             (.expired, "expired"), (.issuedInFuture, "issuedInFuture"), (.authTimeInFuture, "authTimeInFuture"),
+            (.notYetValid, "notYetValid"),
             (.missingClaim, "missingClaim"), (.keysUnavailable, "keysUnavailable"), (.revoked, "revoked"),
             (.userDisabled, "userDisabled"), (.userNotFound, "userNotFound"),
             (.revocationCheckFailed, "revocationCheckFailed"), (.missingToken, "missingToken"),

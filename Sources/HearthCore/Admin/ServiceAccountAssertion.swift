@@ -63,21 +63,32 @@ final class ParsedPublicKeys: Sendable {
     }
 }
 
-/// The lifetime checks of a signed assertion: issued no later than now (within the allowed skew), not yet
-/// expired, and valid for at most `maximumLifetime` seconds.
+/// The lifetime checks of a signed assertion (a JWT-bearer grant's assertion, a custom token, an Apple client secret),
+/// as a ``ClaimsPolicy``: numeric `iat` and `exp`, issued no later than now and not yet expired (each within the
+/// allowed skew), `nbf` (when present) reached, and valid for at most `maximumLifetime` seconds. Its signer and
+/// audience are the caller's to check.
 enum AssertionLifetime {
     /// A detail for the refusal, or nil when `claims` pass.
     static func problem(_ claims: [String: JSONValue], now: Int64, skew: Int64, maximumLifetime: Int64 = 3600)
         -> String?
     {
-        guard let issuedAt = NumericDate(claims["iat"])?.secondsSince1970,
-            let expiresAt = NumericDate(claims["exp"])?.secondsSince1970
-        else { return "The token must have numeric iat and exp claims." }
-        guard issuedAt <= now + skew else { return "The token's iat is in the future." }
-        guard expiresAt > now - skew else { return "The token has expired." }
-        guard expiresAt > issuedAt, expiresAt - issuedAt <= maximumLifetime else {
-            return "The token's lifetime (exp - iat) must be at most \(maximumLifetime) seconds."
+        let policy = ClaimsPolicy(
+            leeway: TimeInterval(skew), required: [.issuedAt, .expiresAt], maximumLifetime: maximumLifetime)
+        do {
+            try policy.check(claims, now: now)
+            return nil
+        } catch {
+            return detail(error, maximumLifetime: maximumLifetime)
         }
-        return nil
+    }
+
+    private static func detail(_ violation: ClaimsViolation, maximumLifetime: Int64) -> String {
+        switch violation {
+        case .missing, .wrongIssuer, .wrongAudience: "The token must have numeric iat and exp claims."
+        case .issuedInFuture: "The token's iat is in the future."
+        case .expired: "The token has expired."
+        case .authenticatedInFuture, .notYetValid: "The token is not valid yet."
+        case .lifetimeTooLong: "The token's lifetime (exp - iat) must be at most \(maximumLifetime) seconds."
+        }
     }
 }

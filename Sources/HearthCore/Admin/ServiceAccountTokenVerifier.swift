@@ -29,16 +29,14 @@ public struct ServiceAccountTokenVerifier: AdminTokenVerifier {
         } catch is JOSEError {
             throw Self.refusal
         }
+        let policy = ClaimsPolicy.ownTokens(
+            issuer: AdminAccessToken.issuer, audience: AdminAccessToken.audience(projectID: project.projectID),
+            project: project, required: [.issuedAt, .expiresAt])
         guard case .object(let claims)? = try? JSONValue(parsing: verified.payload),
-            claims["iss"]?.stringValue == AdminAccessToken.issuer,
-            claims["aud"]?.stringValue == AdminAccessToken.audience(projectID: project.projectID),
+            (try? policy.check(claims, now: time.nowSeconds)) != nil,
             let email = claims["sub"]?.stringValue,
-            let keyID = claims[AdminAccessToken.keyIDClaim]?.stringValue,
-            let issuedAt = NumericDate(claims["iat"])?.secondsSince1970,
-            let expiresAt = NumericDate(claims["exp"])?.secondsSince1970
+            let keyID = claims[AdminAccessToken.keyIDClaim]?.stringValue
         else { throw Self.refusal }
-        let now = time.nowSeconds
-        guard issuedAt <= now + project.clockSkew, expiresAt > now else { throw Self.refusal }
         guard let account = try store.read({ try $0.serviceAccount(keyID: keyID) }), account.revokedAt == nil,
             account.email == email
         else { throw Self.refusal }

@@ -12,11 +12,12 @@ struct VerifiedIDToken {
 }
 
 /// The one ID-token check of `signInWithIdp`, for every provider: the signature against the keys of the issuer the
-/// token names (among the provider's; refetched once on an unknown `kid`), `iss`, `aud` ∈ the provider's client IDs,
-/// `exp`/`iat` with skew, `sub`, the provider's nonce rule, and `at_hash` when both it and an access token are given.
+/// token names (among the provider's; refetched once on an unknown `kid`), `iss`, then by one ``ClaimsPolicy`` `aud` ∈
+/// the provider's client IDs and `exp`/`iat` (and `auth_time`, `nbf` when present) with skew, then `sub`, the
+/// provider's nonce rule, and `at_hash` when both it and an access token are given.
 struct OpenIDTokenVerifier: Sendable {
     let time: any TimeSource
-    /// Allowed clock difference for `exp` and `iat`, in seconds.
+    /// Allowed clock difference for the token's times, in seconds.
     let clockSkew: Int64
 
     /// - Throws: `INVALID_IDP_RESPONSE` for a token that does not verify, `MISSING_OR_INVALID_NONCE`.
@@ -40,21 +41,13 @@ struct OpenIDTokenVerifier: Sendable {
             claims["iss"]?.stringValue == issuerName
         else { throw Self.invalid("Unable to parse the id_token.") }
 
-        let audiences: [String] = switch claims["aud"] {
-        case .string(let audience): [audience]
-        case .array(let items): items.compactMap(\.stringValue)
-        default: []
-        }
-        guard let clientID = audiences.first(where: provider.clientIDs.contains) else {
-            throw Self.invalid("The id_token audience is not a client ID of this project.")
-        }
-        let now = time.nowSeconds
-        guard let expiresAt = NumericDate(claims["exp"]), let issuedAt = NumericDate(claims["iat"]) else {
-            throw Self.invalid("The id_token's exp or iat is missing or not whole seconds between 1970 and 9999.")
-        }
-        guard expiresAt.isAfter(now, leeway: clockSkew) else { throw Self.invalid("The id_token has expired.") }
-        guard issuedAt.isReached(by: now, leeway: clockSkew) else {
-            throw Self.invalid("The id_token was issued in the future.")
+        let policy = ClaimsPolicy(
+            audiences: provider.clientIDs, leeway: TimeInterval(clockSkew), required: [.expiresAt, .issuedAt])
+        let clientID: String
+        do {
+            clientID = try policy.check(claims, now: time.nowSeconds).audience ?? ""
+        } catch {
+            throw Self.invalid(Self.detail(error))
         }
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw Self.invalid("The id_token has no subject.")
@@ -102,6 +95,19 @@ struct OpenIDTokenVerifier: Sendable {
                         "The nonce in the id_token does not match the SHA256 hash of the raw nonce in the request.")
                 }
             }
+        }
+    }
+
+    /// The refusal's detail for a claim the policy refused.
+    private static func detail(_ violation: ClaimsViolation) -> String {
+        switch violation {
+        case .missing("aud"), .wrongAudience: "The id_token audience is not a client ID of this project."
+        case .missing, .wrongIssuer, .lifetimeTooLong:
+            "The id_token's exp or iat is missing or not whole seconds between 1970 and 9999."
+        case .expired: "The id_token has expired."
+        case .issuedInFuture: "The id_token was issued in the future."
+        case .authenticatedInFuture: "The id_token's auth_time is in the future."
+        case .notYetValid: "The id_token is not valid yet (nbf)."
         }
     }
 

@@ -324,10 +324,8 @@ public final class TokenService: Sendable {
     public func consoleSessionAccount(_ session: String) throws -> Account? {
         guard let verified = try? keys.verify(session),
             case .object(let claims)? = try? JSONValue(parsing: verified.payload),
-            claims["iss"]?.stringValue == Self.consoleSessionIssuer,
-            claims["aud"]?.stringValue == Self.consoleSessionAudience(project.projectID),
+            (try? Self.consoleSessionPolicy(project).check(claims, now: time.nowSeconds)) != nil,
             let subject = claims["sub"]?.stringValue, !subject.isEmpty,
-            let expiresAt = NumericDate(claims["exp"])?.secondsSince1970, expiresAt > time.nowSeconds,
             let issuedAtMillis = Self.issuedAtMillis(claims)
         else { return nil }
         guard let account = try store.read({ try $0.account(localID: subject) }), !account.disabled,
@@ -337,6 +335,13 @@ public final class TokenService: Sendable {
     }
 
     /// `claims` issued now for `lifetime` seconds, with the millisecond they were signed, signed with the session keys.
+    /// Console sessions: the console's issuer and audience, unexpired, not issued in the future.
+    private static func consoleSessionPolicy(_ project: ProjectConfiguration) -> ClaimsPolicy {
+        .ownTokens(
+            issuer: consoleSessionIssuer, audience: consoleSessionAudience(project.projectID), project: project,
+            required: [.expiresAt, .issuedAt])
+    }
+
     private func signCookie(_ claims: [String: JSONValue], lifetime: Int64) throws -> String {
         var claims = claims
         let nowMillis = time.nowMillis
@@ -375,18 +380,24 @@ public final class TokenService: Sendable {
             throw WireError(.invalidIDToken)
         }
         guard case .object(let claims)? = try? JSONValue(parsing: verified.payload),
-            claims["iss"]?.stringValue == project.issuer,
-            claims["aud"]?.stringValue == project.projectID,
             let subject = claims["sub"]?.stringValue, !subject.isEmpty, subject.count <= 128,
-            let issuedAt = NumericDate(claims["iat"])?.secondsSince1970,
-            let expiresAt = NumericDate(claims["exp"])?.secondsSince1970,
-            let authTime = NumericDate(claims["auth_time"])?.secondsSince1970,
             let firebase = claims["firebase"]?.objectValue,
             let provider = firebase["sign_in_provider"]?.stringValue
         else { throw WireError(.invalidIDToken) }
-        let now = time.nowSeconds
-        guard issuedAt <= now + project.clockSkew else { throw WireError(.invalidIDToken) }
-        guard expiresAt > now else { throw WireError(.tokenExpired) }
+        let policy = ClaimsPolicy.ownTokens(
+            issuer: project.issuer, audience: project.projectID, project: project,
+            required: [.issuedAt, .expiresAt, .authTime])
+        let times: TokenTimes
+        do {
+            times = try policy.check(claims, now: time.nowSeconds).times
+        } catch .expired {
+            throw WireError(.tokenExpired)
+        } catch {
+            throw WireError(.invalidIDToken)
+        }
+        guard let issuedAt = times.issuedAt?.secondsSince1970, let authTime = times.authTime?.secondsSince1970 else {
+            throw WireError(.invalidIDToken)
+        }
         guard let account = try store.read({ try $0.account(localID: subject) }) else {
             throw WireError(.userNotFound)
         }

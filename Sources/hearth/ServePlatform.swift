@@ -1,0 +1,61 @@
+import HearthCommandLine
+import HearthCore
+import HearthServer
+
+/// A step of `hearth serve`: the identity platform over the open store, with the maintenance task (created, pushed
+/// on `resources` to be stopped, not started yet).
+struct ServePlatform {
+    let platform: IdentityPlatform
+    let maintenance: MaintenanceTask
+
+    init(
+        _ serve: ServeSettings, site: ServeSite, senders: ServeSenders, store: any ConfiguredStore,
+        operations: ServeOperations, time: any TimeSource, resources: ResourceStack
+    ) throws {
+        let settings = serve.settings
+        let timeout = serve.outboundLimits.timeout
+        let otherProviders = try settings.identityProviders(time: time, timeout: timeout)
+        let appleKeys = try ServeAppleKeys(serve, publicURL: site.publicURL, time: time)
+        // The maintenance task also retries the revocations deletions queue.
+        let maintenance = resources.push(
+            MaintenanceTask(
+                store: store, time: time, policy: settings.sessionPolicy, schedule: settings.purgeSchedule,
+                anonymousAccountLifetimeDays: settings.anonymousAccountDays, audit: settings.audit,
+                revokers: appleKeys.tokens.map { [IdentityProvider.appleID: AppleTokenRevoker(client: $0)] } ?? [:],
+                log: serve.log)
+        ) { $0.stop() }
+        let passwordHasher = try settings.passwords.hasher(
+            importedVerifiers: [ImportedPasswordHashVerifier()], httpThreads: serve.threads)
+        var configuration = IdentityPlatform.Configuration(project: site.project, passwords: passwordHasher)
+        configuration.googleIssuers =
+            serve.extraIssuers + [RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: timeout), time: time)]
+        configuration.devIdentityProvider = site.devIdentityProvider(development: settings.development)
+        configuration.otherProviders = otherProviders
+        configuration.devApple = appleKeys.devApple(site: site, settings: settings)
+        configuration.providerTokens = ProviderTokenHandling(
+            apple: appleKeys.tokens, revocationsQueued: { maintenance.wake() })
+        configuration.passwordLockouts = settings.passwordSignIn.lockouts
+        configuration.smsSender = operations.counted(senders.sms)
+        configuration.mfaLimits = settings.mfaLimits
+        configuration.rateLimits = settings.rateLimits
+        configuration.outboundLimits = serve.outboundLimits
+        configuration.sessionPolicy = settings.sessionPolicy
+        configuration.acceptsUnsignedCustomTokens = settings.development
+        configuration.emailSender = operations.counted(senders.email)
+        configuration.emailActions = settings.emailActions.settings(
+            publicURL: site.publicURL, development: settings.development)
+        configuration.issuedOOBCodes = settings.development ? IssuedOOBCodes(log: serve.log) : nil
+        configuration.securityEvents = { serve.log($0.logLine) }
+        configuration.metrics = operations.recording
+        configuration.audit = settings.audit
+        do {
+            platform = try IdentityPlatform(configuration, store: operations.measured(store), time: time)
+        } catch {
+            throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")
+        }
+        appleKeys.devApplePoster?.attach(platform.devApple)
+        operations.metrics?.exposeAge(of: platform.sessionKeys, time: time)
+        exposeConnectionPool(of: store, in: operations.metrics)
+        self.maintenance = maintenance
+    }
+}
