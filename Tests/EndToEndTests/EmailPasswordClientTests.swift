@@ -83,6 +83,10 @@ struct EmailPasswordClientTests {
         let laptop = client(server)
         let user = try await phone.createUser(withEmail: "e2e.change@example.com", password: Self.password).user
         let laptopUser = try await laptop.signIn(withEmail: "e2e.change@example.com", password: Self.password).user
+        // A password change needs a recent sign-in (5 minutes); on a busy test machine the steps above can take longer,
+        // so sign in again first, as an app does before a sensitive change.
+        try await user.reauthenticate(
+            with: EmailAuthProvider.credential(withEmail: "e2e.change@example.com", password: Self.password))
         let before = user.refreshToken
 
         try await user.updatePassword(to: "second-Password-2")
