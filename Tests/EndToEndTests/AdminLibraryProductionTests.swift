@@ -7,7 +7,7 @@ import Testing
 /// HearthAdmin with a key file from `hearth service-accounts create` driving a production `hearth serve` (no
 /// `--dev`): access tokens from Hearth's `/oauth2/token`, custom tokens signed with the key, ID tokens with
 /// Hearth's own issuer, and the end of it all once the account is revoked.
-@Suite("HearthAdmin against a production server (e2e)")
+@Suite("HearthAdmin against a production server (e2e)", .blocking)
 struct AdminLibraryProductionTests {
     @Test("a service account's key file: create, get, claims, a signed custom token that signs in, verifyIDToken with Hearth's issuer; refused once revoked")
     func serviceAccount() async throws {

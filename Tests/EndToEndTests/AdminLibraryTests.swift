@@ -6,7 +6,7 @@ import Testing
 
 /// HearthAdmin's `AdminAuth` with `.owner` driving the built `hearth serve --dev` through URLSession: every user
 /// call, custom claims seen at the next refresh, revocation, custom tokens, session cookies, import and paging.
-@Suite("HearthAdmin against the server (e2e)")
+@Suite("HearthAdmin against the server (e2e)", .blocking)
 struct AdminLibraryTests {
     static let projectID = "demo-hearth"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Guests against the built `hearth serve --dev`, with the requests the iOS SDK sends: `signInAnonymously()`,
 /// then `link(with: GoogleAuthProvider.credential(...))`.
-@Suite("Anonymous accounts (e2e)")
+@Suite("Anonymous accounts (e2e)", .blocking)
 struct AnonymousAccountTests {
     @Test("signupNewUser makes a guest (no identities, sign_in_provider anonymous); linking Google keeps its uid")
     func guestThenGoogle() throws {

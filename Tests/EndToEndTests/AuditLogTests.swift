@@ -7,7 +7,7 @@ import Testing
 /// Reading the audit log: `hearth audit` on a store file, the admin API's `GET …/auditEvents` and HearthAdmin's
 /// `auditEvents` against the built `hearth serve --dev`. Events are written straight into the SQLite file (the
 /// services' own events have uids and times of their own, which the filters here leave out).
-@Suite("Audit log (e2e)")
+@Suite("Audit log (e2e)", .blocking)
 struct AuditLogTests {
     static let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
 

@@ -8,7 +8,7 @@ import Testing
 /// Console sessions against a production server (no `--dev`) whose console signs in through an `oidc.*` provider
 /// (a second, development Hearth's dev IdP): an app's session cookie is no console session and a console session is
 /// no app cookie (issue 18 §5), and revocations count to the millisecond (issue 18 §7).
-@Suite("Console sessions and session cookies (e2e)")
+@Suite("Console sessions and session cookies (e2e)", .blocking)
 struct ConsoleSessionTests {
     static let projectID = "providers-e2e"
 

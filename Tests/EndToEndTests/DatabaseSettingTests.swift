@@ -105,19 +105,30 @@ struct DatabaseSettingTests {
         func roundTrips() throws -> Double {
             try #require(OperationsTests.samples(try server.request("GET", "/metrics").text)["hearth_store_round_trips_total"])
         }
+        // The counter is the whole server's: the key ring's reload and the maintenance task count too when they
+        // happen to run meanwhile (on a busy machine a request takes long enough for that), so each operation runs
+        // three times and its cheapest run is its cost.
         func cost(_ operation: () throws -> HTTPResult) throws -> Double {
-            let before = try roundTrips()
-            let result = try operation()
-            #expect(result.status == 200, "\(result.text)")
-            return try roundTrips() - before
+            var cheapest = Double.infinity
+            for _ in 0..<3 {
+                let before = try roundTrips()
+                let result = try operation()
+                #expect(result.status == 200, "\(result.text)")
+                cheapest = min(cheapest, try roundTrips() - before)
+            }
+            return cheapest
         }
         let signIn = try cost { try client.verifyAssertion(idToken: googleToken, accessToken: nil) }
         #expect(signIn >= 1 && signIn <= 6, "a returning sign-in took \(signIn) round trips")
         let idToken = try #require(first.json["idToken"] as? String)
         let lookup = try cost { try client.getAccountInfo(idToken: idToken) }
         #expect(lookup >= 1 && lookup <= 2, "a lookup took \(lookup) round trips")
-        let refreshToken = try #require(first.json["refreshToken"] as? String)
-        let refresh = try cost { try client.refresh(refreshToken) }
+        var refreshToken = try #require(first.json["refreshToken"] as? String)
+        let refresh = try cost {
+            let result = try client.refresh(refreshToken)
+            if let next = result.json["refresh_token"] as? String { refreshToken = next }
+            return result
+        }
         #expect(refresh >= 1 && refresh <= 4, "a refresh took \(refresh) round trips")
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// HearthAuth's email and password calls against a real `hearth serve --dev`: the iOS SDK's requests (legacy v3
 /// names, `clientType`) end to end, the errors as an app sees them, and the session bookkeeping.
-@Suite("HearthAuth email and password against the server (e2e)")
+@Suite("HearthAuth email and password against the server (e2e)", .blocking)
 struct EmailPasswordClientTests {
     static let password = "first-Password-1"
 

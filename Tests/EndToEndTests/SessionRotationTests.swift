@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// Refresh-token rotation, reuse detection, the per-account session cap and the background purge,
 /// against the built `hearth` with the exact refresh requests of the iOS SDK (JSON) and the web SDK (form).
-@Suite("Sessions: rotation, reuse, cap, purge (e2e)")
+@Suite("Sessions: rotation, reuse, cap, purge (e2e)", .blocking)
 struct SessionRotationTests {
     /// `hearth serve --dev` with a `sessions` section in its config file.
     private func server(sessions: [String: Any] = [:], environment: [String: String] = [:]) throws -> HearthProcess {

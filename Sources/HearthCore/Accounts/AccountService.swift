@@ -117,14 +117,12 @@ public final class AccountService: Sendable {
             // Row locks: the completion reads the account (by identity, email or uid) before anything it decides,
             // so sign-ins of one account wait for each other, and two first sign-ins of one identity or email meet
             // at a unique key (and the loser runs again, finding the winner's account).
-            decision = try retryingUniqueness {
-                try store.write(.rowLocks) { writer in
-                    let context = SignInCompletion.Context(writer: writer, nowMillis: now, caller: caller, takes: takes)
-                    if let linkingUser {
-                        return try completion.link(.identity(profile, email), to: linkingUser.account.localID, context)
-                    }
-                    return try completion.signIn(authentication, context)
+            decision = try store.writeRetryingUniqueness(.rowLocks) { writer in
+                let context = SignInCompletion.Context(writer: writer, nowMillis: now, caller: caller, takes: takes)
+                if let linkingUser {
+                    return try completion.link(.identity(profile, email), to: linkingUser.account.localID, context)
                 }
+                return try completion.signIn(authentication, context)
             }
         } catch let error as WireError
             where request.returnIdpCredential == true
@@ -153,21 +151,6 @@ public final class AccountService: Sendable {
             response.fill(signedIn, try tokens.issue(signedIn))
         }
         return (response, decision.metricsOutcome)
-    }
-
-    /// Two first sign-ins of the same identity can race; the loser's insert fails on the unique
-    /// index, and running it again signs in to the account the winner made.
-    private func retryingUniqueness<T>(_ body: () throws -> T) throws -> T {
-        var attempt = 0
-        while true {
-            do {
-                return try body()
-            } catch let error as StoreError
-                where attempt < 2 && [.duplicateIdentity, .duplicateEmail, .duplicateLocalID].contains(error.code)
-            {
-                attempt += 1
-            }
-        }
     }
 
     /// The IdP fields every `signInWithIdp` response echoes.
@@ -233,7 +216,8 @@ public final class AccountService: Sendable {
                 email: request.email, password: request.password, profile: change, of: user, by: caller)
         } else {
             let now = time.nowMillis
-            response = UpdateAccountResponse(try store.write { writer -> Account in
+            // Row locks: the body reads the account first and changes nothing another account's write can collide with.
+            response = UpdateAccountResponse(try store.write(.rowLocks) { writer -> Account in
                 guard var account = try writer.account(localID: user.account.localID) else {
                     throw WireError(.userNotFound)
                 }

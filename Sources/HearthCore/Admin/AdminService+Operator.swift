@@ -30,7 +30,7 @@ extension AdminService {
     public func removeSecondFactor(localID: String, enrollmentID: String, by caller: Caller) throws
         -> (removed: MFAEnrollment, remaining: Int)
     {
-        try store.write { writer in
+        try store.write(.rowLocks) { writer in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
             let before = account
             guard let index = account.mfaEnrollments.firstIndex(where: { $0.enrollmentID == enrollmentID }) else {
@@ -47,8 +47,9 @@ extension AdminService {
         }
     }
 
+    /// A change of one account's own fields: the body reads the account first, so it runs with row locks.
     private func modify(localID: String, by caller: Caller, _ change: @escaping (inout Account) -> Void) throws {
-        try store.write { writer in
+        try store.write(.rowLocks) { writer in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
             let before = account
             change(&account)

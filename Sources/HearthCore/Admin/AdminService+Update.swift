@@ -21,7 +21,11 @@ extension AdminService {
         let linked = try request.linkProviderUserInfo.map(Self.linkedIdentity)
         let passwordHash = try request.password.map(passwords.hashNewPassword)
         let now = time.nowMillis
-        let account = try store.transaction { writer -> WriteOutcome<Account> in
+        // Row locks: the body reads the account first, and an email or identity taken meanwhile by another account
+        // meets its unique key (the body runs again and answers as if it had seen it). Phone numbers have no unique
+        // key, so an update that sets one is checked serializably.
+        let isolation: WriteIsolation = request.phoneNumber == nil ? .rowLocks : .serializable
+        let account = try store.writeRetryingUniqueness(isolation) { writer -> Account in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
             let before = account
             try Self.requireUnique(email: email, phoneNumber: request.phoneNumber, for: localID, writer)
@@ -65,7 +69,7 @@ extension AdminService {
             }
             try writer.updateAccount(account, queueingRevocationsOfDroppedTokensAtMillis: now)
             try audit.recordChanges(from: before, to: account, by: caller, in: writer)
-            return .commit(account)
+            return account
         }
         revocationsQueued()
         return UpdateAccountResponse(account)

@@ -24,7 +24,9 @@ extension PasswordAccounts {
         let nowMillis = time.nowMillis
         var session = user.session
         if hash != nil { session.signInProvider = Self.providerID }
-        let (account, refreshToken) = try store.write { writer -> (Account, String) in
+        // Row locks: the body reads the account first; a new email taken meanwhile meets the unique key, and the body
+        // runs again and answers EMAIL_EXISTS.
+        let (account, refreshToken) = try store.writeRetryingUniqueness(.rowLocks) { writer -> (Account, String) in
             guard var account = try writer.account(localID: localID) else { throw WireError(.userNotFound) }
             let before = account
             profile.apply(to: &account)

@@ -20,7 +20,11 @@
 /// writers run concurrently then locks each account and refresh session the body reads through the writer until
 /// the commit (PostgreSQL: `READ COMMITTED` with `SELECT … FOR UPDATE`), so two such bodies on one account run one
 /// after the other, and bodies on different accounts never conflict. Rules that count rows and then insert (a
-/// throttle, a quota, an attempt counter) stay ``WriteIsolation/serializable``.
+/// throttle, a quota, an attempt counter) stay ``WriteIsolation/serializable``. Hearth's row-locked bodies: a
+/// `signInWithIdp` (and its linking), a refresh, a user's profile and credential changes, an admin update that sets no
+/// phone number (phone numbers have no unique key), and the operator's changes of one account. Each reads its account
+/// (or session) through the writer before it decides anything, and one that meets another write's new row at a unique
+/// key runs again and decides by that row (`writeRetryingUniqueness`).
 ///
 /// A store acts in one ``StoreScope`` (the project, where every store opens, or one tenant): every reader and writer
 /// method reads and changes only the records of that scope, except the project-wide records and the store-wide

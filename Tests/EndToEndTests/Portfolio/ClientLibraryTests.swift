@@ -23,7 +23,7 @@ final class TestClock: @unchecked Sendable {
 
 /// HearthAuth against a real `hearth serve --dev`: the library refreshes near expiry, shares one refresh
 /// among concurrent callers, and signs out when Hearth ends the session.
-@Suite("HearthAuth against the server (e2e)")
+@Suite("HearthAuth against the server (e2e)", .blocking)
 struct ClientLibraryTests {
     private func signedIn(_ server: HearthProcess, email: String, clock: TestClock) async throws -> Auth {
         let auth = Auth(

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 /// A built executable of this package (SwiftPM builds them first: the test target depends on them).
 func builtExecutable(_ name: String) -> URL {
@@ -50,6 +51,10 @@ class ServiceProcess: @unchecked Sendable {
     /// Starts the program and waits for its ready line. Throws with the process output if it does not come up.
     /// - Parameter port: 0 for an ephemeral port.
     func start(port requestedPort: UInt16 = 0) throws {
+        // A test's own task on the shared pool (threads a test starts itself are no task, and block nobody's pool).
+        if Test.current != nil && !BlockingTestExecutor.shared.isCurrent {
+            Issue.record("a program is started off the blocking threads: mark the suite `.blocking` (BlockingTests.swift)")
+        }
         let process = Process()
         process.executableURL = executable
         process.arguments = launchArguments(requestedPort, dataDirectory)
