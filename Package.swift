@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HearthCrypto", targets: ["HearthCrypto"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "HearthProtocol", targets: ["HearthProtocol"]),
+        .library(name: "HearthOutbound", targets: ["HearthOutbound"]),
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .library(name: "HearthSignIn", targets: ["HearthSignIn"]),
         .library(name: "HearthVerify", targets: ["HearthVerify"]),
@@ -46,6 +47,8 @@ let package = Package(
         // Contracts.
         .target(name: "JOSE", dependencies: ["HearthCrypto", "HearthProtocol"]),
         .target(name: "HearthProtocol"),
+        // The blocking URLSession client behind HearthProtocol's `OutboundHTTP`, for the server and HearthVerify.
+        .target(name: "HearthOutbound", dependencies: ["HearthProtocol"]),
         // Counters, gauges and histograms in Prometheus' text format (no HTTP: HearthServer serves it).
         .target(name: "HearthMetrics"),
 
@@ -62,7 +65,10 @@ let package = Package(
         .target(name: "HearthPostgres", dependencies: ["HearthCore", "HearthSQLShared", "Postgres"]),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthProtocol", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics", "HearthConsole"]),
+            dependencies: [
+                "HearthCore", "HearthProtocol", "HearthOutbound", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics",
+                "HearthConsole",
+            ]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
         // Security there, with JOSE on Linux); HearthVerify is for backends.
@@ -70,14 +76,14 @@ let package = Package(
         .target(
             name: "HearthSignIn",
             dependencies: ["HearthProtocol", .target(name: "JOSE", condition: .when(platforms: [.linux]))]),
-        .target(name: "HearthVerify", dependencies: ["JOSE", "HearthProtocol"]),
+        .target(name: "HearthVerify", dependencies: ["JOSE", "HearthProtocol", "HearthOutbound"]),
         // Firebase Admin's user management for Swift backends (HearthCrypto holds the service-account key).
-        .target(name: "HearthAdmin", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
+        .target(name: "HearthAdmin", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol", "HearthOutbound"]),
 
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
         .executableTarget(
-            name: "hearth", dependencies: ["HearthServer", "HearthSQLite", "HearthPostgres", "HearthCommandLine"],
+            name: "hearth", dependencies: ["HearthServer", "HearthOutbound", "HearthSQLite", "HearthPostgres", "HearthCommandLine"],
             linkerSettings: staticSwiftRuntime()),
 
         // The documents' app (a terminal program) and its backend.
@@ -88,7 +94,9 @@ let package = Package(
             name: "portfolio-api", dependencies: ["HearthVerify", "HearthAdmin", "HearthProtocol", "HearthHTTP", "SQLite", "HearthCommandLine"],
             path: "Examples/Portfolio/Sources/portfolio-api"),
 
-        // Tests: one target per library target, plus the storage conformance suite and end-to-end tests.
+        // Tests: one target per library target, plus the storage conformance suite and end-to-end tests, and the
+        // `OutboundHTTP` fake they share.
+        .target(name: "OutboundTesting", dependencies: ["HearthProtocol"], path: "Tests/OutboundTesting"),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "HearthCommandLineTests", dependencies: ["HearthCommandLine"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -101,16 +109,19 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthMetricsTests", dependencies: ["HearthMetrics"]),
-        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "OutboundTesting"]),
         .testTarget(
             name: "StoreConformanceTests",
             dependencies: ["HearthCore", "HearthSQLShared", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
-        .testTarget(name: "HearthServerTests", dependencies: ["HearthServer"]),
+        .testTarget(name: "HearthServerTests", dependencies: ["HearthServer", "HearthOutbound"]),
         .testTarget(name: "HearthConsoleTests", dependencies: ["HearthConsole", "HearthCore"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
-        .testTarget(name: "HearthAdminTests", dependencies: ["HearthAdmin", "HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
-        .testTarget(name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol"]),
+        .testTarget(
+            name: "HearthAdminTests",
+            dependencies: ["HearthAdmin", "HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol", "OutboundTesting"]),
+        .testTarget(
+            name: "HearthVerifyTests", dependencies: ["HearthVerify", "JOSE", "HearthCrypto", "HearthProtocol", "OutboundTesting"]),
         // Not `hearth`: a test target that depends on an executable links its module, and with it `staticSwiftRuntime()`,
         // which the test runner cannot take. `swift build --build-tests` and `swift test` build it anyway.
         .testTarget(

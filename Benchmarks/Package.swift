@@ -21,7 +21,7 @@ let package = Package(
             name: "verify-bench",
             dependencies: [
                 "BenchSupport", .product(name: "HearthVerify", package: hearth), .product(name: "JOSE", package: hearth),
-                .product(name: "HearthCrypto", package: hearth),
+                .product(name: "HearthCrypto", package: hearth), .product(name: "HearthProtocol", package: hearth),
             ]),
         .executableTarget(name: "argon2-bench", dependencies: [.product(name: "HearthCore", package: hearth)]),
         .executableTarget(

@@ -1,5 +1,7 @@
 public import Foundation
-public import HearthVerify
+public import HearthOutbound
+public import HearthProtocol
+import HearthVerify
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -60,13 +62,13 @@ public struct AdminAuth: Sendable {
     ///   - sessionCookieIssuer: the `iss` of session cookies; nil means `https://session.firebase.google.com/<projectID>`.
     ///   - clockSkew: seconds of clock difference tolerated when checking token times (0…300).
     ///   - transport: how HTTP requests are sent.
-    ///   - jwksFetcher: how the verification keys are fetched.
+    ///   - jwksHTTP: how the verification keys are fetched (a 10-second timeout by default).
     ///   - clock: the current time.
     public init(
         serverURL: URL, projectID: String? = nil, credential: AdminCredential, idTokenIssuer: String? = nil,
         sessionCookieIssuer: String? = nil, clockSkew: TimeInterval = 60,
-        transport: any AdminTransport = URLSessionAdminTransport(), jwksFetcher: any JWKSFetching = URLSessionJWKSFetcher(),
-        clock: @escaping @Sendable () -> Date = Date.init
+        transport: any AdminTransport = URLSessionAdminTransport(),
+        jwksHTTP: any OutboundHTTP = URLSessionOutboundHTTP(timeout: 10), clock: @escaping @Sendable () -> Date = Date.init
     ) {
         guard let projectID = projectID ?? credential.projectID, !projectID.isEmpty else {
             preconditionFailure("AdminAuth needs a project ID: pass projectID, or a service account with project_id")
@@ -81,11 +83,11 @@ public struct AdminAuth: Sendable {
         self.sessionCookieIssuer = sessionCookieIssuer ?? "https://session.firebase.google.com/\(projectID)"
         backend = AdminBackend(serverURL: serverURL, projectID: projectID, credential: credential, transport: transport, clock: clock)
         idTokens = IDTokenVerifier(
-            projectID: projectID, issuer: self.idTokenIssuer, jwksURL: jwksURL, clockSkew: clockSkew, fetcher: jwksFetcher,
+            projectID: projectID, issuer: self.idTokenIssuer, jwksURL: jwksURL, clockSkew: clockSkew, http: jwksHTTP,
             clock: clock)
         sessionCookies = IDTokenVerifier(
             projectID: projectID, issuer: self.sessionCookieIssuer, jwksURL: jwksURL, clockSkew: clockSkew,
-            fetcher: jwksFetcher, clock: clock)
+            http: jwksHTTP, clock: clock)
     }
 
     /// Throws `.invalidUID` unless `uid` is 1–128 characters, as firebase-admin checks before sending.

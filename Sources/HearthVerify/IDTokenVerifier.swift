@@ -1,6 +1,7 @@
 import Dispatch
 public import Foundation
-import HearthProtocol
+public import HearthOutbound
+public import HearthProtocol
 import JOSE
 
 /// Verifies Hearth (and Firebase) ID tokens: the RS256 signature against the server's JWKS, then the claims.
@@ -63,7 +64,7 @@ public struct IDTokenVerifier: Sendable {
     private let clock: @Sendable () -> Date
     /// `iss` ∈ ``issuers``, `aud` ∋ ``projectID``, and `exp`, `iat`, `auth_time` (and `nbf` when present) with ``clockSkew``.
     private let claimsPolicy: ClaimsPolicy
-    private let fetcher: any JWKSFetching
+    private let http: any OutboundHTTP
     let cache: KeySetCache<JWTKeySet>
 
     /// Creates a verifier for any issuer and key location.
@@ -74,20 +75,20 @@ public struct IDTokenVerifier: Sendable {
     ///     (the firebase-admin style) it is `"https://securetoken.google.com/<projectID>"`.
     ///   - jwksURL: the key set, such as `<hearth URL>/.well-known/jwks.json`.
     ///   - clockSkew: seconds of clock difference to tolerate in `exp`, `iat`, `auth_time` and `nbf` (0…300).
-    ///   - fetcher: how the key set is fetched.
+    ///   - http: how the key set is fetched (a GET of `jwksURL`; a 10-second timeout by default).
     ///   - clock: the current time.
     public init(
         projectID: String, issuer: String, jwksURL: URL, clockSkew: TimeInterval = 60,
-        fetcher: any JWKSFetching = URLSessionJWKSFetcher(), clock: @escaping @Sendable () -> Date = Date.init
+        http: any OutboundHTTP = URLSessionOutboundHTTP(timeout: 10), clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.init(projectID: projectID, issuers: [issuer], jwksURL: jwksURL, clockSkew: clockSkew, fetcher: fetcher, clock: clock)
+        self.init(projectID: projectID, issuers: [issuer], jwksURL: jwksURL, clockSkew: clockSkew, http: http, clock: clock)
     }
 
     /// Creates a verifier that accepts any of several issuer names for the keys at `jwksURL`; see
-    /// ``init(projectID:issuer:jwksURL:clockSkew:fetcher:clock:)``.
+    /// ``init(projectID:issuer:jwksURL:clockSkew:http:clock:)``.
     public init(
         projectID: String, issuers: [String], jwksURL: URL, clockSkew: TimeInterval = 60,
-        fetcher: any JWKSFetching = URLSessionJWKSFetcher(), clock: @escaping @Sendable () -> Date = Date.init
+        http: any OutboundHTTP = URLSessionOutboundHTTP(timeout: 10), clock: @escaping @Sendable () -> Date = Date.init
     ) {
         precondition(!projectID.isEmpty, "IDTokenVerifier needs a project ID")
         precondition(!issuers.isEmpty && !issuers.contains(""), "IDTokenVerifier needs issuers")
@@ -100,7 +101,7 @@ public struct IDTokenVerifier: Sendable {
             issuers: Set(issuers), audiences: [projectID], leeway: clockSkew,
             required: [.expiresAt, .issuedAt, .authTime])
         self.clock = clock
-        self.fetcher = fetcher
+        self.http = http
         self.cache = KeySetCache(policy: Self.keyCachePolicy, clock: clock)
     }
 
@@ -225,8 +226,7 @@ public struct IDTokenVerifier: Sendable {
     }
 
     private func fetchKeys() throws -> KeySetCache<JWTKeySet>.Fetched {
-        let (jwks, maxAge) = try fetcher.fetchJWKS(from: jwksURL)
-        return (JWTKeySet(jwks: jwks), maxAge)
+        try JWTKeySet.fetch(from: jwksURL, over: http)
     }
 
     private static func keysUnavailable(_ error: KeySetUnavailable) -> VerificationError {

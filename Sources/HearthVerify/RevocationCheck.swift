@@ -1,5 +1,6 @@
 public import Foundation
-import HearthProtocol
+public import HearthOutbound
+public import HearthProtocol
 
 /// Asks Hearth whether a verified token's user is disabled or deleted, or its sessions were revoked, the way
 /// firebase-admin's `verify_id_token(check_revoked=True)` does: one `accounts:lookup` with the token.
@@ -11,15 +12,15 @@ import HearthProtocol
 public struct RevocationCheck: Sendable {
     /// The lookup endpoint, API key included.
     public let lookupURL: URL
-    private let transport: any HTTPTransport
+    private let http: any OutboundHTTP
 
     /// Creates a check.
     ///
     /// - Parameters:
     ///   - hearthURL: the server's public URL, such as `http://127.0.0.1:9099`.
     ///   - apiKey: an API key Hearth accepts (any non-empty key with `--dev`).
-    ///   - transport: how the request is sent.
-    public init(hearthURL: URL, apiKey: String, transport: any HTTPTransport = URLSessionHTTPTransport()) {
+    ///   - http: how the request is sent (a JSON POST; a 10-second timeout by default).
+    public init(hearthURL: URL, apiKey: String, http: any OutboundHTTP = URLSessionOutboundHTTP(timeout: 10)) {
         var base = hearthURL.absoluteString
         if base.hasSuffix("/") { base.removeLast() }
         var components = URLComponents(string: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup")
@@ -31,7 +32,7 @@ public struct RevocationCheck: Sendable {
             preconditionFailure("RevocationCheck needs an http(s) URL, got \(hearthURL)")
         }
         self.lookupURL = url
-        self.transport = transport
+        self.http = http
     }
 
     /// Looks the token's user up and throws if the token must no longer be accepted.
@@ -48,11 +49,11 @@ public struct RevocationCheck: Sendable {
         } catch {
             throw VerificationError(.revocationCheckFailed, reason: "the lookup request could not be encoded")
         }
-        let answer: (status: Int, body: Data)
+        let answer: OutboundResponse
         do {
-            answer = try transport.postJSON(body, to: lookupURL)
+            answer = try http.send(.post(lookupURL, headers: ["Content-Type": "application/json"], body: body))
         } catch {
-            throw VerificationError(.revocationCheckFailed, reason: "Hearth did not answer the lookup: \(error)")
+            throw VerificationError(.revocationCheckFailed, reason: "Hearth did not answer the lookup: \(OutboundFailure.describe(error))")
         }
         guard answer.status == 200 else {
             throw Self.refusal(status: answer.status, body: answer.body)

@@ -2,6 +2,8 @@ import Foundation
 import HearthCommandLine
 import HearthCore
 import HearthCrypto
+import HearthOutbound
+import HearthProtocol
 import HearthServer
 
 /// Hearth's key at Apple: the team ID, key ID and `.p8` private key that sign its client secret for Apple's
@@ -57,15 +59,15 @@ struct AppleKey {
             endpoint: URL(string: publicURL + "/dev/apple")!)
     }
 
-    /// Apple's token endpoint, authenticated by client secrets this key signs, called through `poster` (over HTTP
+    /// Apple's token endpoint, authenticated by client secrets this key signs, called through `http` (over HTTP
     /// when nil).
-    func tokenClient(time: any TimeSource, timeout: TimeInterval, poster: (any HTTPFormPosting)? = nil) throws -> AppleTokenClient {
+    func tokenClient(time: any TimeSource, timeout: TimeInterval, http: (any OutboundHTTP)? = nil) throws -> AppleTokenClient {
         let secret: AppleClientSecret
         do {
             secret = try AppleClientSecret(teamID: teamID, keyID: keyID, privateKey: privateKey, time: time)
         } catch {
             throw UsageError("apple: \(error.reason)")
         }
-        return AppleTokenClient(clientSecret: secret, poster: poster ?? URLSessionFetcher(timeout: timeout), endpoint: endpoint)
+        return AppleTokenClient(clientSecret: secret, http: http ?? URLSessionOutboundHTTP(timeout: timeout), endpoint: endpoint)
     }
 }

@@ -12,7 +12,7 @@ struct ServeAppleKeys {
     let tokens: AppleTokenClient?
     /// Set when the tokens go to the dev Apple: calls to it are made in process, since over HTTP one from a request
     /// handler could wait for its own thread.
-    let devApplePoster: DevAppleInProcessPoster?
+    let devAppleHTTP: DevAppleInProcessHTTP?
 
     init(_ serve: ServeSettings, publicURL: String, time: any TimeSource) throws {
         let settings = serve.settings
@@ -21,13 +21,13 @@ struct ServeAppleKeys {
             ? AppleKey.development(dataDirectory: settings.dataDirectory, publicURL: publicURL)
             : nil
         let signing = configured ?? development
-        let poster = development.flatMap {
-            $0.endpoint == signing?.endpoint ? DevAppleInProcessPoster(log: serve.log) : nil
+        let inProcess = development.flatMap {
+            $0.endpoint == signing?.endpoint ? DevAppleInProcessHTTP(log: serve.log) : nil
         }
         tokens = try signing.map { key in
-            try key.tokenClient(time: time, timeout: serve.outboundLimits.timeout, poster: poster)
+            try key.tokenClient(time: time, timeout: serve.outboundLimits.timeout, http: inProcess)
         }
-        devApplePoster = poster
+        devAppleHTTP = inProcess
     }
 
     /// The dev Apple's settings: its clients and teams are the development ones and the configured ones, and it

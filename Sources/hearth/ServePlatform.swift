@@ -1,5 +1,6 @@
 import HearthCommandLine
 import HearthCore
+import HearthOutbound
 import HearthServer
 
 /// A step of `hearth serve`: the identity platform over the open store, with the maintenance task (created, pushed
@@ -28,7 +29,7 @@ struct ServePlatform {
             importedVerifiers: [ImportedPasswordHashVerifier()], httpThreads: serve.threads)
         var configuration = IdentityPlatform.Configuration(project: site.project, passwords: passwordHasher)
         configuration.googleIssuers =
-            serve.extraIssuers + [RemoteGoogleIssuer(fetcher: URLSessionFetcher(timeout: timeout), time: time)]
+            serve.extraIssuers + [RemoteGoogleIssuer(http: URLSessionOutboundHTTP(timeout: timeout), time: time)]
         configuration.devIdentityProvider = site.devIdentityProvider(development: settings.development)
         configuration.otherProviders = otherProviders
         configuration.devApple = appleKeys.devApple(site: site, settings: settings)
@@ -53,7 +54,7 @@ struct ServePlatform {
         } catch {
             throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")
         }
-        appleKeys.devApplePoster?.attach(platform.devApple)
+        appleKeys.devAppleHTTP?.attach(platform.devApple)
         operations.metrics?.exposeAge(of: platform.sessionKeys, time: time)
         exposeConnectionPool(of: store, in: operations.metrics)
         self.maintenance = maintenance

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCommandLine
 import HearthCore
+import HearthOutbound
 import HearthServer
 
 /// The first step of `hearth serve`: the settings read and checked before anything is opened.
@@ -64,6 +65,6 @@ struct ServeSettings {
         return RemoteGoogleIssuer(
             issuerNames: [entry.issuer],
             endpoints: .init(jwks: jwks, tokenInfo: tokenInfo, userInfo: userInfo),
-            fetcher: URLSessionFetcher(timeout: timeout), time: SystemTimeSource())
+            http: URLSessionOutboundHTTP(timeout: timeout), time: SystemTimeSource())
     }
 }

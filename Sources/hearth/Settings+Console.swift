@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthOutbound
 import HearthServer
 import HearthCommandLine
 
@@ -84,7 +85,7 @@ extension Settings {
             token = try Self.providerURL(tokenURI, setting: "console.tokenUri")
         }
         let exchange = OpenIDCodeExchange(
-            clientID: clientID, clientSecret: secret, tokenEndpoint: { token }, poster: URLSessionFetcher(timeout: timeout))
+            clientID: clientID, clientSecret: secret, tokenEndpoint: { token }, http: URLSessionOutboundHTTP(timeout: timeout))
         options.signIn = ConsoleSignInProvider(
             providerID: providerID, clientID: clientID, authorizationEndpoint: authorization.absoluteString,
             displayName: providerID == IdentityProvider.googleID ? "Google" : providerID

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCommandLine
 import HearthCore
+import HearthOutbound
 import HearthServer
 
 extension Settings {
@@ -103,11 +104,11 @@ extension Settings {
     /// Apple: ID tokens with `iss` `https://appleid.apple.com`, keys at `<endpoint>/auth/keys` (in `--dev` the platform
     /// adds the dev Apple, in-process).
     func identityProviders(time: any TimeSource, timeout: TimeInterval) throws -> [IdentityProvider] {
-        let fetcher = URLSessionFetcher(timeout: timeout)
+        let http = URLSessionOutboundHTTP(timeout: timeout)
         let endpoint = try Self.providerURL(apple.endpoint ?? IdentityProvider.appleIssuer, setting: "apple.endpoint")
         let apple = RemoteOpenIDIssuer(
             issuerNames: [IdentityProvider.appleIssuer], keys: .jwks(endpoint.appendingPathComponent("auth/keys")),
-            fetcher: fetcher, time: time)
+            http: http, time: time)
         let openID = try openIDProviders.map { provider in
             let keys: RemoteOpenIDIssuer.KeySource = if let jwks = provider.jwksUri {
                 .jwks(try Self.providerURL(jwks, setting: "oidcProviders \(provider.providerId) jwksUri"))
@@ -120,12 +121,12 @@ extension Settings {
                 .discovery(issuer: provider.issuer)
             }
             let issuer = RemoteOpenIDIssuer(
-                issuerNames: [provider.issuer], keys: keys, tokenEndpoint: tokenEndpoint, fetcher: fetcher, time: time)
+                issuerNames: [provider.issuer], keys: keys, tokenEndpoint: tokenEndpoint, http: http, time: time)
             // Codes are exchanged as the first client ID, the one the secret belongs to.
             var codeExchange: OpenIDCodeExchange?
             if let secret = provider.clientSecret, let clientID = provider.clientIds.first {
                 codeExchange = OpenIDCodeExchange(
-                    clientID: clientID, clientSecret: secret, tokenEndpoint: issuer.tokenEndpoint, poster: fetcher)
+                    clientID: clientID, clientSecret: secret, tokenEndpoint: issuer.tokenEndpoint, http: http)
             }
             return IdentityProvider.openID(
                 id: provider.providerId, issuer: issuer, clientIDs: Set(provider.clientIds), codeExchange: codeExchange,

@@ -243,7 +243,7 @@ struct RequestShapeTests {
         transport.enqueue("p x:createSessionCookie", json: ["sessionCookie": "c"])
         let auth = AdminAuth(
             serverURL: URL(string: "http://127.0.0.1:9099/")!, projectID: "p x", credential: .owner, transport: transport,
-            jwksFetcher: harness.jwks)
+            jwksHTTP: harness.jwks)
         _ = try await auth.createSessionCookie(idToken: "t", expiresIn: 300)
         #expect(transport.requests.first?.url.absoluteString
             == "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/projects/p%20x:createSessionCookie")

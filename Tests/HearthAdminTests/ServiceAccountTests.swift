@@ -172,7 +172,7 @@ struct ServiceAccountTests {
         let credential = try harness.serviceAccount()
         #expect(credential.projectID == "demo-hearth")
         #expect(credential.clientEmail == Fixture.clientEmail)
-        let auth = AdminAuth(serverURL: Fixture.serverURL, credential: credential, transport: harness.transport, jwksFetcher: harness.jwks)
+        let auth = AdminAuth(serverURL: Fixture.serverURL, credential: credential, transport: harness.transport, jwksHTTP: harness.jwks)
         #expect(auth.projectID == "demo-hearth")
         #expect(auth.idTokenIssuer == "https://securetoken.google.com/demo-hearth")
         #expect(auth.sessionCookieIssuer == "https://session.firebase.google.com/demo-hearth")

@@ -3,6 +3,7 @@ import HearthCrypto
 import HearthProtocol
 import HearthVerify
 import JOSE
+import OutboundTesting
 import Synchronization
 import Testing
 
@@ -111,21 +112,6 @@ final class ManualClock: Sendable {
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
-/// Serves a fixed key set and counts fetches.
-final class StaticJWKS: JWKSFetching {
-    let keys: JSONWebKeySet
-    private let fetches = Mutex(0)
-
-    init(_ keys: JSONWebKeySet) { self.keys = keys }
-
-    var fetchCount: Int { fetches.withLock { $0 } }
-
-    func fetchJWKS(from url: URL) throws -> (keys: JSONWebKeySet, maxAge: TimeInterval?) {
-        fetches.withLock { $0 += 1 }
-        return (keys, 3600)
-    }
-}
-
 enum Fixture {
     static let projectID = "demo-hearth"
     static let serverURL = URL(string: "http://127.0.0.1:9099")!
@@ -183,13 +169,17 @@ enum Fixture {
 struct Harness {
     let transport = FakeTransport()
     let clock = ManualClock()
-    let jwks = StaticJWKS(JSONWebKeySet(keys: [JSONWebKey(publicKey: Fixture.hearthKey.publicKey, keyID: "hearth-1")]))
+    /// Hearth's JWKS endpoint: its one signing key, for an hour.
+    let jwks = FakeOutboundHTTP(.answer(
+        headers: ["Cache-Control": "max-age=3600"],
+        body: (try? JSONEncoder().encode(JSONWebKeySet(keys: [JSONWebKey(publicKey: Fixture.hearthKey.publicKey, keyID: "hearth-1")])))
+            ?? Data()))
 
     func auth(_ credential: AdminCredential = .owner) -> AdminAuth {
         let clock = clock
         return AdminAuth(
             serverURL: Fixture.serverURL, projectID: Fixture.projectID, credential: credential, transport: transport,
-            jwksFetcher: jwks, clock: { clock.now })
+            jwksHTTP: jwks, clock: { clock.now })
     }
 
     func serviceAccount() throws -> AdminCredential {

@@ -3,6 +3,7 @@ import HearthCrypto
 import HearthProtocol
 import HearthVerify
 import JOSE
+import OutboundTesting
 import Testing
 
 @testable import HearthAdmin
@@ -59,7 +60,7 @@ struct TokenTests {
         #expect(verified.uid == "uid-1")
         #expect(verified.signInProvider == "google.com")
         #expect(harness.transport.requests.isEmpty)
-        #expect(harness.jwks.fetchCount == 1)
+        #expect(harness.jwks.count == 1)
     }
 
     @Test("an expired ID token is idTokenExpired; one with another issuer or a forged signature is invalidIDToken")
@@ -82,7 +83,7 @@ struct TokenTests {
     func customIssuer() async throws {
         let auth = AdminAuth(
             serverURL: Fixture.serverURL, projectID: Fixture.projectID, credential: .owner,
-            idTokenIssuer: "http://127.0.0.1:9099/demo-hearth", transport: harness.transport, jwksFetcher: harness.jwks,
+            idTokenIssuer: "http://127.0.0.1:9099/demo-hearth", transport: harness.transport, jwksHTTP: harness.jwks,
             clock: { Fixture.start })
         let verified = try await auth.verifyIDToken(Fixture.token(issuer: "http://127.0.0.1:9099/demo-hearth"))
         #expect(verified.uid == "uid-1")

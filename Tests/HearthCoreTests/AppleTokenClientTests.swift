@@ -1,70 +1,35 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthProtocol
 import JOSE
-import Synchronization
+import OutboundTesting
 import Testing
-
-/// Answers form POSTs from a script and records them.
-final class FakeFormPoster: HTTPFormPosting {
-    struct Call: Sendable {
-        var url: URL
-        var fields: [String]
-        var values: [String: String]
-        var headers: [String: String]
-    }
-    enum Answer: Sendable {
-        case reply(status: Int, body: String)
-        case unreachable
-    }
-
-    private let state: Mutex<(answer: Answer, calls: [Call])>
-
-    init(_ answer: Answer = .reply(status: 200, body: "")) {
-        state = Mutex((answer, []))
-    }
-
-    var calls: [Call] { state.withLock { $0.calls } }
-
-    func postForm(_ url: URL, fields: [(name: String, value: String)], headers: [String: String]) throws -> FetchedResponse {
-        let call = Call(
-            url: url, fields: fields.map(\.name),
-            values: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }), headers: headers)
-        let answer = state.withLock { state in
-            state.calls.append(call)
-            return state.answer
-        }
-        switch answer {
-        case .reply(let status, let body): return FetchedResponse(status: status, body: Data(body.utf8))
-        case .unreachable: throw URLError(.timedOut)
-        }
-    }
-}
 
 @Suite("Sign in with Apple: code exchange and revocation")
 struct AppleTokenClientTests {
     let time = ManualTimeSource()
     let tokenAnswer = #"{"access_token":"at.secret-1","token_type":"Bearer","expires_in":3600,"refresh_token":"rt.secret-2","id_token":"eyJ.id.token"}"#
 
-    func client(_ poster: FakeFormPoster, endpoint: URL = AppleTokenClient.defaultEndpoint) throws -> AppleTokenClient {
-        AppleTokenClient(clientSecret: try AppleTestKey.secrets(time: time), poster: poster, endpoint: endpoint)
+    func client(_ poster: FakeOutboundHTTP, endpoint: URL = AppleTokenClient.defaultEndpoint) throws -> AppleTokenClient {
+        AppleTokenClient(clientSecret: try AppleTestKey.secrets(time: time), http: poster, endpoint: endpoint)
     }
 
     @Test("exchange POSTs Apple's documented form to /auth/token and reads the tokens")
     func exchange() throws {
-        let poster = FakeFormPoster(.reply(status: 200, body: tokenAnswer))
+        let poster = FakeOutboundHTTP(.text(status: 200, tokenAnswer))
         let tokens = try client(poster).exchange(code: "c.code+1", clientID: "com.example.web", redirectURI: "https://example.com/callback")
         #expect(tokens == AppleTokenResponse(
             accessToken: "at.secret-1", tokenType: "Bearer", expiresIn: 3600, refreshToken: "rt.secret-2", idToken: "eyJ.id.token"))
-        let call = try #require(poster.calls.first)
+        let call = try #require(poster.requests.first)
         #expect(call.url.absoluteString == "https://appleid.apple.com/auth/token")
-        #expect(call.fields == ["client_id", "client_secret", "code", "grant_type", "redirect_uri"])
-        #expect(call.values["client_id"] == "com.example.web")
-        #expect(call.values["code"] == "c.code+1")
-        #expect(call.values["grant_type"] == "authorization_code")
-        #expect(call.values["redirect_uri"] == "https://example.com/callback")
+        #expect(call.formFields.map(\.name) == ["client_id", "client_secret", "code", "grant_type", "redirect_uri"])
+        #expect(call.formValues["client_id"] == "com.example.web")
+        #expect(call.formValues["code"] == "c.code+1")
+        #expect(call.formValues["grant_type"] == "authorization_code")
+        #expect(call.formValues["redirect_uri"] == "https://example.com/callback")
         #expect(call.headers["Accept"] == "application/json")
-        let (header, claims) = try AppleTestKey.open(try #require(call.values["client_secret"]))
+        let (header, claims) = try AppleTestKey.open(try #require(call.formValues["client_secret"]))
         #expect(header.kid == AppleTestKey.keyID)
         #expect(claims["sub"] == .string("com.example.web"))
         #expect(claims["iss"] == .string(AppleTestKey.teamID))
@@ -73,30 +38,30 @@ struct AppleTokenClientTests {
 
     @Test("a code from an app (no redirect URI) is exchanged without redirect_uri; the endpoint's path is kept")
     func exchangeWithoutRedirect() throws {
-        let poster = FakeFormPoster(.reply(status: 200, body: #"{"access_token":"a","expires_in":"60","id_token":"i"}"#))
+        let poster = FakeOutboundHTTP(.text(status: 200, #"{"access_token":"a","expires_in":"60","id_token":"i"}"#))
         let endpoint = URL(string: "http://127.0.0.1:9099/dev/apple")!
         let tokens = try client(poster, endpoint: endpoint).exchange(code: "c1", clientID: "com.example.app", redirectURI: nil)
         #expect(tokens.refreshToken == nil && tokens.expiresIn == 60 && tokens.tokenType == "Bearer")
-        let call = try #require(poster.calls.first)
+        let call = try #require(poster.requests.first)
         #expect(call.url.absoluteString == "http://127.0.0.1:9099/dev/apple/auth/token")
-        #expect(call.fields == ["client_id", "client_secret", "code", "grant_type"])
+        #expect(call.formFields.map(\.name) == ["client_id", "client_secret", "code", "grant_type"])
     }
 
     @Test("revoke POSTs client_id, client_secret, token and token_type_hint to /auth/revoke")
     func revoke() throws {
-        let poster = FakeFormPoster()
+        let poster = FakeOutboundHTTP()
         let apple = try client(poster)
         try apple.revoke(token: "rt.secret-2", tokenTypeHint: .refreshToken, clientID: "com.example.app")
         try apple.revoke(token: "at.secret-1", tokenTypeHint: .accessToken, clientID: "com.example.app")
-        let calls = poster.calls
+        let calls = poster.requests
         #expect(calls.map(\.url.absoluteString) == ["https://appleid.apple.com/auth/revoke", "https://appleid.apple.com/auth/revoke"])
-        #expect(calls[0].fields == ["client_id", "client_secret", "token", "token_type_hint"])
-        #expect(calls[0].values["token"] == "rt.secret-2")
-        #expect(calls[0].values["token_type_hint"] == "refresh_token")
-        #expect(calls[1].values["token_type_hint"] == "access_token")
-        #expect(try AppleTestKey.open(try #require(calls[0].values["client_secret"])).claims["sub"] == .string("com.example.app"))
+        #expect(calls[0].formFields.map(\.name) == ["client_id", "client_secret", "token", "token_type_hint"])
+        #expect(calls[0].formValues["token"] == "rt.secret-2")
+        #expect(calls[0].formValues["token_type_hint"] == "refresh_token")
+        #expect(calls[1].formValues["token_type_hint"] == "access_token")
+        #expect(try AppleTestKey.open(try #require(calls[0].formValues["client_secret"])).claims["sub"] == .string("com.example.app"))
         // One secret serves both calls.
-        #expect(calls[0].values["client_secret"] == calls[1].values["client_secret"])
+        #expect(calls[0].formValues["client_secret"] == calls[1].formValues["client_secret"])
     }
 
     @Test("Apple's errors map to stable codes: invalid_grant, invalid_client, invalid_request, others; none is retryable")
@@ -115,7 +80,7 @@ struct AppleTokenClientTests {
             (200, #"{"access_token":"a"}"#, .invalidResponse, nil),
         ]
         for (status, body, code, appleError) in cases {
-            let error = exchangeError(FakeFormPoster(.reply(status: status, body: body)))
+            let error = exchangeError(FakeOutboundHTTP(.text(status: status, body)))
             #expect(error?.code == code, "HTTP \(status) \(body)")
             #expect(error?.appleError == appleError)
             #expect(error?.status == status)
@@ -125,27 +90,27 @@ struct AppleTokenClientTests {
 
     @Test("Apple unreachable, timing out, overloaded or failing is retryable, for exchange and revoke")
     func retryable() throws {
-        for answer in [FakeFormPoster.Answer.unreachable, .reply(status: 500, body: ""), .reply(status: 503, body: "{}"),
-                       .reply(status: 429, body: #"{"error":"invalid_grant"}"#)] {
-            let error = exchangeError(FakeFormPoster(answer))
+        for answer in [FakeOutboundHTTP.Reply.unreachable, .text(status: 500, ""), .text(status: 503, "{}"),
+                       .text(status: 429, #"{"error":"invalid_grant"}"#)] {
+            let error = exchangeError(FakeOutboundHTTP(answer))
             #expect(error?.code == .unavailable)
             #expect(error?.isRetryable == true)
             #expect(throws: AppleClientError(.unavailable, reason: "")) {
-                try self.client(FakeFormPoster(answer)).revoke(token: "t", tokenTypeHint: .refreshToken, clientID: "com.example.app")
+                try self.client(FakeOutboundHTTP(answer)).revoke(token: "t", tokenTypeHint: .refreshToken, clientID: "com.example.app")
             }
         }
         #expect(throws: AppleClientError(.invalidClient, reason: "")) {
-            try self.client(FakeFormPoster(.reply(status: 400, body: #"{"error":"invalid_client"}"#)))
+            try self.client(FakeOutboundHTTP(.text(status: 400, #"{"error":"invalid_client"}"#)))
                 .revoke(token: "t", tokenTypeHint: .refreshToken, clientID: "com.example.app")
         }
     }
 
     @Test("errors and token answers never show codes, tokens or the client secret")
     func noSecretsInText() throws {
-        let poster = FakeFormPoster(.reply(status: 400, body: #"{"error":"invalid_grant","error_description":"code c.code-7 is spent"}"#))
+        let poster = FakeOutboundHTTP(.text(status: 400, #"{"error":"invalid_grant","error_description":"code c.code-7 is spent"}"#))
         let error = try #require(exchangeError(poster))
-        let secret = try #require(poster.calls.first?.values["client_secret"])
-        let tokens = try client(FakeFormPoster(.reply(status: 200, body: tokenAnswer)))
+        let secret = try #require(poster.requests.first?.formValues["client_secret"])
+        let tokens = try client(FakeOutboundHTTP(.text(status: 200, tokenAnswer)))
             .exchange(code: "c.code-7", clientID: "com.example.app", redirectURI: nil)
         for text in [error.description, String(reflecting: error), tokens.description, String(reflecting: tokens), "\(tokens)"] {
             for forbidden in ["c.code-7", secret, "at.secret-1", "rt.secret-2", "eyJ.id.token"] {
@@ -154,7 +119,7 @@ struct AppleTokenClientTests {
         }
     }
 
-    private func exchangeError(_ poster: FakeFormPoster) -> AppleClientError? {
+    private func exchangeError(_ poster: FakeOutboundHTTP) -> AppleClientError? {
         do {
             _ = try client(poster).exchange(code: "c.code-7", clientID: "com.example.app", redirectURI: nil)
             return nil

@@ -3,7 +3,7 @@ import HearthCore
 import HearthCrypto
 import HearthProtocol
 import JOSE
-import Synchronization
+import OutboundTesting
 import Testing
 
 /// An issuer with a fixed name and key.
@@ -21,19 +21,11 @@ struct StaticIssuer: OpenIDIssuer {
     func sign(_ claims: [String: JSONValue]) throws -> String { try Fixture.sign(claims, key: key, keyID: keyID) }
 }
 
-/// Answers each URL with its own reply and counts requests per URL.
-final class RoutedFetcher: HTTPFetching {
-    private let replies: [String: (Int, Data)]
-    private let counts = Mutex<[String: Int]>([:])
-
-    init(_ replies: [String: (Int, Data)]) { self.replies = replies }
-
-    func count(_ url: String) -> Int { counts.withLock { $0[url, default: 0] } }
-
-    func get(_ url: URL, headers: [String: String]) throws -> FetchedResponse {
-        counts.withLock { $0[url.absoluteString, default: 0] += 1 }
-        let (status, body) = replies[url.absoluteString] ?? (404, Data())
-        return FetchedResponse(status: status, headers: ["Cache-Control": "max-age=3600"], body: body)
+/// Answers each URL with its own status and body (`max-age=3600`), anything else with a 404.
+func routedHTTP(_ replies: [String: (Int, Data)]) -> FakeOutboundHTTP {
+    FakeOutboundHTTP { request in
+        let (status, body) = replies[request.url.absoluteString] ?? (404, Data())
+        return .answer(status: status, headers: ["Cache-Control": "max-age=3600"], body: body)
     }
 }
 
@@ -146,12 +138,12 @@ struct IdentityProviderRegistryTests {
         let document = { (issuer: String) in
             JSONValue.object(["issuer": .string(issuer), "jwks_uri": "https://id.acme.test/keys"]).jsonData()
         }
-        let fetcher = RoutedFetcher([
+        let fetcher = routedHTTP([
             "https://id.acme.test/.well-known/openid-configuration": (200, document(Self.acmeIssuer)),
             "https://id.acme.test/keys": (200, jwks),
         ])
         let issuer = RemoteOpenIDIssuer(
-            issuerNames: [Self.acmeIssuer], keys: .discovery(issuer: Self.acmeIssuer), fetcher: fetcher, time: time)
+            issuerNames: [Self.acmeIssuer], keys: .discovery(issuer: Self.acmeIssuer), http: fetcher, time: time)
         let registry = IdentityProviderRegistry(
             providers: [.openID(id: "oidc.acme", issuer: issuer, clientIDs: ["acme-client"])], time: time)
         let signer = StaticIssuer(issuerNames: [Self.acmeIssuer], key: key)
@@ -171,11 +163,11 @@ struct IdentityProviderRegistryTests {
         let key = try Fixture.otherKey()
         let jwks = try JSONEncoder().encode(JSONWebKeySet(keys: [JSONWebKey(publicKey: key.publicKey, keyID: "static-key")]))
         let document = JSONValue.object(["issuer": .string(issuer), "jwks_uri": .string(keys)]).jsonData()
-        let fetcher = RoutedFetcher([
+        let fetcher = routedHTTP([
             "https://id.acme.test/.well-known/openid-configuration": (200, document), keys: (200, jwks),
         ])
         let misled = RemoteOpenIDIssuer(
-            issuerNames: [Self.acmeIssuer], keys: .discovery(issuer: Self.acmeIssuer), fetcher: fetcher, time: time)
+            issuerNames: [Self.acmeIssuer], keys: .discovery(issuer: Self.acmeIssuer), http: fetcher, time: time)
         for _ in 0..<3 {
             #expect(wireErrorCode { _ = try misled.verificationKeys(forceRefresh: false) } == .invalidIdpResponse)
         }

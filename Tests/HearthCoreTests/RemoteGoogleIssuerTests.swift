@@ -4,29 +4,9 @@ import HearthCore
 import HearthCrypto
 import HearthProtocol
 import JOSE
+import OutboundTesting
 import Synchronization
 import Testing
-
-/// Serves a JWKS with chosen headers and counts requests.
-final class FakeFetcher: HTTPFetching {
-    struct Reply: Sendable {
-        var status = 200
-        var headers: [String: String] = [:]
-        var body = Data()
-    }
-    private let state = Mutex<(reply: Reply, count: Int)>((Reply(), 0))
-
-    var count: Int { state.withLock { $0.count } }
-    func set(_ reply: Reply) { state.withLock { $0.reply = reply } }
-
-    func get(_ url: URL, headers: [String: String]) throws -> FetchedResponse {
-        let reply = state.withLock { state in
-            state.count += 1
-            return state.reply
-        }
-        return FetchedResponse(status: reply.status, headers: reply.headers, body: reply.body)
-    }
-}
 
 @Suite("Google key fetching")
 struct RemoteGoogleIssuerTests {
@@ -39,9 +19,9 @@ struct RemoteGoogleIssuerTests {
     @Test("keys are cached for Cache-Control max-age minus Age")
     func caching() throws {
         let time = ManualTimeSource()
-        let fetcher = FakeFetcher()
-        fetcher.set(.init(headers: ["Cache-Control": "public, max-age=1000, must-revalidate", "Age": "400"], body: try jwks(["k1"])))
-        let issuer = RemoteGoogleIssuer(fetcher: fetcher, time: time)
+        let fetcher = FakeOutboundHTTP()
+        fetcher.set(.answer(headers: ["Cache-Control": "public, max-age=1000, must-revalidate", "Age": "400"], body: try jwks(["k1"])))
+        let issuer = RemoteGoogleIssuer(http: fetcher, time: time)
         #expect(try issuer.verificationKeys(forceRefresh: false).contains(keyID: "k1"))
         time.advance(by: 599)
         _ = try issuer.verificationKeys(forceRefresh: false)
@@ -55,9 +35,9 @@ struct RemoteGoogleIssuerTests {
     func noCache() throws {
         for header in ["no-cache, max-age=3600", "no-store", "max-age=0"] {
             let time = ManualTimeSource()
-            let fetcher = FakeFetcher()
-            fetcher.set(.init(headers: ["Cache-Control": header], body: try jwks(["k1"])))
-            let issuer = RemoteGoogleIssuer(fetcher: fetcher, time: time)
+            let fetcher = FakeOutboundHTTP()
+            fetcher.set(.answer(headers: ["Cache-Control": header], body: try jwks(["k1"])))
+            let issuer = RemoteGoogleIssuer(http: fetcher, time: time)
             for _ in 0..<5 { _ = try issuer.verificationKeys(forceRefresh: false) }
             time.advance(by: 29)
             _ = try issuer.verificationKeys(forceRefresh: false)
@@ -71,14 +51,14 @@ struct RemoteGoogleIssuerTests {
     @Test("a forced refetch (unknown kid) happens at most once per 30 seconds")
     func forcedRefetch() throws {
         let time = ManualTimeSource()
-        let fetcher = FakeFetcher()
-        fetcher.set(.init(headers: ["Cache-Control": "max-age=20000"], body: try jwks(["k1"])))
-        let issuer = RemoteGoogleIssuer(fetcher: fetcher, time: time)
+        let fetcher = FakeOutboundHTTP()
+        fetcher.set(.answer(headers: ["Cache-Control": "max-age=20000"], body: try jwks(["k1"])))
+        let issuer = RemoteGoogleIssuer(http: fetcher, time: time)
         _ = try issuer.verificationKeys(forceRefresh: false)
-        fetcher.set(.init(headers: ["Cache-Control": "max-age=20000"], body: try jwks(["k1", "k2"])))
+        fetcher.set(.answer(headers: ["Cache-Control": "max-age=20000"], body: try jwks(["k1", "k2"])))
         #expect(try issuer.verificationKeys(forceRefresh: true).contains(keyID: "k2"))
         #expect(fetcher.count == 2)
-        fetcher.set(.init(headers: ["Cache-Control": "max-age=20000"], body: try jwks(["k1", "k2", "k3"])))
+        fetcher.set(.answer(headers: ["Cache-Control": "max-age=20000"], body: try jwks(["k1", "k2", "k3"])))
         time.advance(by: 29)
         #expect(try issuer.verificationKeys(forceRefresh: true).contains(keyID: "k3") == false)
         #expect(fetcher.count == 2)
@@ -90,11 +70,11 @@ struct RemoteGoogleIssuerTests {
     @Test("stale keys are served when Google cannot be reached, and fetching backs off")
     func staleOnFailure() throws {
         let time = ManualTimeSource()
-        let fetcher = FakeFetcher()
-        fetcher.set(.init(headers: ["Cache-Control": "max-age=30"], body: try jwks(["k1"])))
-        let issuer = RemoteGoogleIssuer(fetcher: fetcher, time: time)
+        let fetcher = FakeOutboundHTTP()
+        fetcher.set(.answer(headers: ["Cache-Control": "max-age=30"], body: try jwks(["k1"])))
+        let issuer = RemoteGoogleIssuer(http: fetcher, time: time)
         _ = try issuer.verificationKeys(forceRefresh: false)
-        fetcher.set(.init(status: 503))
+        fetcher.set(.answer(status: 503))
         time.advance(by: 100)
         for _ in 0..<20 {
             #expect(try issuer.verificationKeys(forceRefresh: false).contains(keyID: "k1"))
@@ -105,9 +85,9 @@ struct RemoteGoogleIssuerTests {
 
     @Test("with nothing cached, an unreachable Google is INVALID_IDP_RESPONSE, and is not asked again at once")
     func unreachable() throws {
-        let fetcher = FakeFetcher()
-        fetcher.set(.init(status: 500))
-        let issuer = RemoteGoogleIssuer(fetcher: fetcher, time: ManualTimeSource())
+        let fetcher = FakeOutboundHTTP()
+        fetcher.set(.answer(status: 500))
+        let issuer = RemoteGoogleIssuer(http: fetcher, time: ManualTimeSource())
         for _ in 0..<10 {
             #expect(wireErrorCode { _ = try issuer.verificationKeys(forceRefresh: false) } == .invalidIdpResponse)
             #expect(wireErrorCode { _ = try issuer.verificationKeys(forceRefresh: true) } == .invalidIdpResponse)
@@ -117,10 +97,7 @@ struct RemoteGoogleIssuerTests {
 
     @Test("a userinfo or tokeninfo call that gets no answer is a refused sign-in, not a server fault")
     func noAnswer() throws {
-        struct Unreachable: HTTPFetching {
-            func get(_ url: URL, headers: [String: String]) throws -> FetchedResponse { throw URLError(.timedOut) }
-        }
-        let issuer = RemoteGoogleIssuer(fetcher: Unreachable(), time: ManualTimeSource())
+        let issuer = RemoteGoogleIssuer(http: FakeOutboundHTTP(.unreachable), time: ManualTimeSource())
         #expect(wireErrorCode { _ = try issuer.userInfo(accessToken: "at-1") } == .invalidIdpResponse)
         let verifier = IdentityProviderRegistry.google(issuer, time: ManualTimeSource())
         #expect(wireErrorCode { _ = try verifier.verifyGoogle(accessToken: "at-1") } == .invalidIdpResponse)
@@ -129,14 +106,14 @@ struct RemoteGoogleIssuerTests {
     @Test("500 concurrent sign-ins with unknown kids while the JWKS endpoint fails make a bounded number of fetches")
     func unknownKeyIDStormWhileFailing() throws {
         let time = ManualTimeSource()
-        let fetcher = FakeFetcher()
-        fetcher.set(.init(headers: ["Cache-Control": "max-age=3600"], body: try jwks(["fake-google-key"])))
+        let fetcher = FakeOutboundHTTP()
+        fetcher.set(.answer(headers: ["Cache-Control": "max-age=3600"], body: try jwks(["fake-google-key"])))
         let google = try FakeGoogle(time: time)
-        let issuer = RemoteGoogleIssuer(fetcher: fetcher, time: time)
+        let issuer = RemoteGoogleIssuer(http: fetcher, time: time)
         let verifier = IdentityProviderRegistry.google(issuer, time: time)
         let good = try google.idToken(subject: "g-1")
         #expect(try verifier.verifyGoogle(idToken: good).rawID == "g-1")
-        fetcher.set(.init(status: 503))
+        fetcher.set(.answer(status: 503))
         // Past the unknown-kid refetch interval, but the keys are still fresh.
         time.advance(by: 31)
 

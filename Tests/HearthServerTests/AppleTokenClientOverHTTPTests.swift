@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthCrypto
 import HearthHTTP
+import HearthOutbound
 import HearthProtocol
 import HearthServer
 import JOSE
@@ -71,7 +72,7 @@ struct AppleTokenClientOverHTTPTests {
         let key = try P256PrivateKey.generate()
         let apple = try FakeApple(key: key.publicKey, keyID: "KEY1234567", teamID: "ABCDE12345")
         let secrets = try AppleClientSecret(teamID: "ABCDE12345", keyID: "KEY1234567", privateKey: key, time: SystemTimeSource())
-        let client = AppleTokenClient(clientSecret: secrets, poster: URLSessionFetcher(timeout: 5), endpoint: apple.endpoint)
+        let client = AppleTokenClient(clientSecret: secrets, http: URLSessionOutboundHTTP(timeout: 5), endpoint: apple.endpoint)
 
         let tokens = try client.exchange(code: "c.good", clientID: "com.example.app", redirectURI: "https://example.com/cb?x=1&y=2")
         #expect(tokens.refreshToken == "r.1" && tokens.idToken == "i.1" && tokens.accessToken == "a.1")
@@ -85,7 +86,7 @@ struct AppleTokenClientOverHTTPTests {
         // A secret signed by another key is Apple's invalid_client.
         let stranger = try AppleClientSecret(
             teamID: "ABCDE12345", keyID: "KEY1234567", privateKey: P256PrivateKey.generate(), time: SystemTimeSource())
-        let wrong = AppleTokenClient(clientSecret: stranger, poster: URLSessionFetcher(timeout: 5), endpoint: apple.endpoint)
+        let wrong = AppleTokenClient(clientSecret: stranger, http: URLSessionOutboundHTTP(timeout: 5), endpoint: apple.endpoint)
         #expect(throws: AppleClientError(.invalidClient, reason: "")) {
             try wrong.revoke(token: "r.1", tokenTypeHint: .refreshToken, clientID: "com.example.app")
         }
@@ -96,7 +97,7 @@ struct AppleTokenClientOverHTTPTests {
         let key = try P256PrivateKey.generate()
         let secrets = try AppleClientSecret(teamID: "ABCDE12345", keyID: "KEY1234567", privateKey: key, time: SystemTimeSource())
         let client = AppleTokenClient(
-            clientSecret: secrets, poster: URLSessionFetcher(timeout: 2), endpoint: URL(string: "http://127.0.0.1:9")!)
+            clientSecret: secrets, http: URLSessionOutboundHTTP(timeout: 2), endpoint: URL(string: "http://127.0.0.1:9")!)
         do {
             try client.revoke(token: "r.1", tokenTypeHint: .refreshToken, clientID: "com.example.app")
             Issue.record("revoke succeeded with nobody listening")

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthCrypto
 import HearthHTTP
+import HearthOutbound
 import HearthProtocol
 import HearthServer
 import Synchronization
@@ -305,8 +306,8 @@ struct TwilioSMSSenderTests {
 
 // MARK: - Transport
 
-@Suite("SMSSender: URLSessionPoster", .serialized)
-struct URLSessionPosterTests {
+@Suite("URLSessionOutboundHTTP", .serialized)
+struct URLSessionOutboundHTTPTests {
     /// Linux's URLSession waits forever for credentials on `401` + `WWW-Authenticate: Basic realm=…` (Twilio's
     /// answer to a wrong token) unless the delegate refuses the challenge; every variant must come back as a 401.
     @Test(arguments: [#"Basic realm="Twilio API""#, "Basic", "Bearer", #"Bearer realm="hooks""#])
@@ -314,10 +315,18 @@ struct URLSessionPosterTests {
         var unauthorized = HTTPResponse.json(Data(#"{"code":20003}"#.utf8), status: 401)
         unauthorized.headers["WWW-Authenticate"] = challenge
         let receiver = try Receiver([unauthorized])
-        let answer = try URLSessionPoster(timeout: 5).post(receiver.url("/"), headers: [:], body: Data("x".utf8))
+        let answer = try URLSessionOutboundHTTP(timeout: 5).send(.post(receiver.url("/"), body: Data("x".utf8)))
         #expect(answer.status == 401)
         #expect(String(decoding: answer.body, as: UTF8.self) == #"{"code":20003}"#)
         #expect(receiver.requests.values.count == 1)
+    }
+
+    @Test("a 401 with a Basic challenge to a GET comes back as a 401 instead of stalling")
+    func unauthorizedGet() throws {
+        var unauthorized = HTTPResponse.text("no", status: 401)
+        unauthorized.headers["WWW-Authenticate"] = #"Basic realm="x""#
+        let receiver = try Receiver([unauthorized])
+        #expect(try URLSessionOutboundHTTP(timeout: 5).send(.get(receiver.url("/"))).status == 401)
     }
 
     @Test func concurrentPostsGetTheirOwnAnswers() throws {
@@ -326,12 +335,12 @@ struct URLSessionPosterTests {
         }
         try server.start()
         defer { server.shutdown(gracePeriod: .seconds(1)) }
-        let poster = URLSessionPoster(timeout: 5)
+        let http = URLSessionOutboundHTTP(timeout: 5)
         let statuses = [200, 201, 202, 400, 404, 409, 429, 503]
         let answers = Recorder<(Int, Int, String)>()
         DispatchQueue.concurrentPerform(iterations: statuses.count) { index in
             let url = URL(string: "http://127.0.0.1:\(server.port)/\(statuses[index])")!
-            if let answer = try? poster.post(url, headers: [:], body: Data()) {
+            if let answer = try? http.send(.post(url, body: Data())) {
                 answers.append((statuses[index], answer.status, String(decoding: answer.body, as: UTF8.self)))
             }
         }
@@ -341,11 +350,8 @@ struct URLSessionPosterTests {
             #expect(body == "/\(sent)")
         }
     }
-}
 
-@Suite("URLSessionFetcher", .serialized)
-struct URLSessionFetcherTests {
-    @Test("GETs return status, headers (for Cache-Control) and body; redirects are followed")
+    @Test("GETs return status, headers (names lower-cased, for Cache-Control) and body; redirects are followed")
     func headersAndRedirects() throws {
         let server = HTTPServer(configuration: .init(port: 0)) { request in
             if request.path == "/moved" { return .redirect(to: "/certs", status: 302) }
@@ -355,18 +361,10 @@ struct URLSessionFetcherTests {
         }
         try server.start()
         defer { server.shutdown(gracePeriod: .seconds(1)) }
-        let fetched = try URLSessionFetcher(timeout: 5).get(URL(string: "http://127.0.0.1:\(server.port)/moved")!, headers: [:])
+        let fetched = try URLSessionOutboundHTTP(timeout: 5).send(.get(URL(string: "http://127.0.0.1:\(server.port)/moved")!))
         #expect(fetched.status == 200)
         #expect(fetched.headers["cache-control"] == "public, max-age=120")
         #expect(String(decoding: fetched.body, as: UTF8.self) == #"{"keys":[]}"#)
-    }
-
-    @Test("a 401 with a Basic challenge comes back as a 401 instead of stalling")
-    func unauthorized() throws {
-        var unauthorized = HTTPResponse.text("no", status: 401)
-        unauthorized.headers["WWW-Authenticate"] = #"Basic realm="x""#
-        let receiver = try Receiver([unauthorized])
-        #expect(try URLSessionFetcher(timeout: 5).get(receiver.url("/"), headers: [:]).status == 401)
     }
 
     @Test("form POSTs send the fields form-encoded in order, and do not follow redirects")
@@ -374,9 +372,9 @@ struct URLSessionFetcherTests {
         var redirect = HTTPResponse(status: 307)
         redirect.headers["Location"] = "/elsewhere"
         let receiver = try Receiver([.json(Data(#"{"ok":true}"#.utf8), status: 400), redirect])
-        let fetcher = URLSessionFetcher(timeout: 5)
+        let http = URLSessionOutboundHTTP(timeout: 5)
         let fields = [(name: "client_id", value: "com.example.app"), (name: "code", value: "c.1+2&x=y é")]
-        let answer = try fetcher.postForm(receiver.url("/auth/token"), fields: fields, headers: ["Accept": "application/json"])
+        let answer = try http.send(.postForm(receiver.url("/auth/token"), fields: fields, headers: ["Accept": "application/json"]))
         #expect(answer.status == 400)
         #expect(String(decoding: answer.body, as: UTF8.self) == #"{"ok":true}"#)
         let request = try #require(receiver.requests.values.first)
@@ -386,7 +384,7 @@ struct URLSessionFetcherTests {
         #expect(request.headers["Accept"] == "application/json")
         #expect(String(decoding: request.body, as: UTF8.self) == "client_id=com.example.app&code=c.1%2B2%26x%3Dy%20%C3%A9")
 
-        #expect(try fetcher.postForm(receiver.url("/auth/revoke"), fields: fields, headers: [:]).status == 307)
+        #expect(try http.send(.postForm(receiver.url("/auth/revoke"), fields: fields)).status == 307)
         #expect(receiver.requests.values.map(\.path) == ["/auth/token", "/auth/revoke"])
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import HearthProtocol
 import HearthVerify
+import OutboundTesting
 import Testing
 
 /// The payload is parsed once, strictly (RFC 8259), and both the checked claims and `claims` come from that parse.
 @Suite("IDTokenVerifier: parsing the payload")
 struct ClaimsParsingTests {
     let clock = ManualClock()
-    let fetcher = FakeFetcher()
+    let fetcher = FakeOutboundHTTP.jwks()
     let verifier: IDTokenVerifier
 
     init() {

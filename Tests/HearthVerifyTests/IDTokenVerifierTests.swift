@@ -3,12 +3,13 @@ import HearthCrypto
 import HearthProtocol
 import HearthVerify
 import JOSE
+import OutboundTesting
 import Testing
 
 @Suite("IDTokenVerifier: signature and claims")
 struct IDTokenVerifierTests {
     let clock = ManualClock()
-    let fetcher = FakeFetcher()
+    let fetcher = FakeOutboundHTTP.jwks()
     let verifier: IDTokenVerifier
 
     init() {
@@ -52,7 +53,7 @@ struct IDTokenVerifierTests {
         #expect(verified.claims["exp"] == .integer(Int64(seconds) + 3590))
         #expect(verified.claims["firebase"]?["sign_in_second_factor"] == "totp")
         #expect(verified.claims.count == claims.count)
-        #expect(fetcher.requestedURLs == [Fixtures.jwksURL])
+        #expect(fetcher.requests.map(\.url) == [Fixtures.jwksURL])
         // Equal tokens verify to equal values; a different token does not.
         #expect(try verifier.verify(token) == verified)
         #expect(try verifier.verify(Fixtures.token()) != verified)
@@ -76,7 +77,7 @@ struct IDTokenVerifierTests {
         await #expect(throws: VerificationError(.invalidSignature, reason: "")) {
             _ = try await verifier.verify(Fixtures.token(key: Fixtures.outsiderKey))
         }
-        #expect(fetcher.fetchCount == 1)
+        #expect(fetcher.count == 1)
     }
 
     @Test("an empty token is missingToken")
@@ -98,7 +99,7 @@ struct IDTokenVerifierTests {
     func oversized() {
         let token = Fixtures.token(claims: Fixtures.claims(["padding": String(repeating: "x", count: 17_000)]))
         #expect(code(token) == .malformedToken)
-        #expect(fetcher.fetchCount == 0)
+        #expect(fetcher.count == 0)
     }
 
     @Test("a signed payload that is not a JSON object, or not valid JSON, is malformedToken")
@@ -129,7 +130,7 @@ struct IDTokenVerifierTests {
 
         let unknown = Fixtures.token(header: ["alg": "HS256", "kid": "key-zz"], payload: payload)
         #expect(code(unknown) == .unsupportedAlgorithm)
-        #expect(fetcher.fetchCount == 1)
+        #expect(fetcher.count == 1)
     }
 
     @Test("an RS256 key is not used for another RSA algorithm")
@@ -174,7 +175,7 @@ struct IDTokenVerifierTests {
         let firebaseName = "https://securetoken.google.com/demo-hearth"
         let verifier = IDTokenVerifier(
             projectID: Fixtures.projectID, issuers: [Fixtures.issuer, firebaseName], jwksURL: Fixtures.jwksURL,
-            fetcher: fetcher, clock: { clock.now })
+            http: fetcher, clock: { clock.now })
         #expect(code(Fixtures.token(claims: Fixtures.claims([:])), verifier: verifier) == nil)
         #expect(code(Fixtures.token(claims: Fixtures.claims(["iss": firebaseName])), verifier: verifier) == nil)
         do {

@@ -1,6 +1,7 @@
 import BenchSupport
 import Foundation
 import HearthCrypto
+import HearthProtocol
 import HearthVerify
 import JOSE
 
@@ -36,14 +37,16 @@ let claims: [String: Any] = [
 let token = try signer.sign(payload: try JSONSerialization.data(withJSONObject: claims))
 
 /// Serves the one key set from memory, so the benchmark measures verification, not HTTP.
-struct StaticFetcher: JWKSFetching {
-    let jwks: JSONWebKeySet
-    func fetchJWKS(from url: URL) throws -> (keys: JSONWebKeySet, maxAge: TimeInterval?) { (jwks, 86_400) }
+struct StaticJWKS: OutboundHTTP {
+    let body: Data
+    func send(_ request: OutboundRequest) throws -> OutboundResponse {
+        OutboundResponse(status: 200, headers: ["Cache-Control": "max-age=86400"], body: body)
+    }
 }
 
 let verifier = IDTokenVerifier(
     projectID: projectID, issuer: issuer, jwksURL: URL(string: "http://127.0.0.1:9099/.well-known/jwks.json")!,
-    fetcher: StaticFetcher(jwks: jwks))
+    http: StaticJWKS(body: try JSONEncoder().encode(jwks)))
 let keySet = JWTKeySet(jwks: jwks)
 
 if let fixtures {

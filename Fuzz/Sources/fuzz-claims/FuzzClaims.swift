@@ -32,15 +32,17 @@ private let now = TimeInterval(FixedTime.seconds)
 private let clockSkew: TimeInterval = 60
 
 /// Hands out the session key, as Hearth's JWKS endpoint would.
-private struct FixedJWKS: JWKSFetching {
-    func fetchJWKS(from url: URL) throws -> (keys: JSONWebKeySet, maxAge: TimeInterval?) {
-        (TestKeys.session.jwks, 3600)
+private struct FixedJWKS: OutboundHTTP {
+    let body = (try? JSONEncoder().encode(TestKeys.session.jwks)) ?? Data()
+
+    func send(_ request: OutboundRequest) throws -> OutboundResponse {
+        OutboundResponse(status: 200, headers: ["Cache-Control": "max-age=3600"], body: body)
     }
 }
 
 private let verifier = IDTokenVerifier(
     projectID: projectID, issuer: hearthIssuer, jwksURL: URL(fileURLWithPath: "/jwks.json"), clockSkew: clockSkew,
-    fetcher: FixedJWKS(), clock: { Date(timeIntervalSince1970: now) })
+    http: FixedJWKS(), clock: { Date(timeIntervalSince1970: now) })
 
 private func checkHearthVerify(_ token: String) {
     guard let verified = try? verifier.verify(token) else { return }

@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import HearthCore
 import HearthCrypto
+import HearthProtocol
 import HearthServer
 
 /// Hearth's real routes as `hearth serve --dev` registers them, over an in-memory store, called in-process.
@@ -49,7 +50,7 @@ struct Fixture {
                 clientSecret: try AppleClientSecret(
                     teamID: DevAppleConfiguration.developmentTeamID, keyID: "HEARTHDEVKY",
                     privateKey: try P256PrivateKey.generate(), time: FixedTime()),
-                poster: UnreachableApple(), endpoint: URL(string: "\(Self.publicURL)/dev/apple")!)
+                http: UnreachableApple(), endpoint: URL(string: "\(Self.publicURL)/dev/apple")!)
             // Real Argon2id, at its cheapest, so that password inputs are checked as in production.
             var configuration = IdentityPlatform.Configuration(
                 project: project,
@@ -111,10 +112,10 @@ struct Fixture {
 }
 
 /// Apple's token endpoint as seen when it cannot be reached.
-private struct UnreachableApple: HTTPFormPosting {
+private struct UnreachableApple: OutboundHTTP {
     struct Unreachable: Error {}
 
-    func postForm(_ url: URL, fields: [(name: String, value: String)], headers: [String: String]) throws -> FetchedResponse {
+    func send(_ request: OutboundRequest) throws -> OutboundResponse {
         throw Unreachable()
     }
 }

@@ -1,15 +1,15 @@
 public import Foundation
-import HearthProtocol
+public import HearthProtocol
 
 /// Hearth's calls to Sign in with Apple's REST API: exchanging an authorization code for tokens (`POST /auth/token`)
 /// and revoking a token (`POST /auth/revoke`), each authenticated with an ``AppleClientSecret``.
 ///
-/// Calls block for at most the poster's timeout (`outbound.timeoutSeconds`). Failures are ``AppleClientError``
+/// Calls block for at most the client's timeout (`outbound.timeoutSeconds`). Failures are ``AppleClientError``
 /// values: Apple's `invalid_grant`, `invalid_client` and `invalid_request` by name, and ``AppleClientError/isRetryable``
 /// for Apple being unreachable or failing. Nothing here logs, and no error carries a code, token or secret.
 ///
 /// ```swift
-/// let apple = AppleTokenClient(clientSecret: secrets, poster: URLSessionFetcher())
+/// let apple = AppleTokenClient(clientSecret: secrets, http: URLSessionOutboundHTTP(timeout: 5))
 /// let tokens = try apple.exchange(code: code, clientID: "com.example.app", redirectURI: nil)
 /// try apple.revoke(token: tokens.refreshToken!, tokenTypeHint: .refreshToken, clientID: "com.example.app")
 /// ```
@@ -20,15 +20,15 @@ public final class AppleTokenClient: Sendable {
     /// The base URL the `/auth/…` paths are appended to.
     public let endpoint: URL
     private let clientSecret: AppleClientSecret
-    private let poster: any HTTPFormPosting
+    private let http: any OutboundHTTP
 
     /// - Parameters:
     ///   - clientSecret: makes the `client_secret` of each call.
-    ///   - poster: how form POSTs are made (`URLSessionFetcher` in the server).
+    ///   - http: how the forms are POSTed (`URLSessionOutboundHTTP` in the server, in process for the dev Apple).
     ///   - endpoint: the base URL: Apple's by default, `<public-url>/dev/apple` for the dev look-alike, a fake in tests.
-    public init(clientSecret: AppleClientSecret, poster: any HTTPFormPosting, endpoint: URL = defaultEndpoint) {
+    public init(clientSecret: AppleClientSecret, http: any OutboundHTTP, endpoint: URL = defaultEndpoint) {
         self.clientSecret = clientSecret
-        self.poster = poster
+        self.http = http
         self.endpoint = endpoint
     }
 
@@ -87,14 +87,14 @@ public final class AppleTokenClient: Sendable {
     }
 
     /// POSTs the form and returns a 200 answer; maps every other outcome to an error.
-    private func post(_ path: String, fields: [(name: String, value: String)]) throws(AppleClientError) -> FetchedResponse {
+    private func post(_ path: String, fields: [(name: String, value: String)]) throws(AppleClientError) -> OutboundResponse {
         let url = endpoint.appendingPathComponent(path)
-        let response: FetchedResponse
+        let response: OutboundResponse
         do {
-            response = try poster.postForm(url, fields: fields, headers: ["Accept": "application/json"])
+            response = try http.send(.postForm(url, fields: fields, headers: ["Accept": "application/json"]))
         } catch {
-            let detail = (error as? URLError).map { "URLError \($0.code.rawValue)" } ?? "\(type(of: error))"
-            throw AppleClientError(.unavailable, reason: "Apple's /\(path) could not be reached (\(detail))")
+            throw AppleClientError(
+                .unavailable, reason: "Apple's /\(path) could not be reached (\(OutboundFailure.describe(error)))")
         }
         switch response.status {
         case 200:
@@ -107,7 +107,7 @@ public final class AppleTokenClient: Sendable {
     }
 
     /// The error for a non-200, non-5xx answer: Apple's named error if the body is `{"error":"…"}`.
-    private static func rejection(_ response: FetchedResponse, path: String) -> AppleClientError {
+    private static func rejection(_ response: OutboundResponse, path: String) -> AppleClientError {
         guard (400...499).contains(response.status), case .object(let answer)? = try? JSONValue(parsing: response.body),
             let name = answer["error"]?.stringValue, !name.isEmpty
         else {

@@ -23,21 +23,22 @@ public final class RemoteGoogleIssuer: GoogleAccessTokenIssuer {
     }
 
     private let endpoints: Endpoints
-    private let fetcher: any HTTPFetching
+    private let http: any OutboundHTTP
     private let keys: RemoteOpenIDIssuer
 
     /// - Parameters:
+    ///   - http: how the JWKS, tokeninfo and userinfo are fetched.
     ///   - keyCachePolicy: how long keys are kept, how often an unknown `kid` may refetch them, and the backoff
     ///     after failed fetches.
     public init(
         issuerNames: Set<String> = ["https://accounts.google.com", "accounts.google.com"],
-        endpoints: Endpoints = .google, fetcher: any HTTPFetching, time: any TimeSource,
+        endpoints: Endpoints = .google, http: any OutboundHTTP, time: any TimeSource,
         keyCachePolicy: KeySetCachePolicy = KeySetCachePolicy()
     ) {
         self.endpoints = endpoints
-        self.fetcher = fetcher
+        self.http = http
         keys = RemoteOpenIDIssuer(
-            issuerNames: issuerNames, keys: .jwks(endpoints.jwks), fetcher: fetcher, time: time,
+            issuerNames: issuerNames, keys: .jwks(endpoints.jwks), http: http, time: time,
             keyCachePolicy: keyCachePolicy)
     }
 
@@ -53,7 +54,7 @@ public final class RemoteGoogleIssuer: GoogleAccessTokenIssuer {
     public func accessTokenInfo(_ accessToken: String) throws -> AccessTokenInfo? {
         var components = URLComponents(url: endpoints.tokenInfo, resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "access_token", value: accessToken)]
-        let response = try fetcher.get(components.url!, headers: [:])
+        let response = try http.send(.get(components.url!))
         guard response.status == 200, case .object(let info)? = try? JSONValue(parsing: response.body),
             let subject = info["sub"]?.stringValue
         else { return nil }
@@ -71,7 +72,7 @@ public final class RemoteGoogleIssuer: GoogleAccessTokenIssuer {
     ///   at all (a timeout is a refused sign-in, not a server fault).
     public func userInfo(accessToken: String) throws -> [String: JSONValue] {
         let noProfile = WireError(.invalidIdpResponse, "The identity provider did not return the user's profile.")
-        guard let response = try? fetcher.get(endpoints.userInfo, headers: ["Authorization": "Bearer \(accessToken)"]),
+        guard let response = try? http.send(.get(endpoints.userInfo, headers: ["Authorization": "Bearer \(accessToken)"])),
             response.status == 200, case .object(let info)? = try? JSONValue(parsing: response.body)
         else { throw noProfile }
         return info

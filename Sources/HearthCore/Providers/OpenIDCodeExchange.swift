@@ -1,12 +1,12 @@
 public import Foundation
-import HearthProtocol
+public import HearthProtocol
 
 /// Exchanges an `oidc.*` provider's authorization code for its tokens at the provider's token endpoint, as the
 /// project's confidential client (`client_secret_post`): the code flow of Firebase's web SDK, where `signInWithIdp`
 /// carries the provider's `code` instead of an `id_token`.
 ///
 /// The ID token it returns is not verified here: `signInWithIdp` verifies it like any other (issuer, signature,
-/// audience = ``clientID``, expiry, nonce). Calls block for at most the poster's timeout (`outbound.timeoutSeconds`).
+/// audience = ``clientID``, expiry, nonce). Calls block for at most the client's timeout (`outbound.timeoutSeconds`).
 /// No error, log or description carries the code, a token or the client secret.
 public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
     /// What the token endpoint answered to an exchange; unverified.
@@ -19,22 +19,22 @@ public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
     public let clientID: String
     private let clientSecret: String
     private let tokenEndpoint: @Sendable () throws -> URL
-    private let poster: any HTTPFormPosting
+    private let http: any OutboundHTTP
 
     /// - Parameters:
     ///   - clientID: the project's client ID at the provider.
     ///   - clientSecret: its client secret.
     ///   - tokenEndpoint: the provider's token endpoint (``RemoteOpenIDIssuer/tokenEndpoint()``), asked at each
     ///     exchange; throws `INVALID_IDP_RESPONSE` when it is not known.
-    ///   - poster: how form POSTs are made (`URLSessionFetcher` in the server).
+    ///   - http: how the form is POSTed (`URLSessionOutboundHTTP` in the server).
     public init(
         clientID: String, clientSecret: String, tokenEndpoint: @escaping @Sendable () throws -> URL,
-        poster: any HTTPFormPosting
+        http: any OutboundHTTP
     ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.tokenEndpoint = tokenEndpoint
-        self.poster = poster
+        self.http = http
     }
 
     public var description: String { "OpenIDCodeExchange(clientID: \(clientID))" }
@@ -54,9 +54,9 @@ public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
             ("client_id", clientID), ("client_secret", clientSecret),
         ]
         if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
-        let response: FetchedResponse
+        let response: OutboundResponse
         do {
-            response = try poster.postForm(endpoint, fields: fields, headers: ["Accept": "application/json"])
+            response = try http.send(.postForm(endpoint, fields: fields, headers: ["Accept": "application/json"]))
         } catch {
             throw Self.failure("could not be reached")
         }

@@ -40,22 +40,23 @@ public final class RemoteOpenIDIssuer: OpenIDIssuer {
     public let issuerNames: Set<String>
     private let source: KeySource
     private let tokenEndpointSource: TokenEndpointSource?
-    private let fetcher: any HTTPFetching
+    private let http: any OutboundHTTP
     private let keys: KeySetCache<JWTKeySet>
     private let discovered = Mutex<Discovered?>(nil)
 
     /// - Parameters:
     ///   - tokenEndpoint: where ``tokenEndpoint()`` is; nil for an issuer whose codes Hearth never exchanges.
+    ///   - http: how the JWKS and the discovery document are fetched.
     ///   - keyCachePolicy: how long keys are kept, how often an unknown `kid` may refetch them, and the backoff
     ///     after failed fetches.
     public init(
         issuerNames: Set<String>, keys source: KeySource, tokenEndpoint: TokenEndpointSource? = nil,
-        fetcher: any HTTPFetching, time: any TimeSource, keyCachePolicy: KeySetCachePolicy = KeySetCachePolicy()
+        http: any OutboundHTTP, time: any TimeSource, keyCachePolicy: KeySetCachePolicy = KeySetCachePolicy()
     ) {
         self.issuerNames = issuerNames
         self.source = source
         self.tokenEndpointSource = tokenEndpoint
-        self.fetcher = fetcher
+        self.http = http
         keys = KeySetCache(policy: keyCachePolicy, clock: { time.now })
     }
 
@@ -73,14 +74,7 @@ public final class RemoteOpenIDIssuer: OpenIDIssuer {
     }
 
     private func fetchKeys() throws -> KeySetCache<JWTKeySet>.Fetched {
-        let response = try fetcher.get(try keysURL(), headers: [:])
-        guard response.status == 200 else { throw FetchFailure(description: "the JWKS answered HTTP \(response.status)") }
-        guard let set = try? JSONDecoder().decode(JSONWebKeySet.self, from: response.body) else {
-            throw FetchFailure(description: "the JWKS is not a JSON Web Key Set")
-        }
-        let lifetime = CacheControl.freshnessLifetime(
-            cacheControl: response.headers["cache-control"], age: response.headers["age"])
-        return (JWTKeySet(jwks: set), lifetime)
+        try JWTKeySet.fetch(from: try keysURL(), over: http)
     }
 
     /// The token endpoint, where authorization codes are exchanged: configured, else discovered (the discovery
@@ -128,7 +122,7 @@ public final class RemoteOpenIDIssuer: OpenIDIssuer {
         guard let document = URL(string: base + "/.well-known/openid-configuration") else {
             throw FetchFailure(description: "the issuer is not a URL")
         }
-        let response = try fetcher.get(document, headers: [:])
+        let response = try http.send(.get(document))
         guard response.status == 200, case .object(let fields)? = try? JSONValue(parsing: response.body),
             fields["issuer"]?.stringValue == issuer
         else { throw FetchFailure(description: "the discovery document does not name the issuer") }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthProtocol
 
 /// How every sender (SMS and email, HTTP and SMTP) retries: up to `maxAttempts` tries, waiting `initialBackoff`,
 /// then twice that, … (capped at ``maximumBackoff``) between them.
@@ -52,16 +53,16 @@ struct DeliveryAttempts: Sendable {
     }
 
     let schedule: RetrySchedule
-    let transport: any HTTPPosting
+    let http: any OutboundHTTP
     /// Reads the gateway's own error code from an error body, if it has one.
     var providerErrorCode: @Sendable (Data) -> Int? = { _ in nil }
 
     init(
-        maxAttempts: Int, initialBackoff: Duration, transport: any HTTPPosting,
+        maxAttempts: Int, initialBackoff: Duration, http: any OutboundHTTP,
         sleep: @escaping @Sendable (Duration) -> Void
     ) {
         schedule = RetrySchedule(maxAttempts: maxAttempts, initialBackoff: initialBackoff, sleep: sleep)
-        self.transport = transport
+        self.http = http
     }
 
     static func isRetryable(status: Int) -> Bool { status == 429 || (500...599).contains(status) }
@@ -71,7 +72,7 @@ struct DeliveryAttempts: Sendable {
     func post(_ url: URL, headers: [String: String], body: Data) -> Failed? {
         let outcome = schedule.run { () -> (failure: (HTTPDeliveryFailure, Int?), transient: Bool)? in
             do {
-                let answer = try transport.post(url, headers: headers, body: body)
+                let answer = try http.send(.post(url, headers: headers, body: body))
                 if (200...299).contains(answer.status) { return nil }
                 return ((.status(answer.status), providerErrorCode(answer.body)), Self.isRetryable(status: answer.status))
             } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCrypto
+import HearthProtocol
 
 /// The webhook senders' request (SMS and email): a compact JSON object POSTed to the operator's URL, signed with
 /// `X-Hearth-Signature: sha256=<hex HMAC-SHA256 of the exact body under the secret>` when there is a secret, and
@@ -12,13 +13,13 @@ struct SignedWebhook: Sendable {
 
     /// - Parameter secret: the HMAC key; `nil` (or empty) sends no signature. The others are ``DeliveryAttempts``'.
     init(
-        url: URL, secret: String?, maxAttempts: Int, initialBackoff: Duration, transport: any HTTPPosting,
+        url: URL, secret: String?, maxAttempts: Int, initialBackoff: Duration, http: any OutboundHTTP,
         sleep: @escaping @Sendable (Duration) -> Void
     ) {
         self.url = url
         self.secret = secret.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
         attempts = DeliveryAttempts(
-            maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport, sleep: sleep)
+            maxAttempts: maxAttempts, initialBackoff: initialBackoff, http: http, sleep: sleep)
     }
 
     /// POSTs `body`, signed.

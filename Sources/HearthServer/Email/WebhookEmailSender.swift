@@ -1,5 +1,7 @@
 public import Foundation
 public import HearthCore
+public import HearthOutbound
+public import HearthProtocol
 
 /// POSTs each email to a URL the operator runs (which then talks to any email provider) as
 /// `{"to":"alice@example.com","subject":"…","text":"…","html":"…"}` (no `html` when the message has none), signed
@@ -14,10 +16,10 @@ public final class WebhookEmailSender: EmailSender {
     /// - Parameters: as for ``WebhookSMSSender`` (https in production: the body carries an action code).
     public init(
         url: URL, secret: String? = nil, maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
-        transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
+        http: any OutboundHTTP = URLSessionOutboundHTTP(timeout: 10), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
     ) {
         webhook = SignedWebhook(
-            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
+            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, http: http,
             sleep: sleep)
     }
 

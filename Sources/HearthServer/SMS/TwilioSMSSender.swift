@@ -1,6 +1,7 @@
 public import Foundation
 public import HearthCore
-import HearthProtocol
+public import HearthOutbound
+public import HearthProtocol
 
 /// Sends through Twilio's Messages API, or any gateway that speaks it:
 ///
@@ -28,17 +29,17 @@ public final class TwilioSMSSender: SMSSender {
     ///   - accountSID: the account (`AC…`); also the Basic-auth user name.
     ///   - authToken: the account's auth token, the Basic-auth password.
     ///   - from: the sender number, alphanumeric sender ID, or Messaging Service SID.
-    ///   - maxAttempts, initialBackoff, transport, sleep: as for ``WebhookSMSSender``.
+    ///   - maxAttempts, initialBackoff, http, sleep: as for ``WebhookSMSSender``.
     public init(
         baseURL: URL = URL(string: "https://api.twilio.com")!, accountSID: String, authToken: String, from: String,
         maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
-        transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
+        http: any OutboundHTTP = URLSessionOutboundHTTP(timeout: 10), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
     ) {
         messagesURL = Self.messagesURL(baseURL: baseURL, accountSID: accountSID)
         authorization = "Basic " + Data("\(accountSID):\(authToken)".utf8).base64EncodedString()
         fromField = Self.isMessagingServiceSID(from) ? ("MessagingServiceSid", from) : ("From", from)
         var attempts = DeliveryAttempts(
-            maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport, sleep: sleep)
+            maxAttempts: maxAttempts, initialBackoff: initialBackoff, http: http, sleep: sleep)
         attempts.providerErrorCode = Self.twilioErrorCode
         self.attempts = attempts
     }

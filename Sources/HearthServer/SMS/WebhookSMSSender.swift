@@ -1,5 +1,7 @@
 public import Foundation
 public import HearthCore
+public import HearthOutbound
+public import HearthProtocol
 
 /// POSTs each message as JSON to a URL the operator runs (which then talks to any SMS provider):
 ///
@@ -26,14 +28,14 @@ public final class WebhookSMSSender: SMSSender {
     ///   - secret: the HMAC key for `X-Hearth-Signature`; `nil` (or empty) sends no signature.
     ///   - maxAttempts: requests made at most (at least 1).
     ///   - initialBackoff: the wait after the first failure; it doubles after each further one (capped at 30 s).
-    ///   - transport: how requests are made; ``URLSessionPoster`` by default.
+    ///   - http: how requests are made; by default over URLSession with a 10-second timeout.
     ///   - sleep: how to wait between attempts (blocking); tests pass one that records.
     public init(
         url: URL, secret: String? = nil, maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
-        transport: any HTTPPosting = URLSessionPoster(), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
+        http: any OutboundHTTP = URLSessionOutboundHTTP(timeout: 10), sleep: @escaping @Sendable (Duration) -> Void = blockingSleep
     ) {
         webhook = SignedWebhook(
-            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, transport: transport,
+            url: url, secret: secret, maxAttempts: maxAttempts, initialBackoff: initialBackoff, http: http,
             sleep: sleep)
     }
 

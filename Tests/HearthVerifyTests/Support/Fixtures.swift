@@ -2,6 +2,7 @@ import Foundation
 import HearthCrypto
 import HearthVerify
 import JOSE
+import OutboundTesting
 import Synchronization
 
 /// Test-held signing keys, the verifier's configuration, and a token factory.
@@ -64,9 +65,9 @@ enum Fixtures {
     }
 
     /// A verifier over `fetcher` and `clock` with the fixture project and issuer.
-    static func verifier(fetcher: FakeFetcher, clock: ManualClock, clockSkew: TimeInterval = 60) -> IDTokenVerifier {
+    static func verifier(fetcher: FakeOutboundHTTP, clock: ManualClock, clockSkew: TimeInterval = 60) -> IDTokenVerifier {
         IDTokenVerifier(
-            projectID: projectID, issuer: issuer, jwksURL: jwksURL, clockSkew: clockSkew, fetcher: fetcher,
+            projectID: projectID, issuer: issuer, jwksURL: jwksURL, clockSkew: clockSkew, http: fetcher,
             clock: { clock.now })
     }
 }
@@ -86,56 +87,19 @@ final class ManualClock: Sendable {
     }
 }
 
-/// A JWKS fetcher that serves whatever the test sets, counts fetches, and can fail or run a hook.
-final class FakeFetcher: JWKSFetching {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String { "connection refused (fake)" }
+extension FakeOutboundHTTP {
+    /// Hearth's JWKS endpoint serving `jwks` (key A as `key-a` by default).
+    static func jwks(
+        _ jwks: JSONWebKeySet = Fixtures.jwks([(Fixtures.keyA, "key-a")]), maxAge: TimeInterval? = 300
+    ) -> FakeOutboundHTTP {
+        let http = FakeOutboundHTTP()
+        http.serve(jwks, maxAge: maxAge)
+        return http
     }
 
-    private struct State {
-        var jwks: JSONWebKeySet
-        var maxAge: TimeInterval?
-        var failing = false
-        var count = 0
-        var urls: [URL] = []
-    }
-
-    private let state: Mutex<State>
-    /// Called inside every fetch (outside the fetcher's lock) with the fetch's number, starting at 1.
-    private let hook: Mutex<(@Sendable (Int) -> Void)?>
-
-    init(_ jwks: JSONWebKeySet = Fixtures.jwks([(Fixtures.keyA, "key-a")]), maxAge: TimeInterval? = 300) {
-        state = Mutex(State(jwks: jwks, maxAge: maxAge))
-        hook = Mutex(nil)
-    }
-
-    var fetchCount: Int { state.withLock { $0.count } }
-    var requestedURLs: [URL] { state.withLock { $0.urls } }
-
-    func serve(_ jwks: JSONWebKeySet, maxAge: TimeInterval? = 300) {
-        state.withLock {
-            $0.jwks = jwks
-            $0.maxAge = maxAge
-            $0.failing = false
-        }
-    }
-
-    func fail(_ failing: Bool = true) {
-        state.withLock { $0.failing = failing }
-    }
-
-    func onFetch(_ body: @escaping @Sendable (Int) -> Void) {
-        hook.withLock { $0 = body }
-    }
-
-    func fetchJWKS(from url: URL) throws -> (keys: JSONWebKeySet, maxAge: TimeInterval?) {
-        let (number, jwks, maxAge, failing) = state.withLock { state in
-            state.count += 1
-            state.urls.append(url)
-            return (state.count, state.jwks, state.maxAge, state.failing)
-        }
-        if let hook = hook.withLock({ $0 }) { hook(number) }
-        if failing { throw Failure() }
-        return (jwks, maxAge)
+    /// Serves `jwks` from now on, with `Cache-Control: max-age=<maxAge>` (no header for nil).
+    func serve(_ jwks: JSONWebKeySet = Fixtures.jwks([(Fixtures.keyA, "key-a")]), maxAge: TimeInterval? = 300) {
+        let headers = maxAge.map { ["Cache-Control": "max-age=\(Int($0))"] } ?? [:]
+        set(.answer(headers: headers, body: (try? JSONEncoder().encode(jwks)) ?? Data()))
     }
 }

@@ -4,11 +4,12 @@ import Foundation
 import FoundationNetworking
 #endif
 import HearthHTTP
-import HearthServer
+import HearthOutbound
+import HearthProtocol
 import Testing
 
-@Suite("URLSessionFetcher: timeout")
-struct URLSessionFetcherTimeoutTests {
+@Suite("URLSessionOutboundHTTP: timeout")
+struct URLSessionOutboundHTTPTimeoutTests {
     @Test("a server that never answers makes the GET fail with a timeout, not hang")
     func neverAnswers() throws {
         let release = DispatchSemaphore(value: 0)
@@ -21,9 +22,9 @@ struct URLSessionFetcherTimeoutTests {
             release.signal()
             server.shutdown(gracePeriod: .seconds(1))
         }
-        let fetcher = URLSessionFetcher(timeout: 0.5)
+        let http = URLSessionOutboundHTTP(timeout: 0.5)
         let error = #expect(throws: URLError.self) {
-            _ = try fetcher.get(URL(string: "http://127.0.0.1:\(server.port)/tokeninfo")!, headers: [:])
+            _ = try http.send(.get(URL(string: "http://127.0.0.1:\(server.port)/tokeninfo")!))
         }
         #expect(error?.code == .timedOut)
     }

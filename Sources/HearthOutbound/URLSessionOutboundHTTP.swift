@@ -1,29 +1,27 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+public import HearthProtocol
 import Synchronization
 
-/// Blocking HTTP exchanges over URLSession, safe to call from the HTTP server's worker threads. The one
-/// mechanism behind the Google fetches (`URLSessionFetcher`) and the SMS senders (`URLSessionPoster`).
+/// ``OutboundHTTP`` over URLSession: the one client behind Hearth's calls to identity providers, Apple, SMS gateways
+/// and webhooks, and HearthVerify's JWKS and revocation lookups. Blocking, and safe to call from the HTTP server's
+/// worker threads and from Dispatch threads (async callers hop off the cooperative pool before calling it, as
+/// HearthVerify's async `verify` does).
 ///
 /// - Authentication challenges are never answered: a 401 comes back as the answer. (On Linux, URLSession
 ///   would otherwise stall until the timeout on a 401 carrying `WWW-Authenticate: Basic realm=…`.)
-/// - Redirects are followed only when asked for.
-/// - The call returns (throwing `URLError(.timedOut)`) at most about a second after `timeout`.
-final class BlockingHTTPClient: Sendable {
-    struct Answer: Sendable {
-        var status: Int
-        /// Header names as the server sent them.
-        var headers: [String: String]
-        var body: Data
-    }
-
+/// - Redirects are followed only when the request says so (``OutboundRequest/followsRedirects``: GETs, not POSTs).
+/// - No cookies, credentials or cache are stored.
+/// - A call returns (throwing `URLError(.timedOut)`) at most about a second after `timeout`.
+public final class URLSessionOutboundHTTP: OutboundHTTP {
     private let session: URLSession
     private let exchanges: Exchanges
     private let timeout: TimeInterval
 
-    init(timeout: TimeInterval, followRedirects: Bool) {
+    /// - Parameter timeout: seconds a whole exchange may take (Hearth's `outbound.timeoutSeconds`, 5 by default).
+    public init(timeout: TimeInterval) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -31,20 +29,20 @@ final class BlockingHTTPClient: Sendable {
         configuration.httpCookieStorage = nil
         configuration.urlCredentialStorage = nil
         configuration.urlCache = nil
-        exchanges = Exchanges(followRedirects: followRedirects)
+        exchanges = Exchanges()
         session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
         self.timeout = timeout
     }
 
-    func send(method: String, url: URL, headers: [String: String], body: Data?) throws -> Answer {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
-        let outcome = Mutex<Result<Answer, any Error>?>(nil)
+    public func send(_ request: OutboundRequest) throws -> OutboundResponse {
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        urlRequest.httpBody = request.body
+        let outcome = Mutex<Result<OutboundResponse, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request)
-        exchanges.begin(task.taskIdentifier) { result in
+        let task = session.dataTask(with: urlRequest)
+        exchanges.begin(task.taskIdentifier, followsRedirects: request.followsRedirects) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -58,27 +56,23 @@ final class BlockingHTTPClient: Sendable {
     }
 }
 
-/// The session's delegate: collects each task's status, headers and body; refuses challenges, and
-/// redirects unless told to follow them.
+/// The session's delegate: collects each task's status, headers and body; refuses challenges, and redirects of the
+/// tasks that do not follow them.
 private final class Exchanges: NSObject, URLSessionDataDelegate, Sendable {
-    typealias Completion = @Sendable (Result<BlockingHTTPClient.Answer, any Error>) -> Void
+    typealias Completion = @Sendable (Result<OutboundResponse, any Error>) -> Void
 
     private struct Exchange {
         var completion: Completion
+        var followsRedirects: Bool
         var response: HTTPURLResponse?
         var body = Data()
         var refusedChallenge = false
     }
 
-    private let followRedirects: Bool
     private let open = Mutex<[Int: Exchange]>([:])
 
-    init(followRedirects: Bool) {
-        self.followRedirects = followRedirects
-    }
-
-    func begin(_ taskIdentifier: Int, completion: @escaping Completion) {
-        open.withLock { $0[taskIdentifier] = Exchange(completion: completion) }
+    func begin(_ taskIdentifier: Int, followsRedirects: Bool, completion: @escaping Completion) {
+        open.withLock { $0[taskIdentifier] = Exchange(completion: completion, followsRedirects: followsRedirects) }
     }
 
     func abandon(_ taskIdentifier: Int) {
@@ -103,7 +97,8 @@ private final class Exchanges: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(followRedirects ? request : nil)
+        let follows = open.withLock { $0[task.taskIdentifier]?.followsRedirects ?? false }
+        completionHandler(follows ? request : nil)
     }
 
     func urlSession(
@@ -133,6 +128,6 @@ private final class Exchanges: NSObject, URLSessionDataDelegate, Sendable {
         for (name, value) in response.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
-        exchange.completion(.success(.init(status: response.statusCode, headers: headers, body: exchange.body)))
+        exchange.completion(.success(OutboundResponse(status: response.statusCode, headers: headers, body: exchange.body)))
     }
 }
