@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSQLShared
 import Postgres
 
 /// Turns errors from the PostgreSQL layer into `StoreError`s; any other error (a `StoreError`, or one the caller's
@@ -56,3 +57,15 @@ let uniqueConstraintCodes: [String: StoreError.Code] = [
     "provider_token_revocations_pkey": .duplicateToken,
     "oob_codes_pkey": .duplicateToken,
 ]
+
+extension PostgresError {
+    /// The constraint the statement broke (a primary key is the one whose name ends in `_pkey`), if it broke one.
+    var violation: SQLConstraintViolation? {
+        guard let sqlState, sqlState.hasPrefix("23") else { return nil }
+        switch sqlState {
+        case "23505": return constraint?.hasSuffix("_pkey") == true ? .primaryKey : .unique
+        case foreignKeyViolation: return .foreignKey
+        default: return .other
+        }
+    }
+}

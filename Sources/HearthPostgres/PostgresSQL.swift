@@ -302,23 +302,6 @@ enum PostgresSQL {
             SELECT tenant_id, key FROM limit_counters WHERE expires_at_millis < $1 ORDER BY expires_at_millis LIMIT $2)
         """
 
-    // MARK: Email action codes
-
-    private static let oobCodeColumns = [
-        "code_hash", "kind", "local_id", "email", "new_email", "continue_url", "created_at_millis", "expires_at_millis",
-    ]
-    static let oobCodeByHash = "SELECT \(oobCodeColumns.joined(separator: ", ")) FROM oob_codes WHERE tenant_id = \(scope) AND code_hash = $1"
-    static let insertOOBCode = """
-        INSERT INTO oob_codes (tenant_id, \(oobCodeColumns.joined(separator: ", ")))
-        VALUES (\(scope), \(parameters(oobCodeColumns.count)))
-        """
-    static let deleteOOBCode = "DELETE FROM oob_codes WHERE tenant_id = \(scope) AND code_hash = $1"
-    static let deleteOOBCodesOfAccount = "DELETE FROM oob_codes WHERE tenant_id = \(scope) AND local_id = $1 AND kind IS DISTINCT FROM $2"
-    static let deleteExpiredOOBCodes = """
-        DELETE FROM oob_codes WHERE code_hash IN (
-            SELECT code_hash FROM oob_codes WHERE expires_at_millis < $1 ORDER BY expires_at_millis LIMIT $2)
-        """
-
     // MARK: Service accounts
 
     private static let serviceAccountSelect = """

@@ -4,7 +4,7 @@ import Postgres
 
 /// The `StoreReader` handed to `PostgresStore.read` (and, as `PostgresStoreWriter`, to `write`): queries on one
 /// connection inside one transaction. Valid only inside the closure that received it.
-class PostgresStoreReader: StoreReader {
+class PostgresStoreReader: SQLStoreReading {
     final let connection: PostgresConnection
     /// Seals and opens the secret columns (signing keys, TOTP secrets, provider tokens).
     final let sealer: any SecretSealer
@@ -19,6 +19,7 @@ class PostgresStoreReader: StoreReader {
     final var snapshots: AccountSnapshots?
     /// A `.rowLocks` writer's: the accounts and refresh sessions it reads are locked (`FOR UPDATE`) until the commit.
     final var locksRows = false
+    final let dialect = SQLDialect.postgres
 
     init(connection: PostgresConnection, sealer: any SecretSealer) {
         self.connection = connection
@@ -76,6 +77,66 @@ class PostgresStoreReader: StoreReader {
 
     final func exists(_ sql: String, _ key: String) throws -> Bool {
         try !query(sql, [.text(key)]).isEmpty
+    }
+
+    final func query<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (PostgresRow) throws -> T) throws
+        -> [T]
+    {
+        try rows(statement.postgres.sql, Self.values(statement, binds), decode)
+    }
+
+    final func queryFirst<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (PostgresRow) throws -> T)
+        throws -> T?
+    {
+        try firstRow(statement.postgres.sql, Self.values(statement, binds), decode)
+    }
+
+    final func execute(_ statement: SQLStatement, _ binds: SQLBinds) throws -> Int {
+        try update(statement.postgres.sql, Self.values(statement, binds))
+    }
+
+    /// In a savepoint: a statement that fails outside one breaks the whole transaction.
+    final func execute(
+        _ statement: SQLStatement, _ binds: SQLBinds, violation: (SQLConstraintViolation) throws -> StoreError.Code?
+    ) throws -> Int {
+        do {
+            return try savepoint { try execute(statement, binds) }
+        } catch let error as PostgresError {
+            guard let broken = error.violation, let code = try violation(broken) else { throw error }
+            throw StoreError(code)
+        }
+    }
+
+    /// Runs `body` in a savepoint: if it throws, what it did is undone and the transaction goes on. The savepoint
+    /// statements travel with the statements around them (`sendWithNextStatement`): no round trip of their own.
+    final func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try connection.sendWithNextStatement("SAVEPOINT hearth_operation")
+        savepointDepth += 1
+        do {
+            let value = try body()
+            savepointDepth -= 1
+            try connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
+            return value
+        } catch {
+            savepointDepth -= 1
+            if failure == nil {
+                try connection.sendWithNextStatement("ROLLBACK TO SAVEPOINT hearth_operation")
+                try connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
+            }
+            throw error
+        }
+    }
+
+    private static func values(_ statement: SQLStatement, _ binds: SQLBinds) -> [PostgresValue] {
+        statement.postgres.values(binds).map { value in
+            switch value {
+            case .null: .null
+            case .text(let text): .text(text)
+            case .integer(let number): .int64(number)
+            case .bool(let flag): .bool(flag)
+            case .bytes(let bytes): .bytes(bytes)
+            }
+        }
     }
 
     // MARK: Accounts
@@ -280,14 +341,6 @@ class PostgresStoreReader: StoreReader {
     final func limitCounter(key: String) throws -> LimitCounter? {
         try run("limitCounter(key:)") {
             try firstRow(PostgresSQL.limitCounterByKey, [.text(key)]) { try $0.limitCounter() }
-        }
-    }
-
-    // MARK: Email action codes
-
-    final func oobCode(hash: String) throws -> OOBCodeRecord? {
-        try run("oobCode(hash:)") {
-            try firstRow(PostgresSQL.oobCodeByHash, [.text(hash)]) { try $0.oobCode() }
         }
     }
 

@@ -6,33 +6,13 @@ import Postgres
 /// is atomic on its own: one that fails changes nothing and leaves the transaction usable (a statement that may
 /// break a constraint runs in a savepoint, as a failed statement would abort the whole transaction), so a body may
 /// catch a `StoreError` and go on.
-final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
+final class PostgresStoreWriter: PostgresStoreReader, SQLStoreWriting {
     /// - Parameter locksRows: the accounts and refresh sessions read through this writer are read `FOR UPDATE`
     ///   (a `.rowLocks` write, at `READ COMMITTED`).
     init(connection: PostgresConnection, sealer: any SecretSealer, locksRows: Bool) {
         super.init(connection: connection, sealer: sealer)
         snapshots = AccountSnapshots()
         self.locksRows = locksRows
-    }
-
-    /// Runs `body` in a savepoint: if it throws, what it did is undone and the transaction goes on. The savepoint
-    /// statements travel with the statements around them (`sendWithNextStatement`): no round trip of their own.
-    private func savepoint<T>(_ body: () throws -> T) throws -> T {
-        try connection.sendWithNextStatement("SAVEPOINT hearth_operation")
-        savepointDepth += 1
-        do {
-            let value = try body()
-            savepointDepth -= 1
-            try connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
-            return value
-        } catch {
-            savepointDepth -= 1
-            if failure == nil {
-                try connection.sendWithNextStatement("ROLLBACK TO SAVEPOINT hearth_operation")
-                try connection.sendWithNextStatement("RELEASE SAVEPOINT hearth_operation")
-            }
-            throw error
-        }
     }
 
     /// Runs a statement that may break a unique or foreign key (mapped to a `StoreError` by `run`) in a savepoint.
@@ -298,39 +278,6 @@ final class PostgresStoreWriter: PostgresStoreReader, StoreWriter {
         try run("deleteExpiredMFAState") {
             try update(PostgresSQL.deleteExpiredMFAPendingSignIns, [.int64(seconds)])
                 + update(PostgresSQL.deleteExpiredVerificationSessions, [.int64(seconds), .int64(keepSinceMillis)])
-        }
-    }
-
-    // MARK: Email action codes
-
-    func insertOOBCode(_ code: OOBCodeRecord) throws {
-        try run("insertOOBCode") {
-            try guarded(
-                PostgresSQL.insertOOBCode,
-                [
-                    .text(code.codeHash), .text(code.kind.rawValue), .nullable(code.localID),
-                    .text(code.email.lowercased()), .nullable(code.newEmail?.lowercased()), .nullable(code.continueURL),
-                    .int64(code.createdAtMillis), .int64(code.expiresAtMillis),
-                ])
-        }
-    }
-
-    @discardableResult
-    func deleteOOBCode(hash: String) throws -> Bool {
-        try run("deleteOOBCode") { try update(PostgresSQL.deleteOOBCode, [.text(hash)]) > 0 }
-    }
-
-    @discardableResult
-    func deleteOOBCodes(localID: String, keeping kept: OOBCodeRecord.Kind?) throws -> Int {
-        try run("deleteOOBCodes(localID:keeping:)") {
-            try update(PostgresSQL.deleteOOBCodesOfAccount, [.text(localID), .nullable(kept?.rawValue)])
-        }
-    }
-
-    @discardableResult
-    func deleteExpiredOOBCodes(before millis: Int64, limit: Int) throws -> Int {
-        try run("deleteExpiredOOBCodes") {
-            try update(PostgresSQL.deleteExpiredOOBCodes, [.int64(millis), .int64(Int64(max(0, limit)))])
         }
     }
 

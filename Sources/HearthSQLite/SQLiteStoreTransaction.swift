@@ -4,7 +4,7 @@ import SQLite
 
 /// The `StoreReader` handed to `SQLiteStore.read`: queries on one connection inside one read
 /// transaction. Valid only inside the closure that received it.
-class SQLiteStoreReader: StoreReader {
+class SQLiteStoreReader: SQLStoreReading {
     final let connection: SQLiteConnection
     /// Seals and opens the secret columns (signing keys, TOTP secrets, provider tokens).
     final let sealer: any SecretSealer
@@ -12,6 +12,9 @@ class SQLiteStoreReader: StoreReader {
     final var isOpen = true
     /// A writer's accounts as its transaction stored them (nil in a reader: nothing changes under it).
     final var snapshots: AccountSnapshots?
+    /// The writer holds the whole database: nothing to lock row by row.
+    final let locksRows = false
+    final let dialect = SQLDialect.sqlite
 
     init(connection: SQLiteConnection, sealer: any SecretSealer) {
         self.connection = connection
@@ -28,13 +31,60 @@ class SQLiteStoreReader: StoreReader {
             throw translateStoreError(error, operation: "\(operation)")
         }
     }
+
+    final func query<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (SQLiteRow) throws -> T) throws -> [T] {
+        try connection.queryAll(statement.sqlite.sql, Self.values(statement, binds), decode)
+    }
+
+    final func queryFirst<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (SQLiteRow) throws -> T) throws
+        -> T?
+    {
+        try connection.queryFirst(statement.sqlite.sql, Self.values(statement, binds), decode)
+    }
+
+    final func execute(_ statement: SQLStatement, _ binds: SQLBinds) throws -> Int {
+        try connection.execute(statement.sqlite.sql, Self.values(statement, binds))
+    }
+
+    /// A failed SQLite statement changes nothing on its own: no savepoint needed.
+    final func execute(
+        _ statement: SQLStatement, _ binds: SQLBinds, violation: (SQLConstraintViolation) throws -> StoreError.Code?
+    ) throws -> Int {
+        do {
+            return try execute(statement, binds)
+        } catch let error as SQLiteError where error.matches(.constraint) {
+            let broken: SQLConstraintViolation =
+                switch error.code {
+                case .constraintPrimaryKey: .primaryKey
+                case .constraintUnique: .unique
+                case .constraintForeignKey: .foreignKey
+                default: .other
+                }
+            guard let code = try violation(broken) else { throw error }
+            throw StoreError(code)
+        }
+    }
+
+    final func savepoint<T>(_ body: () throws -> T) throws -> T { try connection.savepoint(body) }
+
+    private static func values(_ statement: SQLStatement, _ binds: SQLBinds) -> [SQLiteValue] {
+        statement.sqlite.values(binds).map { value in
+            switch value {
+            case .null: .null
+            case .text(let text): .text(text)
+            case .integer(let number): .integer(number)
+            case .bool(let flag): .integer(flag ? 1 : 0)
+            case .bytes(let bytes): .blob(bytes)
+            }
+        }
+    }
 }
 
 
 /// The `StoreWriter` handed to `SQLiteStore.write`: runs on the writer connection inside the
 /// closure's `BEGIN IMMEDIATE` transaction. Each method is atomic on its own: one that fails changes
 /// nothing (multi-statement methods run in a savepoint), so a body may catch a `StoreError` and go on.
-final class SQLiteStoreWriter: SQLiteStoreReader, StoreWriter {
+final class SQLiteStoreWriter: SQLiteStoreReader, SQLStoreWriting {
     override init(connection: SQLiteConnection, sealer: any SecretSealer) {
         super.init(connection: connection, sealer: sealer)
         snapshots = AccountSnapshots()
@@ -105,5 +155,6 @@ enum SQL {
         ("sessionPage", sessionPage), ("refreshSessionPage", refreshSessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
         ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
         ("revokeServiceAccount", revokeServiceAccount), ("staleAnonymousAccountPage", staleAnonymousAccountPage),
-    ] + providerTokenRevocationLookups + oobCodeLookups + auditEventLookups + cascadeLookups
+    ] + providerTokenRevocationLookups + auditEventLookups + cascadeLookups
+        + SQLCatalogue.indexedLookups.map { ($0.name, $0.statement.sqlite.sql) }
 }

@@ -281,10 +281,6 @@ struct PostgresStoreTests {
             ("limitCounterByKey", PostgresSQL.limitCounterByKey),
             ("deleteLimitCounter", PostgresSQL.deleteLimitCounter),
             ("deleteExpiredLimitCounters", PostgresSQL.deleteExpiredLimitCounters),
-            ("oobCodeByHash", PostgresSQL.oobCodeByHash),
-            ("deleteOOBCode", PostgresSQL.deleteOOBCode),
-            ("deleteOOBCodesOfAccount", PostgresSQL.deleteOOBCodesOfAccount),
-            ("deleteExpiredOOBCodes", PostgresSQL.deleteExpiredOOBCodes),
             ("serviceAccountByKeyID", PostgresSQL.serviceAccountByKeyID),
             ("liveServiceAccountByEmail", PostgresSQL.liveServiceAccountByEmail),
             ("revokeServiceAccount", PostgresSQL.revokeServiceAccount),
@@ -301,6 +297,7 @@ struct PostgresStoreTests {
             ("cascade to mfa_enrollments", "SELECT 1 FROM mfa_enrollments WHERE local_id = $1"),
             ("cascade to mfa_pending_sign_ins", "SELECT 1 FROM mfa_pending_sign_ins WHERE local_id = $1"),
         ] + AuditQuery.everyFilterCombination.map { ("auditEventPage \($0.filterNames)", PostgresSQL.auditEventPage($0).sql) }
+        + SQLCatalogue.indexedLookups.map { ($0.name, $0.statement.postgres.sql) }
 
     @Test("every lookup is served by an index (no sequential scan when PostgreSQL is told to avoid them)")
     func everyLookupIsIndexed() throws {
