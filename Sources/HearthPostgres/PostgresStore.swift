@@ -90,7 +90,7 @@ public final class PostgresStore: HearthStore, SecretResealing {
         self.scope = scope
     }
 
-    /// Every statement reads the scope from the setting `hearth.tenant` (see `PostgresSQL.scope`), which a
+    /// Every statement reads the scope from the setting `hearth.tenant` (see `SQLDialect.postgres.scope`), which a
     /// transaction in a tenant sets for itself alone; the statements and their prepared plans are the same in every
     /// scope, and setting it costs no round trip of its own.
     public func scoped(to scope: StoreScope) -> any HearthStore { PostgresStore(self, scope: scope) }

@@ -16,16 +16,19 @@ public protocol SQLStoreSession: AnyObject {
     var locksRows: Bool { get }
 
     /// Runs one store operation, turning the engine's errors into `StoreError`s.
+    @discardableResult
     func run<T>(_ operation: StaticString, _ body: () throws -> T) throws -> T
     /// The rows of `statement`, each decoded by `decode`.
     func query<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (Row) throws -> T) throws -> [T]
     /// The first row of `statement`, decoded; `nil` when there is none.
     func queryFirst<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (Row) throws -> T) throws -> T?
     /// Runs `statement` and returns how many rows it changed.
+    @discardableResult
     func execute(_ statement: SQLStatement, _ binds: SQLBinds) throws -> Int
     /// Runs a statement that may break a constraint, so that breaking one changes nothing and leaves the transaction
     /// usable (PostgreSQL runs it in a savepoint); `violation` then names the `StoreError` code to throw after the
     /// statement was undone (it may query the store), or `nil` to let the engine's error go on.
+    @discardableResult
     func execute(
         _ statement: SQLStatement, _ binds: SQLBinds, violation: (SQLConstraintViolation) throws -> StoreError.Code?
     ) throws -> Int
@@ -73,7 +76,8 @@ public protocol SQLStoreWriting: SQLStoreReading, StoreWriter {}
 public enum SQLCatalogue {
     /// The lookups that must be served by an index (checked by each store's tests against its planner).
     public static var indexedLookups: [(name: String, statement: SQLStatement)] {
-        oobCodeLookups
+        oobCodeLookups + providerTokenRevocationLookups + limitCounterLookups + auditEventLookups
+            + projectRecordLookups + mfaLookups + sessionLookups
     }
 }
 

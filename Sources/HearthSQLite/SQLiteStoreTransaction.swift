@@ -89,25 +89,6 @@ final class SQLiteStoreWriter: SQLiteStoreReader, SQLStoreWriting {
         super.init(connection: connection, sealer: sealer)
         snapshots = AccountSnapshots()
     }
-
-    /// Runs a statement, turning a constraint failure into the `StoreError` code `map` picks for it.
-    @discardableResult
-    func execute(
-        _ sql: String, _ values: [SQLiteValue], constraint map: (SQLiteError.ResultCode) -> StoreError.Code? = { _ in nil }
-    ) throws -> Int {
-        do {
-            return try connection.execute(sql, values)
-        } catch let error as SQLiteError where error.matches(.constraint) {
-            guard let code = map(error.code) else { throw error }
-            throw StoreError(code)
-        }
-    }
-
-
-    func exists(_ sql: String, _ key: String) throws -> Bool {
-        try connection.queryFirst(sql, [.text(key)]) { _ in true } ?? false
-    }
-
 }
 
 /// Every statement the store runs. Values only ever reach SQLite as bound `?` parameters.
@@ -123,38 +104,8 @@ enum SQL {
 
     /// Every lookup that must be served by an index (checked by the tests with EXPLAIN QUERY PLAN).
     static let indexedLookups: [(name: String, sql: String)] = [
-        ("accountByLocalID", accountByLocalID), ("accountByEmail", accountByEmail),
-        ("accountByIdentity", accountByIdentity), ("accountByPhoneNumber", accountByPhoneNumber),
-        ("accountPage", accountPage), ("identitiesOfAccount", identitiesOfAccount),
-        ("recordRefresh", recordRefresh), ("deleteAccount", deleteAccount),
-        ("deleteIdentitiesOfAccount", deleteIdentitiesOfAccount), ("refreshSessionByID", refreshSessionByID),
-        ("refreshSessionByLegacyToken", refreshSessionByLegacyToken),
-        ("retireSigningKey", retireSigningKey),
-        ("deleteSigningKey", deleteSigningKey), ("devAccountBySubject", devAccountBySubject),
-        ("devAccountByEmail", devAccountByEmail), ("devGrantByHash", devGrantByHash),
-        ("deleteDevGrant", deleteDevGrant), ("deleteDevGrantsOfClient", deleteDevGrantsOfClient),
-        ("deleteExpiredDevGrants", deleteExpiredDevGrants), ("accountExists", accountExists),
-        ("devAccountExists", devAccountExists), ("refreshSessionExists", refreshSessionExists),
-        ("insertRefreshSession", insertRefreshSession),
-        ("enrollmentsOfAccount", enrollmentsOfAccount), ("deleteEnrollmentsOfAccount", deleteEnrollmentsOfAccount),
-        ("mfaPendingSignInByHash", mfaPendingSignInByHash), ("mfaPendingSignInExists", mfaPendingSignInExists),
-        ("updateMFAPendingSignIn", updateMFAPendingSignIn), ("deleteMFAPendingSignIn", deleteMFAPendingSignIn),
-        ("deleteExpiredMFAPendingSignIns", deleteExpiredMFAPendingSignIns),
-        ("verificationSessionByHash", verificationSessionByHash),
-        ("verificationSessionExists", verificationSessionExists),
-        ("insertVerificationSession", insertVerificationSession),
-        ("updateVerificationSession", updateVerificationSession),
-        ("deleteVerificationSession", deleteVerificationSession),
-        ("verificationSessionsOfNumber", verificationSessionsOfNumber),
-        ("deleteExpiredVerificationSessions", deleteExpiredVerificationSessions),
-        ("limitCounterByKey", limitCounterByKey), ("deleteLimitCounter", deleteLimitCounter),
-        ("deleteExpiredLimitCounters", deleteExpiredLimitCounters),
-        ("liveSessionIDs", liveSessionIDs), ("rotateRefreshSession", rotateRefreshSession),
-        ("revokeSession", revokeSession), ("legacyRefreshTokenPage", legacyRefreshTokenPage),
+        ("refreshSessionByLegacyToken", refreshSessionByLegacyToken), ("legacyRefreshTokenPage", legacyRefreshTokenPage),
         ("purgeLegacyRefreshTokens", purgeLegacyRefreshTokens),
-        ("sessionPage", sessionPage), ("refreshSessionPage", refreshSessionPage), ("revokeDeadSessions", revokeDeadSessions), ("purgeSessions", purgeSessions),
-        ("serviceAccountByKeyID", serviceAccountByKeyID), ("liveServiceAccountByEmail", liveServiceAccountByEmail),
-        ("revokeServiceAccount", revokeServiceAccount), ("staleAnonymousAccountPage", staleAnonymousAccountPage),
-    ] + providerTokenRevocationLookups + auditEventLookups + cascadeLookups
+    ] + cascadeLookups
         + SQLCatalogue.indexedLookups.map { ($0.name, $0.statement.sqlite.sql) }
 }
