@@ -1,5 +1,6 @@
 import Foundation
 public import HearthCore
+import HearthSQLShared
 import Postgres
 import Synchronization
 

@@ -4,38 +4,20 @@ import Postgres
 
 /// The `StoreReader` handed to `PostgresStore.read` (and, as `PostgresStoreWriter`, to `write`): queries on one
 /// connection inside one transaction. Valid only inside the closure that received it.
-class PostgresStoreReader: SQLStoreReading {
-    final let connection: PostgresConnection
-    /// Seals and opens the secret columns (signing keys, TOTP secrets, provider tokens).
-    final let sealer: any SecretSealer
-    /// Cleared when the closure returns; using the reader afterwards is a programming error.
-    final var isOpen = true
+class PostgresStoreReader: SQLStoreSessionBase<PostgresConnection>, SQLStoreReading {
     /// The first error that broke the transaction (a lost race, a lost connection, or any failed statement outside
     /// a savepoint): the store retries or fails the whole call by it, even if the body caught the error.
     final var failure: PostgresError?
     /// How many savepoints are open: a statement that fails inside one does not break the transaction.
     final var savepointDepth = 0
-    /// A writer's accounts as its transaction stored them (nil in a reader: nothing changes under it).
-    final var snapshots: AccountSnapshots?
-    /// A `.rowLocks` writer's: the accounts and refresh sessions it reads are locked (`FOR UPDATE`) until the commit.
-    final var locksRows = false
-    final let dialect = SQLDialect.postgres
 
     init(connection: PostgresConnection, sealer: any SecretSealer) {
-        self.connection = connection
-        self.sealer = sealer
+        super.init(connection: connection, dialect: .postgres, sealer: sealer)
     }
 
-    /// Runs one store operation: PostgreSQL errors become `StoreError`s here and never go further (the store
-    /// learns of them through `failure`).
-    @discardableResult
-    final func run<T>(_ operation: StaticString, _ body: () throws -> T) throws -> T {
-        precondition(isOpen, "a StoreReader or StoreWriter was used after its read/write closure returned")
-        do {
-            return try body()
-        } catch {
-            throw translatePostgresError(error, operation: "\(operation)")
-        }
+    /// PostgreSQL errors become `StoreError`s here and never go further (the store learns of them through `failure`).
+    final func translate(_ error: any Error, operation: String) -> any Error {
+        translatePostgresError(error, operation: operation)
     }
 
     /// The rows of `statement`, each decoded by `decode`; a value that cannot be decoded is `.corrupt`. An error that
@@ -104,14 +86,9 @@ class PostgresStoreReader: SQLStoreReading {
     }
 
     private static func values(_ statement: SQLStatement, _ binds: SQLBinds) -> [PostgresValue] {
-        statement.postgres.values(binds).map { value in
-            switch value {
-            case .null: .null
-            case .text(let text): .text(text)
-            case .integer(let number): .int64(number)
-            case .bool(let flag): .bool(flag)
-            case .bytes(let bytes): .bytes(bytes)
-            }
+        statement.postgres.values(binds).map {
+            $0.converted(
+                null: .null, text: { .text($0) }, integer: { .int64($0) }, bool: { .bool($0) }, bytes: { .bytes($0) })
         }
     }
 

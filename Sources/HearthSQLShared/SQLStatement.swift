@@ -77,6 +77,20 @@ public enum SQLValue: Sendable, Equatable {
     public init(_ number: Int?) { self = number.map { .integer(Int64($0)) } ?? .null }
     /// `.bytes`, or `.null` for `nil`.
     public init(_ bytes: [UInt8]?) { self = bytes.map { .bytes($0) } ?? .null }
+
+    /// The value as an engine's own, made by the function for its kind.
+    public func converted<Value>(
+        null: Value, text: (String) -> Value, integer: (Int64) -> Value, bool: (Bool) -> Value,
+        bytes: ([UInt8]) -> Value
+    ) -> Value {
+        switch self {
+        case .null: null
+        case .text(let value): text(value)
+        case .integer(let value): integer(value)
+        case .bool(let value): bool(value)
+        case .bytes(let value): bytes(value)
+        }
+    }
 }
 
 /// The values of a statement's binds, by name.

@@ -15,9 +15,10 @@ public protocol SQLStoreSession: AnyObject {
     /// Whether the accounts and refresh sessions read are locked until the commit (a `.rowLocks` PostgreSQL writer).
     var locksRows: Bool { get }
 
-    /// Runs one store operation, turning the engine's errors into `StoreError`s.
-    @discardableResult
-    func run<T>(_ operation: StaticString, _ body: () throws -> T) throws -> T
+    /// Cleared when the read or write closure returns; using the session afterwards is a programming error.
+    var isOpen: Bool { get }
+    /// The engine's error as a `StoreError` (any other error passes unchanged).
+    func translate(_ error: any Error, operation: String) -> any Error
     /// The rows of `statement`, each decoded by `decode`.
     func query<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (Row) throws -> T) throws -> [T]
     /// The first row of `statement`, decoded; `nil` when there is none.
@@ -38,6 +39,17 @@ public protocol SQLStoreSession: AnyObject {
 }
 
 extension SQLStoreSession {
+    /// Runs one store operation: the engine's errors become `StoreError`s here and never go further.
+    @discardableResult
+    public func run<T>(_ operation: StaticString, _ body: () throws -> T) throws -> T {
+        precondition(isOpen, "a StoreReader or StoreWriter was used after its read/write closure returned")
+        do {
+            return try body()
+        } catch {
+            throw translate(error, operation: "\(operation)")
+        }
+    }
+
     public func query<T>(_ statement: SQLStatement, _ decode: (Row) throws -> T) throws -> [T] {
         try query(statement, [:], decode)
     }
@@ -62,6 +74,28 @@ extension SQLStoreSession {
     /// The value to bind for a secret kept in a TEXT column (sealed values are ASCII).
     public func sealed(_ secret: String, _ field: SecretField) throws -> SQLValue {
         .text(String(decoding: try sealer.seal(Array(secret.utf8), for: field), as: UTF8.self))
+    }
+}
+
+/// What each reader and writer of the SQL stores holds besides its engine's own state: the connection of its
+/// transaction, and what ``SQLStoreSession`` asks for.
+open class SQLStoreSessionBase<Connection> {
+    public final let connection: Connection
+    public final let dialect: SQLDialect
+    /// Seals and opens the secret columns (signing keys, TOTP secrets, provider tokens).
+    public final let sealer: any SecretSealer
+    /// Cleared when the closure returns; using the reader afterwards is a programming error.
+    public final var isOpen = true
+    /// A writer's accounts as its transaction stored them (nil in a reader: nothing changes under it).
+    public final var snapshots: AccountSnapshots?
+    /// A PostgreSQL `.rowLocks` writer's: the accounts and refresh sessions it reads are locked (`FOR UPDATE`)
+    /// until the commit.
+    public final var locksRows = false
+
+    public init(connection: Connection, dialect: SQLDialect, sealer: any SecretSealer) {
+        self.connection = connection
+        self.dialect = dialect
+        self.sealer = sealer
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 public import HearthCore
+import HearthSQLShared
 import SQLite
 
 /// Hearth's default store: one SQLite file in WAL mode, one writer connection and a few readers.

@@ -4,32 +4,14 @@ import SQLite
 
 /// The `StoreReader` handed to `SQLiteStore.read`: queries on one connection inside one read
 /// transaction. Valid only inside the closure that received it.
-class SQLiteStoreReader: SQLStoreReading {
-    final let connection: SQLiteConnection
-    /// Seals and opens the secret columns (signing keys, TOTP secrets, provider tokens).
-    final let sealer: any SecretSealer
-    /// Cleared when the closure returns; using the reader afterwards is a programming error.
-    final var isOpen = true
-    /// A writer's accounts as its transaction stored them (nil in a reader: nothing changes under it).
-    final var snapshots: AccountSnapshots?
-    /// The writer holds the whole database: nothing to lock row by row.
-    final let locksRows = false
-    final let dialect = SQLDialect.sqlite
-
+class SQLiteStoreReader: SQLStoreSessionBase<SQLiteConnection>, SQLStoreReading {
     init(connection: SQLiteConnection, sealer: any SecretSealer) {
-        self.connection = connection
-        self.sealer = sealer
+        super.init(connection: connection, dialect: .sqlite, sealer: sealer)
     }
 
-    /// Runs one store operation: SQLite errors become `StoreError`s here and never go further.
-    @discardableResult
-    final func run<T>(_ operation: StaticString, _ body: () throws -> T) throws -> T {
-        precondition(isOpen, "a StoreReader or StoreWriter was used after its read/write closure returned")
-        do {
-            return try body()
-        } catch {
-            throw translateStoreError(error, operation: "\(operation)")
-        }
+    /// SQLite errors become `StoreError`s here and never go further.
+    final func translate(_ error: any Error, operation: String) -> any Error {
+        translateStoreError(error, operation: operation)
     }
 
     final func query<T>(_ statement: SQLStatement, _ binds: SQLBinds, _ decode: (SQLiteRow) throws -> T) throws -> [T] {
@@ -68,14 +50,10 @@ class SQLiteStoreReader: SQLStoreReading {
     final func savepoint<T>(_ body: () throws -> T) throws -> T { try connection.savepoint(body) }
 
     private static func values(_ statement: SQLStatement, _ binds: SQLBinds) -> [SQLiteValue] {
-        statement.sqlite.values(binds).map { value in
-            switch value {
-            case .null: .null
-            case .text(let text): .text(text)
-            case .integer(let number): .integer(number)
-            case .bool(let flag): .integer(flag ? 1 : 0)
-            case .bytes(let bytes): .blob(bytes)
-            }
+        statement.sqlite.values(binds).map {
+            $0.converted(
+                null: .null, text: { .text($0) }, integer: { .integer($0) }, bool: { .integer($0 ? 1 : 0) },
+                bytes: { .blob($0) })
         }
     }
 }
