@@ -1,18 +1,18 @@
 /// How the statements of ``SQLCatalogue`` are spelled on one engine: where the two SQL stores' engines differ, a
 /// statement asks its dialect (written once, rendered once per dialect: see ``SQLStatement``).
 public struct SQLDialect: Sendable {
-    public enum Engine: Sendable { case sqlite, postgres }
+    enum Engine: Sendable { case sqlite, postgres }
 
-    public let engine: Engine
+    let engine: Engine
     /// The transaction's scope (`StoreScope.tenantID`), which every statement on scoped records matches `tenant_id`
     /// against: the SQL function `hearth_tenant()` on SQLite, the setting `hearth.tenant` on PostgreSQL.
-    public let scope: String
+    let scope: String
     /// `a IS NOT b` on SQLite, `a IS DISTINCT FROM b` on PostgreSQL: `<>` that takes NULL for a value.
-    public let isDistinctFrom: String
+    let isDistinctFrom: String
     /// The column that orders rows by insertion (`rowid`; PostgreSQL's tables have a `seq` for it).
-    public let insertionOrder: String
+    let insertionOrder: String
     /// Whether TEXT can hold the NUL character (PostgreSQL's cannot).
-    public let textHoldsNUL: Bool
+    let textHoldsNUL: Bool
 
     public static let sqlite = SQLDialect(
         engine: .sqlite, scope: "hearth_tenant()", isDistinctFrom: "IS NOT", insertionOrder: "rowid",
@@ -22,7 +22,7 @@ public struct SQLDialect: Sendable {
         isDistinctFrom: "IS DISTINCT FROM", insertionOrder: "seq", textHoldsNUL: false)
 
     /// The parameter a statement's `position`-th bind (1-based) is sent as: `?1`, `$1`.
-    public func placeholder(_ position: Int) -> String {
+    func placeholder(_ position: Int) -> String {
         switch engine {
         case .sqlite: "?\(position)"
         case .postgres: "$\(position)"
@@ -31,7 +31,7 @@ public struct SQLDialect: Sendable {
 
     /// The clause that locks the rows a query reads (of `table` alone, when it names one) until the transaction ends;
     /// empty on SQLite, whose writer holds the whole database.
-    public func forUpdate(of table: String? = nil) -> String {
+    func forUpdate(of table: String? = nil) -> String {
         switch engine {
         case .sqlite: ""
         case .postgres: table.map { " FOR UPDATE OF \($0)" } ?? " FOR UPDATE"
@@ -39,7 +39,7 @@ public struct SQLDialect: Sendable {
     }
 
     /// `bind` (`:name`) with its type spelled out where the engine cannot infer it (in a `SELECT` list).
-    public func typed(_ bind: String, _ type: ColumnType) -> String {
+    func typed(_ bind: String, _ type: ColumnType) -> String {
         switch engine {
         case .sqlite: bind
         case .postgres: "\(bind)::\(type.rawValue)"
@@ -47,10 +47,10 @@ public struct SQLDialect: Sendable {
     }
 
     /// The column types ``typed(_:_:)`` names (PostgreSQL's spelling).
-    public enum ColumnType: String, Sendable { case text, bigint, integer, bytea }
+    enum ColumnType: String, Sendable { case text, bigint, integer, bytea }
 
     /// A boolean column as a condition (SQLite keeps booleans as 0 and 1).
-    public func isTrue(_ column: String) -> String {
+    func isTrue(_ column: String) -> String {
         switch engine {
         case .sqlite: "\(column) = 1"
         case .postgres: column
@@ -58,7 +58,7 @@ public struct SQLDialect: Sendable {
     }
 
     /// `OFFSET` with no limit (SQLite has no `OFFSET` without a `LIMIT`).
-    public var offsetWithoutLimit: String {
+    var offsetWithoutLimit: String {
         switch engine {
         case .sqlite: "LIMIT -1 OFFSET"
         case .postgres: "OFFSET"
@@ -66,7 +66,7 @@ public struct SQLDialect: Sendable {
     }
 
     /// `column` in a condition that its index must not serve (`+column` keeps SQLite's planner off it).
-    public func unindexed(_ column: String) -> String {
+    func unindexed(_ column: String) -> String {
         switch engine {
         case .sqlite: "+\(column)"
         case .postgres: column

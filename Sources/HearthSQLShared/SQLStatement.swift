@@ -1,12 +1,10 @@
-public import HearthCore
-
 /// One statement of the SQL stores, written once with named binds (`:hash`) and rendered once per dialect when it is
 /// made: the stores keep their statements in `static let`s, so nothing is spelled again per call.
 public struct SQLStatement: Sendable {
     /// The statement as one engine runs it: its SQL, and the name of the bind behind each parameter, in order.
     public struct Rendered: Sendable {
         public let sql: String
-        public let binds: [String]
+        let binds: [String]
 
         /// The values of `binds` in parameter order; a bind the statement names but `values` lacks is a programming
         /// error.
@@ -23,16 +21,9 @@ public struct SQLStatement: Sendable {
 
     /// `text` is called once per dialect; each `:name` in it (a colon and a name, not `::`) becomes a parameter, the
     /// same one wherever the name comes again.
-    public init(_ text: (SQLDialect) -> String) {
+    init(_ text: (SQLDialect) -> String) {
         sqlite = Self.render(text(.sqlite), .sqlite)
         postgres = Self.render(text(.postgres), .postgres)
-    }
-
-    public func rendered(_ dialect: SQLDialect) -> Rendered {
-        switch dialect.engine {
-        case .sqlite: sqlite
-        case .postgres: postgres
-        }
     }
 
     private static func render(_ text: String, _ dialect: SQLDialect) -> Rendered {
@@ -70,13 +61,13 @@ public enum SQLValue: Sendable, Equatable {
     case bytes([UInt8])
 
     /// `.text`, or `.null` for `nil`.
-    public init(_ text: String?) { self = text.map { .text($0) } ?? .null }
+    init(_ text: String?) { self = text.map { .text($0) } ?? .null }
     /// `.integer`, or `.null` for `nil`.
-    public init(_ number: Int64?) { self = number.map { .integer($0) } ?? .null }
+    init(_ number: Int64?) { self = number.map { .integer($0) } ?? .null }
     /// `.integer`, or `.null` for `nil`.
-    public init(_ number: Int?) { self = number.map { .integer(Int64($0)) } ?? .null }
+    init(_ number: Int?) { self = number.map { .integer(Int64($0)) } ?? .null }
     /// `.bytes`, or `.null` for `nil`.
-    public init(_ bytes: [UInt8]?) { self = bytes.map { .bytes($0) } ?? .null }
+    init(_ bytes: [UInt8]?) { self = bytes.map { .bytes($0) } ?? .null }
 
     /// The value as an engine's own, made by the function for its kind.
     public func converted<Value>(
@@ -106,5 +97,5 @@ public enum SQLConstraintViolation: Sendable, Equatable {
     case other
 
     /// A primary or other unique key: the value is taken.
-    public var isTaken: Bool { self == .primaryKey || self == .unique }
+    var isTaken: Bool { self == .primaryKey || self == .unique }
 }

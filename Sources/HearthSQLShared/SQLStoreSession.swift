@@ -50,29 +50,29 @@ extension SQLStoreSession {
         }
     }
 
-    public func query<T>(_ statement: SQLStatement, _ decode: (Row) throws -> T) throws -> [T] {
+    func query<T>(_ statement: SQLStatement, _ decode: (Row) throws -> T) throws -> [T] {
         try query(statement, [:], decode)
     }
 
-    public func queryFirst<T>(_ statement: SQLStatement, _ decode: (Row) throws -> T) throws -> T? {
+    func queryFirst<T>(_ statement: SQLStatement, _ decode: (Row) throws -> T) throws -> T? {
         try queryFirst(statement, [:], decode)
     }
 
     @discardableResult
-    public func execute(_ statement: SQLStatement) throws -> Int { try execute(statement, [:]) }
+    func execute(_ statement: SQLStatement) throws -> Int { try execute(statement, [:]) }
 
     /// Whether `statement` finds a row.
-    public func exists(_ statement: SQLStatement, _ binds: SQLBinds) throws -> Bool {
+    func exists(_ statement: SQLStatement, _ binds: SQLBinds) throws -> Bool {
         try queryFirst(statement, binds) { _ in true } ?? false
     }
 
     /// The value to bind for a secret kept in a BLOB/BYTEA column.
-    public func sealed(_ secret: [UInt8]?, _ field: SecretField) throws -> SQLValue {
+    func sealed(_ secret: [UInt8]?, _ field: SecretField) throws -> SQLValue {
         SQLValue(try secret.map { try sealer.seal($0, for: field) })
     }
 
     /// The value to bind for a secret kept in a TEXT column (sealed values are ASCII).
-    public func sealed(_ secret: String, _ field: SecretField) throws -> SQLValue {
+    func sealed(_ secret: String, _ field: SecretField) throws -> SQLValue {
         .text(String(decoding: try sealer.seal(Array(secret.utf8), for: field), as: UTF8.self))
     }
 }

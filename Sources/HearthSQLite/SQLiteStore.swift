@@ -71,8 +71,9 @@ public final class SQLiteStore: HearthStore {
         self.scope = scope
     }
 
-    /// Every statement reads the scope through the SQL function `hearth_tenant()` (see `SQL.scope`), set on each
-    /// connection when a transaction starts on it, so the statements and their cached plans are the same in every scope.
+    /// Every statement reads the scope through the SQL function `hearth_tenant()` (see `SQLDialect.sqlite`), set on
+    /// each connection when a transaction starts on it, so the statements and their cached plans are the same in every
+    /// scope.
     public func scoped(to scope: StoreScope) -> any HearthStore { SQLiteStore(self, scope: scope) }
 
     /// A store in a new file in the temporary directory, deleted (with its WAL files) by `close()`.
