@@ -4,6 +4,7 @@ import HearthCore
 import HearthCrypto
 import HearthOutbound
 import HearthProtocol
+import HearthProviders
 import HearthServer
 
 /// Hearth's key at Apple: the team ID, key ID and `.p8` private key that sign its client secret for Apple's

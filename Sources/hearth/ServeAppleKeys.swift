@@ -1,5 +1,6 @@
 import HearthCore
 import HearthCrypto
+import HearthProviders
 import HearthServer
 
 /// A step of `hearth serve`: Hearth's keys at Apple (configured, else in `--dev` its own for the dev Apple), which sign

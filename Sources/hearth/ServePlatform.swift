@@ -1,6 +1,7 @@
 import HearthCommandLine
 import HearthCore
 import HearthOutbound
+import HearthProviders
 import HearthServer
 
 /// A step of `hearth serve`: the identity platform over the open store, with the maintenance task (created, pushed

@@ -3,6 +3,7 @@ import FuzzSupport
 import HearthCore
 import HearthCrypto
 import HearthProtocol
+import HearthProviders
 import HearthServer
 
 /// Hearth's real routes as `hearth serve --dev` registers them, over an in-memory store, called in-process.
