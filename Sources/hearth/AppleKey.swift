@@ -2,6 +2,7 @@ import Foundation
 import HearthCommandLine
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthOutbound
 import HearthProtocol
 import HearthProviders

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthProviders
 import HearthServer
 
