@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers (see docs/ARCHITECTURE.md): C modules → wrappers → contracts → core → adapters → executables.
+// Layers (see docs/ARCHITECTURE.md): C modules → wrappers → contracts → core → providers → adapters → executables.
 // Each C module is imported by exactly one wrapper target.
 
 let package = Package(
