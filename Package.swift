@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers (see docs/ARCHITECTURE.md): C modules → wrappers → contracts → core → adapters → executables.
+// Layers (see docs/ARCHITECTURE.md): C modules → wrappers → contracts → core → providers → adapters → executables.
 // Each C module is imported by exactly one wrapper target.
 
 let package = Package(
@@ -20,6 +20,8 @@ let package = Package(
         // For the fuzz targets (Fuzz/Package.swift), which drive the server in-process; not a supported API.
         .library(name: "HearthHTTP", targets: ["HearthHTTP"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
+        .library(name: "HearthProviders", targets: ["HearthProviders"]),
+        .library(name: "HearthDevProviders", targets: ["HearthDevProviders"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
     ],
     targets: [
@@ -55,6 +57,11 @@ let package = Package(
         // Domain logic: no HTTP, no SQL.
         .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2", "BCrypt"]),
 
+        // The clients of Google, Apple and `oidc.*` providers behind HearthCore's issuer and code-exchange protocols.
+        .target(name: "HearthProviders", dependencies: ["HearthCore", "JOSE", "HearthCrypto", "HearthProtocol"]),
+        // `--dev`'s look-alikes of Google and Sign in with Apple (HearthServer serves their pages).
+        .target(name: "HearthDevProviders", dependencies: ["HearthCore", "JOSE", "HearthCrypto", "HearthProtocol"]),
+
         // The admin console's pages: accounts, keys and audit events rendered as HTML (no HTTP: HearthServer serves them).
         .target(name: "HearthConsole", dependencies: ["HearthCore"]),
 
@@ -66,8 +73,8 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthCore", "HearthProtocol", "HearthOutbound", "HearthHTTP", "HearthCrypto", "SMTP", "HearthMetrics",
-                "HearthConsole",
+                "HearthCore", "HearthDevProviders", "HearthProtocol", "HearthOutbound", "HearthHTTP", "HearthCrypto", "SMTP",
+                "HearthMetrics", "HearthConsole",
             ]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
@@ -83,7 +90,11 @@ let package = Package(
         // Executables, and the small option parser they share.
         .target(name: "HearthCommandLine"),
         .executableTarget(
-            name: "hearth", dependencies: ["HearthServer", "HearthOutbound", "HearthSQLite", "HearthPostgres", "HearthCommandLine"],
+            name: "hearth",
+            dependencies: [
+                "HearthServer", "HearthProviders", "HearthDevProviders", "HearthOutbound", "HearthSQLite", "HearthPostgres",
+                "HearthCommandLine",
+            ],
             linkerSettings: staticSwiftRuntime()),
 
         // The documents' app (a terminal program) and its backend.
@@ -109,11 +120,13 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthMetricsTests", dependencies: ["HearthMetrics"]),
-        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "OutboundTesting"]),
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthProviders", "HearthDevProviders", "OutboundTesting"]),
+        .testTarget(
+            name: "HearthProvidersTests", dependencies: ["HearthProviders", "HearthCore", "JOSE", "HearthCrypto", "HearthProtocol", "OutboundTesting"]),
         .testTarget(
             name: "StoreConformanceTests",
             dependencies: ["HearthCore", "HearthSQLShared", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
-        .testTarget(name: "HearthServerTests", dependencies: ["HearthServer", "HearthOutbound"]),
+        .testTarget(name: "HearthServerTests", dependencies: ["HearthServer", "HearthProviders", "HearthDevProviders", "HearthOutbound"]),
         .testTarget(name: "HearthConsoleTests", dependencies: ["HearthConsole", "HearthCore"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),

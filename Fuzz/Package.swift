@@ -30,7 +30,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-router",
             dependencies: ["FuzzSupport"]
-                + hearthProducts("HearthServer", "HearthCore", "HearthHTTP", "HearthProtocol", "HearthCrypto")),
+                + hearthProducts(
+                    "HearthServer", "HearthCore", "HearthProviders", "HearthDevProviders", "HearthHTTP", "HearthProtocol",
+                    "HearthCrypto")),
         .executableTarget(
             name: "fuzz-idp-parameters", dependencies: ["FuzzSupport"] + hearthProducts("HearthCore", "HearthProtocol")),
         .executableTarget(name: "fuzz-daemon", dependencies: ["FuzzSupport"] + hearthProducts("HearthHTTP")),

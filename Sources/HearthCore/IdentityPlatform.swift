@@ -1,5 +1,5 @@
 /// Everything one Hearth project runs on, wired together: the store, the session signing keys,
-/// token minting, account operations, the identity providers and (in development) the dev IdP.
+/// token minting, account operations and the identity providers.
 public final class IdentityPlatform: Sendable {
     public let project: ProjectConfiguration
     public let store: any HearthStore
@@ -23,10 +23,6 @@ public final class IdentityPlatform: Sendable {
     public let rateLimiter: RateLimiter
     /// The identity providers `signInWithIdp` accepts.
     public let identityProviders: IdentityProviderRegistry
-    /// The local Google look-alike; nil unless running with `--dev`.
-    public let devIdentityProvider: DevIdentityProvider?
-    /// The local Sign in with Apple look-alike; nil unless running with `--dev`.
-    public let devApple: DevAppleProvider?
     /// Email actions: `sendOobCode`, `resetPassword`, applying codes, email-link sign-in, `createAuthUri`.
     public let emailActions: EmailActionService
     /// The audit log's settings, which every service writes its events under.
@@ -47,32 +43,8 @@ public final class IdentityPlatform: Sendable {
         sessionKeys = SigningKeyRing(
             store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime, audit: audit)
         try sessionKeys.loadOrCreate()
-        var issuers = configuration.googleIssuers
-        if let devConfiguration = configuration.devIdentityProvider {
-            let devKeys = SigningKeyRing(
-                store: store, time: time, owner: .devIdentityProvider, tokenLifetime: devConfiguration.idTokenLifetime)
-            try devKeys.loadOrCreate()
-            let dev = DevIdentityProvider(configuration: devConfiguration, store: store, keys: devKeys, time: time)
-            devIdentityProvider = dev
-            issuers.insert(dev, at: 0)
-        } else {
-            devIdentityProvider = nil
-        }
-        var providers = [IdentityProvider.google(issuers: issuers, clientIDs: project.googleClientIDs)] + configuration.otherProviders
-        if let (appleConfiguration, clientSecrets) = configuration.devApple, let devIdentityProvider {
-            let apple = try DevAppleProvider(
-                configuration: appleConfiguration, accounts: devIdentityProvider, store: store, time: time,
-                clientSecrets: clientSecrets)
-            devApple = apple
-            if let index = providers.firstIndex(where: { $0.id == IdentityProvider.appleID }) {
-                providers[index].issuers.insert(apple, at: 0)
-                providers[index].clientIDs.formUnion(appleConfiguration.clientIDs)
-            } else {
-                providers.append(.apple(issuers: [apple], clientIDs: appleConfiguration.clientIDs))
-            }
-        } else {
-            devApple = nil
-        }
+        let providers = [IdentityProvider.google(issuers: configuration.googleIssuers, clientIDs: project.googleClientIDs)]
+            + configuration.otherProviders
         let context = ServiceContext(
             project: project, store: store, time: time, rateLimiter: rateLimiter, audit: audit,
             securityEvents: configuration.securityEvents, metrics: configuration.metrics)
@@ -107,15 +79,11 @@ extension IdentityPlatform {
         public var project: ProjectConfiguration
         /// Hashes and checks every password (Argon2id in `hearth serve`).
         public var passwords: any PasswordHashing
-        /// Issuers whose tokens count as Google sign-ins (normally Google itself), for the project's Google client IDs.
+        /// Issuers whose tokens count as Google sign-ins (normally Google itself; in `--dev` the dev IdP first, see
+        /// HearthDevProviders' `DevProviders`), for the project's Google client IDs.
         public var googleIssuers: [any GoogleAccessTokenIssuer] = []
-        /// Settings of the dev IdP; when given it is trusted as a Google issuer too.
-        public var devIdentityProvider: DevIdPConfiguration?
-        /// The other enabled providers (`apple.com`, `oidc.*`).
+        /// The other enabled providers (`apple.com`, `oidc.*`; in `--dev` the dev Apple among Apple's issuers).
         public var otherProviders: [IdentityProvider] = []
-        /// Settings of the dev Apple (needs the dev IdP, whose accounts are its people) and the check of its clients'
-        /// ES256 secrets; when given it is trusted as an Apple issuer too.
-        public var devApple: (DevAppleConfiguration, any AppleClientSecretChecking)?
         /// Apple's code exchange and the wake-up of queued revocations.
         public var providerTokens = ProviderTokenHandling()
         /// The wrong-password counters per email and per client.

@@ -30,7 +30,7 @@ public final class IdentityServer: Sendable {
             .register(in: &router)
         if options.development {
             EmulatorRoutes(platform: platform, sentCodes: options.sentVerificationCodes, edge: edge).register(in: &router)
-            if let dev = platform.devIdentityProvider {
+            if let dev = options.devIdentityProvider {
                 DevIdPRoutes(provider: dev, edge: edge, log: log).register(in: &router)
                 DevPlaygroundRoutes(
                     platform: platform, provider: dev, publicURL: options.publicURL, pending: .init(), edge: edge

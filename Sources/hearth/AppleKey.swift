@@ -2,8 +2,10 @@ import Foundation
 import HearthCommandLine
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthOutbound
 import HearthProtocol
+import HearthProviders
 import HearthServer
 
 /// Hearth's key at Apple: the team ID, key ID and `.p8` private key that sign its client secret for Apple's

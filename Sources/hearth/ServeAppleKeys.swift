@@ -1,5 +1,7 @@
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
+import HearthProviders
 import HearthServer
 
 /// A step of `hearth serve`: Hearth's keys at Apple (configured, else in `--dev` its own for the dev Apple), which sign

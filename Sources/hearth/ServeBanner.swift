@@ -1,4 +1,5 @@
 import HearthCore
+import HearthDevProviders
 
 extension ServeCommand {
     /// The lines `hearth serve` prints once it answers: where to go, the database, secrets at rest and the providers.

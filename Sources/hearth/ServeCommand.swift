@@ -59,8 +59,8 @@ enum ServeCommand {
         let built = try ServePlatform(
             serve, site: site, senders: senders, store: store, operations: operations, time: time, resources: resources)
         let listeners = try ServeListeners(
-            serve, socket: socket, site: site, senders: senders, platform: built.platform, operations: operations,
-            time: time, resources: resources)
+            serve, socket: socket, site: site, senders: senders, platform: built.platform,
+            devProviders: built.devProviders, operations: operations, time: time, resources: resources)
         built.maintenance.start()
         printBanner(
             settings: settings, publicURL: site.publicURL, project: site.project, sealer: store.sealer,

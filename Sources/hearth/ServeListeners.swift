@@ -1,5 +1,6 @@
 import HearthCommandLine
 import HearthCore
+import HearthDevProviders
 import HearthHTTP
 import HearthServer
 
@@ -10,7 +11,7 @@ struct ServeListeners {
 
     init(
         _ serve: ServeSettings, socket: HTTPServer.BoundSocket, site: ServeSite, senders: ServeSenders,
-        platform: IdentityPlatform, operations: ServeOperations, time: any TimeSource, resources: ResourceStack
+        platform: IdentityPlatform, devProviders: DevProviders?, operations: ServeOperations, time: any TimeSource, resources: ResourceStack
     ) throws {
         let settings = serve.settings
         let readiness = Readiness(store: platform.store, signingKeys: platform.sessionKeys, time: time)
@@ -26,7 +27,8 @@ struct ServeListeners {
             options: ServerOptions(
                 publicURL: site.publicURL, development: settings.development,
                 sentVerificationCodes: senders.developmentCodes, trustedProxies: serve.trustedProxies,
-                adminVerifiers: adminVerifiers, devApple: platform.devApple, passwordPolicy: settings.passwords.policy,
+                adminVerifiers: adminVerifiers, devIdentityProvider: devProviders?.google,
+                devApple: devProviders?.apple, passwordPolicy: settings.passwords.policy,
                 operations: operations.mainEndpoints(readiness: readiness), console: console),
             log: serve.log)
         let http = HTTPServer(

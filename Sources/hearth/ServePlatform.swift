@@ -1,12 +1,15 @@
 import HearthCommandLine
 import HearthCore
+import HearthDevProviders
 import HearthOutbound
+import HearthProviders
 import HearthServer
 
 /// A step of `hearth serve`: the identity platform over the open store, with the maintenance task (created, pushed
-/// on `resources` to be stopped, not started yet).
+/// on `resources` to be stopped, not started yet) and in `--dev` the look-alikes of Google and Apple it trusts.
 struct ServePlatform {
     let platform: IdentityPlatform
+    let devProviders: DevProviders?
     let maintenance: MaintenanceTask
 
     init(
@@ -30,9 +33,7 @@ struct ServePlatform {
         var configuration = IdentityPlatform.Configuration(project: site.project, passwords: passwordHasher)
         configuration.googleIssuers =
             serve.extraIssuers + [RemoteGoogleIssuer(http: URLSessionOutboundHTTP(timeout: timeout), time: time)]
-        configuration.devIdentityProvider = site.devIdentityProvider(development: settings.development)
         configuration.otherProviders = otherProviders
-        configuration.devApple = appleKeys.devApple(site: site, settings: settings)
         configuration.providerTokens = ProviderTokenHandling(
             apple: appleKeys.tokens, revocationsQueued: { maintenance.wake() })
         configuration.passwordLockouts = settings.passwordSignIn.lockouts
@@ -49,12 +50,19 @@ struct ServePlatform {
         configuration.securityEvents = { serve.log($0.logLine) }
         configuration.metrics = operations.recording
         configuration.audit = settings.audit
+        let measuredStore = operations.measured(store)
         do {
-            platform = try IdentityPlatform(configuration, store: operations.measured(store), time: time)
+            let devProviders = try site.devIdentityProvider(development: settings.development).map {
+                try DevProviders(
+                    google: $0, apple: appleKeys.devApple(site: site, settings: settings), store: measuredStore, time: time)
+            }
+            devProviders?.trust(in: &configuration)
+            platform = try IdentityPlatform(configuration, store: measuredStore, time: time)
+            self.devProviders = devProviders
         } catch {
             throw StartupError("cannot load signing keys from \(settings.databaseLocation.redacted): \(error)")
         }
-        appleKeys.devAppleHTTP?.attach(platform.devApple)
+        appleKeys.devAppleHTTP?.attach(devProviders?.apple)
         operations.metrics?.exposeAge(of: platform.sessionKeys, time: time)
         exposeConnectionPool(of: store, in: operations.metrics)
         self.maintenance = maintenance

@@ -2,6 +2,7 @@ import Foundation
 import HearthCommandLine
 import HearthCore
 import HearthOutbound
+import HearthProviders
 import HearthServer
 
 /// The first step of `hearth serve`: the settings read and checked before anything is opened.

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthDevProviders
 import HearthHTTP
 import HearthServer
 

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthOutbound
+import HearthProviders
 import HearthServer
 import HearthCommandLine
 

@@ -2,6 +2,7 @@ import Foundation
 import HearthCommandLine
 import HearthCore
 import HearthOutbound
+import HearthProviders
 import HearthServer
 
 extension Settings {

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthProtocol
 import JOSE
 import Testing
@@ -29,7 +30,7 @@ struct DevAppleTest {
             configuration: DevAppleConfiguration(
                 issuer: "http://hearth.test/dev/apple", clientIDs: [Self.clientID, "com.example.other"],
                 trustsOrigin: { $0 == "https://app.example.com" }),
-            accounts: try #require(test.platform.devIdentityProvider), store: test.store, time: test.time,
+            accounts: try #require(test.devIdentityProvider), store: test.store, time: test.time,
             clientSecrets: FakeClientSecretChecker())
     }
 
@@ -153,7 +154,7 @@ struct DevAppleProviderTests {
         #expect(otherRelay != relay)
         // A new server (same store, so the same dev account) derives the same address.
         let restarted = try DevAppleProvider(
-            configuration: dev.apple.configuration, accounts: try #require(dev.test.platform.devIdentityProvider),
+            configuration: dev.apple.configuration, accounts: try #require(dev.test.devIdentityProvider),
             store: dev.test.store, time: dev.test.time, clientSecrets: FakeClientSecretChecker())
         guard case .valid(let request) = restarted.checkAuthorization(dev.parameters(["hide_my_email": "true"])),
             case .formPost(_, let fields) = try restarted.approveHeadless(request, email: "hider@example.com"),

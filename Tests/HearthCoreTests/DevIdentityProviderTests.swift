@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthProtocol
 import JOSE
 import Testing
@@ -21,7 +22,7 @@ struct DevIdentityProviderTests {
     }
 
     func provider(_ test: TestPlatform) throws -> DevIdentityProvider {
-        try #require(test.platform.devIdentityProvider)
+        try #require(test.devIdentityProvider)
     }
 
     /// Runs the flow up to the code and returns it.

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthProtocol
 import JOSE
 import Synchronization
@@ -94,6 +95,8 @@ struct TestPlatform {
     let google: FakeGoogle
     let apple: FakeApple
     let platform: IdentityPlatform
+    /// The dev IdP the platform trusts as a Google issuer (`dev: true`).
+    let devIdentityProvider: DevIdentityProvider?
     let sms = CapturingSMSSender()
     let passwords: TestPasswordHasher
 
@@ -126,7 +129,6 @@ struct TestPlatform {
             : nil
         var configuration = IdentityPlatform.Configuration(project: project, passwords: passwords)
         configuration.googleIssuers = [google]
-        configuration.devIdentityProvider = devConfiguration
         configuration.otherProviders = [
             .apple(issuers: [apple], clientIDs: [FakeApple.clientID]),
             .openID(id: Self.untrustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID]),
@@ -141,8 +143,13 @@ struct TestPlatform {
         configuration.emailActions = emailActions
         configuration.securityEvents = securityEvents
         configuration.audit = audit
-        platform = try IdentityPlatform(
-            configuration, store: wrapStore(rerunsWriteBodies ? RerunningStore(store) : store), time: time)
+        let platformStore = wrapStore(rerunsWriteBodies ? RerunningStore(store) : store)
+        let devProviders = try devConfiguration.map { [time] in
+            try DevProviders(google: $0, apple: nil, store: platformStore, time: time)
+        }
+        devProviders?.trust(in: &configuration)
+        devIdentityProvider = devProviders?.google
+        platform = try IdentityPlatform(configuration, store: platformStore, time: time)
     }
 
     var accounts: AccountService { platform.accounts }

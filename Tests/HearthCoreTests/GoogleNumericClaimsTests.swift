@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthDevProviders
 import HearthProtocol
 import JOSE
 import Testing
@@ -47,7 +48,7 @@ struct GoogleNumericClaimsTests {
     @Test("dev IdP tokeninfo for ID tokens: invalid_token", arguments: hostile)
     func devIdPTokenInfo(claim: String, value: JSONValue) throws {
         let test = try TestPlatform(dev: true)
-        let dev = try #require(test.platform.devIdentityProvider)
+        let dev = try #require(test.devIdentityProvider)
         let keys = SigningKeyRing(store: test.store, time: test.time, owner: .devIdentityProvider, tokenLifetime: 3600)
         let now = test.time.nowSeconds
         var claims: [String: JSONValue] = [

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthCrypto
 import HearthProtocol
+import HearthProviders
 import JOSE
 import OutboundTesting
 import Synchronization

@@ -4,6 +4,7 @@ import HearthCrypto
 import HearthHTTP
 import HearthOutbound
 import HearthProtocol
+import HearthProviders
 import HearthServer
 import JOSE
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthDevProviders
 import HearthHTTP
 import HearthProtocol
 import HearthServer
@@ -159,7 +160,7 @@ struct ConsolePageRouteTests {
     @Test("in development the dev IdP's accounts are listed; outside development there is no such page")
     func developmentPage() throws {
         let fixture = try ServerFixture()
-        _ = try fixture.platform.devIdentityProvider?.createAccount(email: "dev.person@example.com", name: "Dev Person", pictureURL: nil, emailVerified: true)
+        _ = try fixture.devIdentityProvider?.createAccount(email: "dev.person@example.com", name: "Dev Person", pictureURL: nil, emailVerified: true)
         let page = try Browser(fixture).get("/console/dev")
         #expect(page.status == 200 && page.text.contains("dev.person@example.com"))
         #expect(try ServerFixture(development: false).call(.get, "/console/dev", from: Self.local).status == 404)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthDevProviders
 import HearthHTTP
 import HearthProtocol
 import HearthServer
@@ -19,7 +20,7 @@ struct ConsoleSecurityTests {
     /// An account with (or without) `"hearthAdmin": true`, signed in to the console: its session cookie, or the
     /// answer of the callback when it was refused.
     static func signIn(_ fixture: ServerFixture, email: String, admin: Bool) throws -> (cookie: String?, callback: HTTPResponse) {
-        let dev = try #require(fixture.platform.devIdentityProvider)
+        let dev = try #require(fixture.devIdentityProvider)
         let person = try dev.createAccount(email: email, name: nil, pictureURL: nil, emailVerified: true)
         let start = fixture.call(.get, "/console/sign-in", from: outsider)
         #expect(start.status == 302)

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthHTTP
 import HearthProtocol
 import HearthServer

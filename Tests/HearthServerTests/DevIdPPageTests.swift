@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthDevProviders
 import HearthHTTP
 import HearthProtocol
 import HearthServer
@@ -20,7 +21,7 @@ struct DevIdPPageTests {
     @Test("the chooser lists accounts, pre-fills the hint and escapes everything it echoes")
     func chooser() throws {
         let fixture = try ServerFixture()
-        let dev = try #require(fixture.platform.devIdentityProvider)
+        let dev = try #require(fixture.devIdentityProvider)
         _ = try dev.createAccount(email: "shown@example.com", name: "<b>Shown</b>", pictureURL: nil, emailVerified: true)
         let page = fixture.call(.get, "/dev/google/o/oauth2/v2/auth?" + authorizeQuery([("login_hint", "\"><script>x</script>")]))
         #expect(page.status == 200)
@@ -43,7 +44,7 @@ struct DevIdPPageTests {
         let location = try #require(added.headers["Location"])
         #expect(location.hasPrefix("http://127.0.0.1:4567/oauth2callback?code="))
         #expect(location.hasSuffix("&state=xyz"))
-        #expect(try fixture.platform.devIdentityProvider?.accounts().first?.emailVerified == false)
+        #expect(try fixture.devIdentityProvider?.accounts().first?.emailVerified == false)
 
         let cancelled = fixture.call(.post, "/dev/google/o/oauth2/v2/auth", headers: form, body: authorizeQuery([("action", "cancel")]))
         #expect(cancelled.status == 303)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthDevProviders
 import HearthHTTP
 import HearthServer
 import Synchronization
@@ -9,6 +10,8 @@ struct ServerFixture {
     static let publicURL = "http://hearth.test"
     let platform: IdentityPlatform
     let server: IdentityServer
+    /// The dev IdP (in development).
+    let devIdentityProvider: DevIdentityProvider?
     /// The dev Apple (in development).
     let devApple: DevAppleProvider?
     /// What the server logged.
@@ -36,13 +39,15 @@ struct ServerFixture {
             : nil
         var configuration = IdentityPlatform.Configuration(
             project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
-        configuration.devIdentityProvider = dev
         configuration.rateLimits = rateLimits
         configuration.acceptsUnsignedCustomTokens = development
+        let devProviders = try dev.map { try DevProviders(google: $0, apple: nil, store: store, time: SystemTimeSource()) }
+        devProviders?.trust(in: &configuration)
         let platform = try IdentityPlatform(configuration, store: store)
         self.platform = platform
+        devIdentityProvider = devProviders?.google
         let origins = CrossOriginRules(publicURL: Self.publicURL, development: true, trustedOrigins: ["https://app.example.com"])
-        let devApple = try platform.devIdentityProvider.map { people in
+        let devApple = try devProviders.map(\.google).map { people in
             try DevAppleProvider(
                 configuration: DevAppleConfiguration(
                     issuer: "\(Self.publicURL)/dev/apple", trustsOrigin: { origins.trusts(origin: $0) }),
@@ -53,7 +58,7 @@ struct ServerFixture {
             platform: platform,
             options: ServerOptions(
                 publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies,
-                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devApple: devApple,
+                adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devIdentityProvider: devProviders?.google, devApple: devApple,
                 passwordPolicy: passwordPolicy, console: console),
             log: log.append)
     }

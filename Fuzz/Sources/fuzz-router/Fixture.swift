@@ -2,7 +2,9 @@ import Foundation
 import FuzzSupport
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthProtocol
+import HearthProviders
 import HearthServer
 
 /// Hearth's real routes as `hearth serve --dev` registers them, over an in-memory store, called in-process.
@@ -57,10 +59,11 @@ struct Fixture {
                 passwords: try Argon2PasswordHasher(
                     parameters: try Argon2Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1),
                     importedVerifiers: [ImportedPasswordHashVerifier()]))
-            configuration.devIdentityProvider = dev
-            configuration.devApple = (
-                DevAppleConfiguration(issuer: "\(Self.publicURL)/dev/apple"), RefusingAppleClientSecretChecker()
-            )
+            let devProviders = try DevProviders(
+                google: dev,
+                apple: (DevAppleConfiguration(issuer: "\(Self.publicURL)/dev/apple"), RefusingAppleClientSecretChecker()),
+                store: store, time: FixedTime())
+            devProviders.trust(in: &configuration)
             configuration.providerTokens = ProviderTokenHandling(apple: appleTokens)
             configuration.smsSender = sms
             configuration.acceptsUnsignedCustomTokens = true
@@ -71,7 +74,7 @@ struct Fixture {
                 options: ServerOptions(
                     publicURL: Self.publicURL, development: true, sentVerificationCodes: { sms.deliveredCodes },
                     adminVerifiers: [DevelopmentOwnerVerifier(), platform.serviceAccountTokenVerifier],
-                    devApple: platform.devApple))
+                    devIdentityProvider: devProviders.google, devApple: devProviders.apple))
         } catch {
             fatalError("the fuzzing server does not start: \(error)")
         }

@@ -266,7 +266,7 @@ public final class AccountService: Sendable {
     // MARK: - Helpers
 
     /// Whether `text` starts with a URI scheme (`http:`, `com.example.app:`) followed by something.
-    static func isAbsoluteURL(_ text: String) -> Bool {
+    package static func isAbsoluteURL(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex
         else { return false }
         let scheme = text[..<colon]

@@ -87,7 +87,7 @@ extension AccountService {
     /// (else its access token) is what to revoke. The ID token of Apple's answer (received from Apple over TLS, in
     /// answer to Hearth's authenticated request, so its claims are taken as they are) must name `appleID`.
     private func exchange(
-        code: String, for appleID: String, clientIDs: [String], redirectURI: String?, apple: AppleTokenClient
+        code: String, for appleID: String, clientIDs: [String], redirectURI: String?, apple: any AppleCodeExchanging
     ) throws -> (token: String, hint: AppleTokenTypeHint, clientID: String) {
         var lastError: AppleClientError?
         for clientID in clientIDs {

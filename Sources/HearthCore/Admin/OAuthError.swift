@@ -21,6 +21,6 @@ public struct OAuthError: Error, Sendable, Equatable {
     /// Equal when the OAuth error code and status match (descriptions are for people).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.error == rhs.error && lhs.status == rhs.status }
 
-    static func invalidRequest(_ description: String) -> OAuthError { OAuthError("invalid_request", description) }
-    static func invalidGrant(_ description: String) -> OAuthError { OAuthError("invalid_grant", description) }
+    package static func invalidRequest(_ description: String) -> OAuthError { OAuthError("invalid_request", description) }
+    package static func invalidGrant(_ description: String) -> OAuthError { OAuthError("invalid_grant", description) }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HearthCrypto
-import HearthProtocol
+package import HearthProtocol
 import JOSE
 import Synchronization
 
@@ -67,9 +67,9 @@ final class ParsedPublicKeys: Sendable {
 /// as a ``ClaimsPolicy``: numeric `iat` and `exp`, issued no later than now and not yet expired (each within the
 /// allowed skew), `nbf` (when present) reached, and valid for at most `maximumLifetime` seconds. Its signer and
 /// audience are the caller's to check.
-enum AssertionLifetime {
+package enum AssertionLifetime {
     /// A detail for the refusal, or nil when `claims` pass.
-    static func problem(_ claims: [String: JSONValue], now: Int64, skew: Int64, maximumLifetime: Int64 = 3600)
+    package static func problem(_ claims: [String: JSONValue], now: Int64, skew: Int64, maximumLifetime: Int64 = 3600)
         -> String?
     {
         let policy = ClaimsPolicy(

@@ -35,7 +35,7 @@ public struct IdentityProvider: Sendable {
     public var clientIDs: Set<String>
     /// How an authorization code sent instead of an ID token is exchanged (`oidc.*` with a client secret); nil when
     /// codes are not accepted that way.
-    public var codeExchange: OpenIDCodeExchange?
+    public var codeExchange: (any AuthorizationCodeExchanging)?
     /// For which emails the provider's `email_verified` proves that the user owns the address (``EmailTrust``).
     public var emailTrust: EmailTrust
 
@@ -43,7 +43,7 @@ public struct IdentityProvider: Sendable {
 
     init(
         id: String, kind: Kind, issuers: [any OpenIDIssuer], accessTokenIssuers: [any GoogleAccessTokenIssuer],
-        clientIDs: Set<String>, codeExchange: OpenIDCodeExchange?, emailTrust: EmailTrust
+        clientIDs: Set<String>, codeExchange: (any AuthorizationCodeExchanging)?, emailTrust: EmailTrust
     ) {
         self.id = id
         self.kind = kind
@@ -73,7 +73,7 @@ public struct IdentityProvider: Sendable {
     /// send the provider's authorization code instead of its ID token. Its `email_verified` proves nothing unless the
     /// operator says the provider is trusted for email verification (`trustedForEmail`).
     public static func openID(
-        id: String, issuer: any OpenIDIssuer, clientIDs: Set<String>, codeExchange: OpenIDCodeExchange? = nil,
+        id: String, issuer: any OpenIDIssuer, clientIDs: Set<String>, codeExchange: (any AuthorizationCodeExchanging)? = nil,
         trustedForEmail: Bool = false
     ) -> IdentityProvider {
         IdentityProvider(

@@ -1,7 +1,7 @@
 import HearthCrypto
 
 /// Random identifiers and secret strings.
-enum Identifiers {
+package enum Identifiers {
     private static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
     /// A Firebase-style uid: 28 random alphanumeric characters.
@@ -11,7 +11,7 @@ enum Identifiers {
     static func alphanumeric(length: Int) -> String { randomString(length: length, alphabet: alphanumerics) }
 
     /// A Google-style subject: 21 decimal digits, not starting with 0.
-    static func googleSubject() -> String {
+    package static func googleSubject() -> String {
         let digits = Array("0123456789".utf8)
         return "1" + randomString(length: 20, alphabet: digits)
     }
@@ -22,12 +22,12 @@ enum Identifiers {
     }
 
     /// An opaque secret for a refresh token, code or access token (256 bits, base64url).
-    static func secret(prefix: String = "") -> String { prefix + SecureRandom.token(byteCount: 32) }
+    package static func secret(prefix: String = "") -> String { prefix + SecureRandom.token(byteCount: 32) }
 
     /// Lower-case hex SHA-256 of `secret`: what the store keeps instead of the secret.
-    static func hash(_ secret: String) -> String { hex(SHA256.hash(secret)) }
+    package static func hash(_ secret: String) -> String { hex(SHA256.hash(secret)) }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)

@@ -1,6 +1,7 @@
 import Foundation
 import HearthConsole
 import HearthCore
+import HearthDevProviders
 import HearthHTTP
 import HearthProtocol
 
@@ -25,7 +26,7 @@ struct ConsoleRoutes {
         let cookies = ConsoleCookies(secure: options.publicURL.lowercased().hasPrefix("https:"))
         self.cookies = cookies
         let csrf = ConsoleCSRF(publicURL: options.publicURL)
-        let provider = console.signIn ?? platform.devIdentityProvider.map {
+        let provider = console.signIn ?? options.devIdentityProvider.map {
             Self.devGoogle($0, publicURL: options.publicURL)
         }
         signIn = provider.map {
@@ -164,7 +165,7 @@ struct ConsoleRoutes {
                 .filter { try platform.mfa.isOpenSession(sessionInfo: $0.sessionInfo) }
                 .map { DevelopmentPage.SMSCode(phoneNumber: $0.phoneNumber, code: $0.code) }
             let page = DevelopmentPage(
-                accounts: try platform.devIdentityProvider?.accounts() ?? [], smsCodes: sms,
+                accounts: try options.devIdentityProvider?.accounts() ?? [], smsCodes: sms,
                 emailCodes: try platform.emailActions.openIssuedCodes())
             return .html(page.html(visit.viewer))
         }

@@ -1,6 +1,7 @@
 import HearthConsole
 import HearthCore
 import HearthCrypto
+import HearthDevProviders
 import HearthHTTP
 import HearthProtocol
 

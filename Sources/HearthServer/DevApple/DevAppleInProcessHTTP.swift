@@ -1,5 +1,6 @@
 import Foundation
 public import HearthCore
+public import HearthDevProviders
 import HearthHTTP
 public import HearthProtocol
 import Synchronization

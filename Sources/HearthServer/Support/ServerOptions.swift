@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthDevProviders
 
 /// How the identity server presents itself over HTTP.
 public struct ServerOptions: Sendable {
@@ -15,6 +16,9 @@ public struct ServerOptions: Sendable {
     /// Who may call the admin endpoints: each verifier is asked in turn about a request's bearer token.
     /// Empty (the default) leaves every admin route refused.
     public var adminVerifiers: [any AdminTokenVerifier]
+    /// In development, the Google look-alike served at `/dev/google` (with the playground, and the console's sign-in
+    /// when `console` names no provider).
+    public var devIdentityProvider: DevIdentityProvider?
     /// In development, the Sign in with Apple look-alike served at `/dev/apple`.
     public var devApple: DevAppleProvider?
     /// The password policy `GET /v2/passwordPolicy` publishes (the one the password hasher enforces).
@@ -28,7 +32,8 @@ public struct ServerOptions: Sendable {
     public init(
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
         sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
-        adminVerifiers: [any AdminTokenVerifier] = [], devApple: DevAppleProvider? = nil,
+        adminVerifiers: [any AdminTokenVerifier] = [], devIdentityProvider: DevIdentityProvider? = nil,
+        devApple: DevAppleProvider? = nil,
         passwordPolicy: PasswordPolicy = .firebaseDefault, operations: OperatorEndpoints? = nil,
         console: ConsoleOptions = ConsoleOptions()
     ) {
@@ -40,6 +45,7 @@ public struct ServerOptions: Sendable {
         self.sentVerificationCodes = sentVerificationCodes
         self.trustedProxies = trustedProxies
         self.adminVerifiers = adminVerifiers
+        self.devIdentityProvider = devIdentityProvider
         self.devApple = devApple
         self.passwordPolicy = passwordPolicy
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthProviders
 import JOSE
 import Testing
 

@@ -1,3 +1,4 @@
+import HearthCore
 import HearthProtocol
 
 /// Settings of the development Google look-alike (`hearth serve --dev`).

@@ -1,3 +1,4 @@
+import HearthCore
 import HearthCrypto
 
 /// How a dev account looks to Apple's clients: derived from the dev account, so it is the same after a restart.

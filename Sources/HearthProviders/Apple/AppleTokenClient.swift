@@ -1,4 +1,5 @@
 public import Foundation
+public import HearthCore
 public import HearthProtocol
 
 /// Hearth's calls to Sign in with Apple's REST API: exchanging an authorization code for tokens (`POST /auth/token`)
@@ -13,7 +14,7 @@ public import HearthProtocol
 /// let tokens = try apple.exchange(code: code, clientID: "com.example.app", redirectURI: nil)
 /// try apple.revoke(token: tokens.refreshToken!, tokenTypeHint: .refreshToken, clientID: "com.example.app")
 /// ```
-public final class AppleTokenClient: Sendable {
+public final class AppleTokenClient: AppleCodeExchanging {
     /// Apple's production base URL.
     public static let defaultEndpoint = URL(string: "https://appleid.apple.com")!
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import HearthCore
 public import HearthProtocol
 public import JOSE
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import HearthCore
 public import HearthProtocol
 
 /// Exchanges an `oidc.*` provider's authorization code for its tokens at the provider's token endpoint, as the
@@ -8,13 +9,7 @@ public import HearthProtocol
 /// The ID token it returns is not verified here: `signInWithIdp` verifies it like any other (issuer, signature,
 /// audience = ``clientID``, expiry, nonce). Calls block for at most the client's timeout (`outbound.timeoutSeconds`).
 /// No error, log or description carries the code, a token or the client secret.
-public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
-    /// What the token endpoint answered to an exchange; unverified.
-    public struct Tokens: Equatable, Sendable {
-        public var idToken: String
-        public var accessToken: String?
-    }
-
+public struct OpenIDCodeExchange: AuthorizationCodeExchanging, CustomStringConvertible {
     /// The client ID codes are exchanged as, and the audience the returned ID token must name.
     public let clientID: String
     private let clientSecret: String
@@ -47,7 +42,7 @@ public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
     ///   - codeVerifier: the PKCE verifier the client sent along, if any.
     /// - Throws: `INVALID_IDP_RESPONSE` when the provider refuses the code (naming its OAuth error), cannot be reached,
     ///   or answers without an `id_token`.
-    public func tokens(code: String, redirectURI: String, codeVerifier: String?) throws -> Tokens {
+    public func tokens(code: String, redirectURI: String, codeVerifier: String?) throws -> ExchangedTokens {
         let endpoint = try tokenEndpoint()
         var fields: [(name: String, value: String)] = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
@@ -71,7 +66,7 @@ public struct OpenIDCodeExchange: Sendable, CustomStringConvertible {
         guard let idToken = answer?["id_token"]?.stringValue, !idToken.isEmpty else {
             throw Self.failure("answered without an id_token")
         }
-        return Tokens(idToken: idToken, accessToken: answer?["access_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+        return ExchangedTokens(idToken: idToken, accessToken: answer?["access_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// "refused the authorization code (invalid_grant)", naming the OAuth error only when it looks like one (RFC 6749

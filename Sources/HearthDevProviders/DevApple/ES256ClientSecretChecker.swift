@@ -1,3 +1,4 @@
+import HearthCore
 public import HearthCrypto
 import JOSE
 

@@ -1,4 +1,5 @@
 import Foundation
+public import HearthCore
 public import HearthProtocol
 import HearthCrypto
 public import JOSE

@@ -1,3 +1,4 @@
+import HearthCore
 import Synchronization
 
 /// What the dev Apple remembers between requests, in memory only (a restart forgets it: codes, tokens, which

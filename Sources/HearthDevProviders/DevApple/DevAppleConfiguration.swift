@@ -1,3 +1,4 @@
+import HearthCore
 import HearthProtocol
 
 /// Settings of the development Sign in with Apple look-alike (`hearth serve --dev`, at `<public-url>/dev/apple`).

@@ -1,4 +1,5 @@
 import Foundation
+public import HearthCore
 public import HearthProtocol
 public import JOSE
 import HearthCrypto

@@ -1,4 +1,5 @@
 public import Foundation
+public import HearthCore
 public import HearthCrypto
 import JOSE
 import Synchronization

@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// Revokes queued Apple tokens for the maintenance task at Apple's `/auth/revoke`. Only Apple's refusal of the
 /// request itself (`invalid_grant`, `invalid_request`) drops a revocation; an unreachable Apple, a refused client
 /// secret or a key that cannot sign are kept and retried, since fixing the configuration or waiting may help.
