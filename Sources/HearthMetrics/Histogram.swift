@@ -1,11 +1,15 @@
 import Synchronization
 
-/// Observations counted into fixed buckets (latencies), with their count and sum. One uncontended
-/// lock per observation keeps a scrape's buckets, count and sum consistent with each other.
+/// Observations counted into fixed buckets (latencies), with their count and sum. Lock-free: an observation is
+/// two atomic updates (its bucket, and the sum's bit pattern), so threads answering requests on the same route
+/// never wait for each other. The count is the buckets' total, so a scrape's `_count` always equals its `+Inf`
+/// bucket; the sum may lag the buckets by the observations in progress during the scrape.
 public final class Histogram: Sendable {
     /// The buckets' upper bounds, ascending; `+Inf` is implied.
     public let upperBounds: [Double]
-    private let state: Mutex<Snapshot>
+    /// Per-bucket (not cumulative) counts, the last one for `+Inf`; one cell each, so no array is shared mutably.
+    private let buckets: [Cell]
+    private let sumBits = Atomic<UInt64>(0.0.bitPattern)
 
     /// What a scrape reads: per-bucket (not cumulative) counts, the last one for `+Inf`.
     public struct Snapshot: Sendable, Equatable {
@@ -16,7 +20,7 @@ public final class Histogram: Sendable {
 
     init(upperBounds: [Double]) {
         self.upperBounds = upperBounds
-        state = Mutex(Snapshot(bucketCounts: Array(repeating: 0, count: upperBounds.count + 1), count: 0, sum: 0))
+        buckets = (0...upperBounds.count).map { _ in Cell() }
     }
 
     /// Records one observation (in the histogram's unit, seconds for latencies).
@@ -26,16 +30,29 @@ public final class Histogram: Sendable {
             index = position
             break
         }
-        state.withLock { snapshot in
-            snapshot.bucketCounts[index] += 1
-            snapshot.count += 1
-            snapshot.sum += value
+        buckets[index].count.wrappingAdd(1, ordering: .relaxed)
+        var current = sumBits.load(ordering: .relaxed)
+        while true {
+            let next = (Double(bitPattern: current) + value).bitPattern
+            let (exchanged, original) = sumBits.compareExchange(
+                expected: current, desired: next, successOrdering: .relaxed, failureOrdering: .relaxed)
+            if exchanged { return }
+            current = original
         }
     }
 
     /// The counts so far.
-    public var snapshot: Snapshot { state.withLock { $0 } }
+    public var snapshot: Snapshot {
+        let counts = buckets.map { $0.count.load(ordering: .relaxed) }
+        return Snapshot(
+            bucketCounts: counts, count: counts.reduce(0, &+), sum: Double(bitPattern: sumBits.load(ordering: .relaxed)))
+    }
 
     /// Bounds from 1 ms to 10 s, for request and transaction latencies in seconds.
     public static let latencyBounds: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    /// One bucket's count.
+    private final class Cell: Sendable {
+        let count = Atomic<UInt64>(0)
+    }
 }

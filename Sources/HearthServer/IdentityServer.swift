@@ -11,6 +11,8 @@ public final class IdentityServer: Sendable {
     let platform: IdentityPlatform
     let options: ServerOptions
     private let router: Router
+    /// The request metrics of `router`'s routes; nil without metrics.
+    private let requestMeters: RequestMeters?
     private let log: @Sendable (String) -> Void
 
     /// - Parameter log: receives operator log lines (never secrets).
@@ -45,14 +47,15 @@ public final class IdentityServer: Sendable {
             OperatorRoutes(operations).register(in: &router)
         }
         self.router = router
+        requestMeters = options.operations?.metrics?.requestMeters(for: router.routes)
     }
 
     /// Answers one request; with metrics, counts and times it by the route pattern that matched.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let match = router.route(request)
-        guard let metrics = options.operations?.metrics else { return respond(to: request, match) }
+        guard let requestMeters else { return respond(to: request, match) }
         let pattern: String? = if case .found(_, _, let pattern) = match { pattern } else { nil }
-        return metrics.measure(request.method, route: pattern) { respond(to: request, match) }
+        return requestMeters.measure(request.method, route: pattern) { respond(to: request, match) }
     }
 
     private func respond(to request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse {

@@ -123,6 +123,40 @@ struct ExpositionTests {
     }
 }
 
+extension ExpositionTests {
+    @Test("a lazy series is exposed only once used, is the family's own series, and stays exact across threads")
+    func lazySeries() {
+        let registry = MetricsRegistry()
+        let family = registry.counter("lazy_total", help: "l", labels: ["route"])
+        let handle = family.lazySeries("/a")
+        #expect(!registry.exposition().contains("lazy_total{"))
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10_000 { handle.series.increment() }
+        }
+        #expect(handle.series === family.labels("/a"))
+        #expect(registry.exposition().contains(#"lazy_total{route="/a"} 80000"# + "\n"))
+    }
+
+    @Test("a histogram's count is its buckets' total in every scrape, even while observations go on")
+    func histogramCountMatchesBuckets() {
+        let histogram = MetricsRegistry().histogram("h", help: "h", buckets: [1, 2]).labels()
+        let scrapes = Mutex<[Histogram.Snapshot]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            for step in 0..<20_000 {
+                if index == 0, step % 100 == 0 {
+                    let snapshot = histogram.snapshot
+                    scrapes.withLock { $0.append(snapshot) }
+                }
+                histogram.observe(Double(step % 3))
+            }
+        }
+        for snapshot in scrapes.withLock({ $0 }) {
+            #expect(snapshot.count == snapshot.bucketCounts.reduce(0, +))
+        }
+        #expect(histogram.snapshot.bucketCounts == [53_336, 26_664, 0])
+    }
+}
+
 /// A value a sampled gauge reads.
 private final class ValueBox: Sendable {
     let current = Mutex<Double>(0)

@@ -39,5 +39,9 @@ struct RequestMetricsTests {
             #expect(text.contains(line + "\n"), "\(line)")
         }
         #expect(!text.contains("secret"))
+        // Routes resolved in advance are exposed only once called.
+        #expect(!text.contains(#"route="/v1/accounts:lookup""#))
+        #expect(!text.contains(#"route="/healthz",method="GET""#))
+        #expect(text.contains(#"hearth_http_request_duration_seconds_count{route="/healthz",method="HEAD"} 1"# + "\n"))
     }
 }

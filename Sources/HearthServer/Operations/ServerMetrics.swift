@@ -16,6 +16,9 @@ public final class ServerMetrics: MetricsRecording {
     private let secondFactors: MetricFamily<Counter>
     private let deliveries: MetricFamily<Counter>
     private let storeDuration: MetricFamily<Histogram>
+    /// `storeDuration`'s two series and the successful refreshes, resolved once: the paths every request takes.
+    private let readDuration, writeDuration: LazySeries<Histogram>
+    private let refreshSucceeded: LazySeries<Counter>
     private let storeFailures: MetricFamily<Counter>
     private let storeRetries: Counter
     private let refusals: MetricFamily<Counter>
@@ -47,6 +50,9 @@ public final class ServerMetrics: MetricsRecording {
         storeDuration = registry.histogram(
             "hearth_store_transaction_duration_seconds", help: "Store transactions by kind (read, write), failed ones included.",
             labels: ["kind"])
+        readDuration = storeDuration.lazySeries(StoreTransactionKind.read.rawValue)
+        writeDuration = storeDuration.lazySeries(StoreTransactionKind.write.rawValue)
+        refreshSucceeded = refreshes.lazySeries(MetricsOutcome.success)
         storeFailures = registry.counter(
             "hearth_store_transaction_failures_total", help: "Store transactions that threw (rolled back), by kind.",
             labels: ["kind"])
@@ -101,7 +107,11 @@ public final class ServerMetrics: MetricsRecording {
     }
 
     public func refresh(outcome: String) {
-        refreshes.labels(outcome).increment()
+        if outcome == MetricsOutcome.success {
+            refreshSucceeded.series.increment()
+        } else {
+            refreshes.labels(outcome).increment()
+        }
     }
 
     public func secondFactor(_ step: SecondFactorStep, outcome: String) {
@@ -113,7 +123,10 @@ public final class ServerMetrics: MetricsRecording {
     }
 
     public func storeTransaction(_ kind: StoreTransactionKind, seconds: Double, succeeded: Bool) {
-        storeDuration.labels(kind.rawValue).observe(seconds)
+        switch kind {
+        case .read: readDuration.series.observe(seconds)
+        case .write: writeDuration.series.observe(seconds)
+        }
         if !succeeded { storeFailures.labels(kind.rawValue).increment() }
     }
 
