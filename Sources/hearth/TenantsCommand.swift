@@ -34,12 +34,7 @@ enum TenantsCommand {
         let settings = try Settings(options: options, environment: ProcessInfo.processInfo.environment)
         let store = try openStore(settings)
         defer { store.close() }
-        let projectID = (try? settings.resolvedProjectID()) ?? Settings.developmentProjectID
-        var configuration = IdentityPlatform.Configuration(
-            project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
-            passwords: try settings.passwords.hasher(importedVerifiers: []))
-        configuration.audit = settings.audit
-        let tenants = try IdentityPlatform(configuration, store: store).tenants
+        let tenants = try settings.commandLinePlatform(store: store).tenants
         let given = options.positionals.count > 1 ? options.positionals[1] : ""
         do {
             switch subcommand {
@@ -77,11 +72,14 @@ enum TenantsCommand {
                     print(json(tenant, pretty: false))
                     continue
                 }
-                var methods = [tenant.allowPasswordSignup ? "password" : nil, tenant.enableEmailLinkSignin ? "email-link" : nil]
-                    .compactMap { $0 }
-                if tenant.enableAnonymousUser { methods.append("anonymous") }
-                if tenant.disableAuth { methods = ["disabled"] }
-                print(column(id(of: tenant), width) + column(tenant.displayName ?? "", 22)
+                let settings = tenant.settings
+                var methods = [
+                    settings.allowPasswordSignup == true ? "password" : nil,
+                    settings.enableEmailLinkSignin == true ? "email-link" : nil,
+                    settings.enableAnonymousUser == true ? "anonymous" : nil,
+                ].compactMap { $0 }
+                if settings.disableAuth == true { methods = ["disabled"] }
+                print(column(id(of: tenant), width) + column(settings.displayName ?? "", 22)
                     + (methods.isEmpty ? "-" : methods.joined(separator: ",")))
             }
             token = page.nextPageToken

@@ -11,64 +11,46 @@ struct TenantAdminSDKTests {
         let server = HearthProcess()
         try server.start()
         let settings: [String: Any] = ["base": server.baseURL, "project": "demo-hearth"]
-        let steps = try PythonClients.run(
+        let steps = PythonSteps(try PythonClients.run(
             "tenants_sdk.py", [String(decoding: try JSONSerialization.data(withJSONObject: settings), as: UTF8.self)],
-            environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(server.port)"]
-        ).compactMapValues { $0 as? [String: Any] }
-
-        func value(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) -> Any? {
-            guard let result = steps[step] else {
-                Issue.record("\(step) did not run", sourceLocation: sourceLocation)
-                return nil
-            }
-            #expect(result["ok"] as? Bool == true, "\(step): \(result["error"] ?? "")", sourceLocation: sourceLocation)
-            return result["value"]
-        }
-        func record(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any] {
-            value(step, sourceLocation: sourceLocation) as? [String: Any] ?? [:]
-        }
-        func refusal(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-            #expect(steps[step]?["ok"] as? Bool == false, "\(step) should have failed", sourceLocation: sourceLocation)
-            return steps[step]?["error"] as? String ?? ""
-        }
-
-        let ids = record("ids").compactMapValues { $0 as? String }
+            environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(server.port)"]))
+        let ids = steps.record("ids").compactMapValues { $0 as? String }
         let (alpha, beta, gamma) = (ids["a"] ?? "", ids["b"] ?? "", ids["c"] ?? "")
-        let created = record("create_tenant")
+        let created = steps.record("create_tenant")
         #expect(created["id"] as? String == alpha)
         #expect(alpha.hasPrefix("alpha-tenant-") && alpha.count == "alpha-tenant-".count + 5)
         #expect(created["name"] as? String == "Alpha-Tenant")
         #expect(created["password"] as? Bool == true)
         #expect(created["emailLink"] as? Bool == false)
-        let defaults = record("create_tenant_defaults")
+        let defaults = steps.record("create_tenant_defaults")
         #expect(defaults["id"] as? String == beta && beta.hasPrefix("beta-tenant-"))
         #expect(defaults["password"] as? Bool == false && defaults["emailLink"] as? Bool == false)
-        #expect(record("create_tenant_email_link")["emailLink"] as? Bool == true)
-        #expect(NSDictionary(dictionary: record("get_tenant")) == NSDictionary(dictionary: created))
+        #expect(steps.record("create_tenant_email_link")["emailLink"] as? Bool == true)
+        #expect(NSDictionary(dictionary: steps.record("get_tenant")) == NSDictionary(dictionary: created))
 
-        let updated = record("update_tenant")
+        let updated = steps.record("update_tenant")
         #expect(updated["id"] as? String == alpha)
         #expect(updated["name"] as? String == "Alpha-Renamed")
         #expect(updated["emailLink"] as? Bool == true)
         #expect(updated["password"] as? Bool == true, "a field the mask leaves out keeps its value")
-        #expect(NSDictionary(dictionary: record("get_updated_tenant")) == NSDictionary(dictionary: updated))
+        #expect(NSDictionary(dictionary: steps.record("get_updated_tenant")) == NSDictionary(dictionary: updated))
 
         let ordered = [alpha, beta, gamma].sorted()
-        let paged = record("list_tenants_paged")
+        let paged = steps.record("list_tenants_paged")
         #expect(paged["first"] as? [String] == Array(ordered.prefix(2)))
         #expect(paged["firstHasNext"] as? Bool == true)
         #expect(paged["second"] as? [String] == [ordered[2]])
         #expect(paged["secondHasNext"] as? Bool == false)
         #expect(paged["all"] as? [String] == ordered)
 
-        #expect(refusal("tenant_scoped_accounts_not_served").contains("OPERATION_NOT_ALLOWED"))
-        #expect(value("delete_tenant") is NSNull)
-        #expect(refusal("get_deleted_tenant").hasPrefix("TenantNotFoundError"))
-        #expect(refusal("delete_deleted_tenant").hasPrefix("TenantNotFoundError"))
-        #expect(refusal("update_missing_tenant").hasPrefix("TenantNotFoundError"))
-        #expect(value("list_after_delete") as? [String] == [alpha, gamma].sorted())
+        #expect(steps.refusal("tenant_scoped_accounts_not_served").contains("OPERATION_NOT_ALLOWED"))
+        #expect(steps.value("delete_tenant") is NSNull)
+        #expect(steps.refusal("get_deleted_tenant").hasPrefix("TenantNotFoundError"))
+        #expect(steps.refusal("delete_deleted_tenant").hasPrefix("TenantNotFoundError"))
+        #expect(steps.refusal("update_missing_tenant").hasPrefix("TenantNotFoundError"))
+        #expect(steps.value("list_after_delete") as? [String] == [alpha, gamma].sorted())
 
-        let audit = record("audit_events")
+        let audit = steps.record("audit_events")
         #expect(audit["status"] as? Int == 200)
         #expect(audit["kinds"] as? [String]
             == ["tenant_created", "tenant_created", "tenant_created", "tenant_deleted", "tenant_updated"])

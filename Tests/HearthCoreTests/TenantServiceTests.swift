@@ -42,8 +42,9 @@ struct TenantServiceTests {
         let id = String(created.name.split(separator: "/").last ?? "")
         #expect(created.name == "projects/\(TestPlatform.projectID)/tenants/\(id)")
         #expect(id.hasPrefix("tenant-one-"))
-        #expect(created.displayName == "Tenant-One" && created.allowPasswordSignup && !created.enableEmailLinkSignin)
-        #expect(created.mfaConfig == ["enabledProviders": [], "state": "DISABLED"])
+        #expect(created.settings.displayName == "Tenant-One" && created.settings.allowPasswordSignup == true)
+        #expect(created.settings.enableEmailLinkSignin == false && created.settings.disableAuth == false)
+        #expect(created.settings.mfaConfig == ["enabledProviders": [], "state": "DISABLED"])
         #expect(try tenants.get(id: id) == created)
 
         for name in ["Tenant-Two", "Tenant-Three"] { _ = try tenants.create(try fields(["displayName": .string(name)]), by: .system) }
@@ -58,12 +59,13 @@ struct TenantServiceTests {
         let updated = try tenants.update(
             id: id, try fields(["displayName": "Renamed", "enableEmailLinkSignin": true, "disableAuth": true]),
             updateMask: "displayName,enableEmailLinkSignin", by: .system)
-        #expect(updated.displayName == "Renamed" && updated.enableEmailLinkSignin && updated.allowPasswordSignup)
-        #expect(!updated.disableAuth, "a field outside the mask is left as it was")
+        #expect(updated.settings.displayName == "Renamed" && updated.settings.enableEmailLinkSignin == true)
+        #expect(updated.settings.allowPasswordSignup == true)
+        #expect(updated.settings.disableAuth == false, "a field outside the mask is left as it was")
         let mfa = try tenants.update(
             id: id, try fields(["mfaConfig": ["state": "ENABLED", "enabledProviders": ["PHONE_SMS"]]]),
             updateMask: "mfaConfig.state", by: .system)
-        #expect(mfa.mfaConfig == ["enabledProviders": [], "state": "ENABLED"])
+        #expect(mfa.settings.mfaConfig == ["enabledProviders": [], "state": "ENABLED"])
 
         try tenants.delete(id: id, by: .system)
         #expect(wireErrorCode { _ = try tenants.get(id: id) } == .tenantNotFound)
@@ -108,7 +110,7 @@ struct TenantServiceTests {
             ],
         ]), by: .system)
         let id = String(created.name.split(separator: "/").last ?? "")
-        #expect(created.testPhoneNumbers == ["+15555550100": "123456"])
+        #expect(created.settings.testPhoneNumbers == ["+15555550100": "123456"])
         for mask in ["color", "displayName,", "mfaConfig.", "testPhoneNumbers.x", "displayName.x", "mfaConfig.a.b"] {
             #expect(
                 wireErrorCode { _ = try tenants.update(id: id, TenantFields(), updateMask: mask, by: .system) }

@@ -184,23 +184,26 @@ public final class TenantService: Sendable {
         if let value = fields.enableEmailLinkSignin { tenant.enableEmailLinkSignin = value }
         if let value = fields.disableAuth { tenant.disableAuth = value }
         if let value = fields.enableAnonymousUser { tenant.enableAnonymousUser = value }
-        if let value = fields.mfaConfig {
-            try TenantRules.checkMFAConfig(value)
-            tenant.mfaConfig = try TenantRules.storedText(value, "mfaConfig")
-        }
-        if let value = fields.testPhoneNumbers {
-            try TenantRules.checkTestPhoneNumbers(value)
-            tenant.testPhoneNumbers = try TenantRules.storedText(value, "testPhoneNumbers")
-        }
-        if let value = fields.passwordPolicyConfig {
-            try TenantRules.checkPasswordPolicyConfig(value)
-            tenant.passwordPolicyConfig = try TenantRules.storedText(value, "passwordPolicyConfig")
-        }
-        if let value = fields.emailPrivacyConfig {
-            try TenantRules.checkEmailPrivacyConfig(value)
-            tenant.emailPrivacyConfig = try TenantRules.storedText(value, "emailPrivacyConfig")
-        }
+        tenant.mfaConfig = try checked(fields.mfaConfig, "mfaConfig", TenantRules.checkMFAConfig) ?? tenant.mfaConfig
+        tenant.testPhoneNumbers =
+            try checked(fields.testPhoneNumbers, "testPhoneNumbers", TenantRules.checkTestPhoneNumbers)
+            ?? tenant.testPhoneNumbers
+        tenant.passwordPolicyConfig =
+            try checked(fields.passwordPolicyConfig, "passwordPolicyConfig", TenantRules.checkPasswordPolicyConfig)
+            ?? tenant.passwordPolicyConfig
+        tenant.emailPrivacyConfig =
+            try checked(fields.emailPrivacyConfig, "emailPrivacyConfig", TenantRules.checkEmailPrivacyConfig)
+            ?? tenant.emailPrivacyConfig
         return tenant
+    }
+
+    /// The JSON text of a setting the request gives, once `check` accepted it; `nil` when it gives none.
+    private static func checked(_ value: JSONValue?, _ name: String, _ check: (JSONValue) throws -> Void) throws
+        -> String?
+    {
+        guard let value else { return nil }
+        try check(value)
+        return try TenantRules.storedText(value, name)
     }
 
     /// The settable fields of a stored tenant as wire values, by name (unset ones left out).
@@ -243,11 +246,13 @@ public final class TenantService: Sendable {
 
     func response(_ tenant: Tenant) throws -> TenantResponse {
         TenantResponse(
-            name: "projects/\(projectID)/tenants/\(tenant.id)", displayName: tenant.displayName,
-            allowPasswordSignup: tenant.allowPasswordSignup, enableEmailLinkSignin: tenant.enableEmailLinkSignin,
-            disableAuth: tenant.disableAuth, enableAnonymousUser: tenant.enableAnonymousUser,
-            mfaConfig: try Self.parsed(tenant.mfaConfig), testPhoneNumbers: try Self.parsed(tenant.testPhoneNumbers),
-            passwordPolicyConfig: try Self.parsed(tenant.passwordPolicyConfig),
-            emailPrivacyConfig: try Self.parsed(tenant.emailPrivacyConfig))
+            name: "projects/\(projectID)/tenants/\(tenant.id)",
+            settings: TenantFields(
+                displayName: tenant.displayName, allowPasswordSignup: tenant.allowPasswordSignup,
+                enableEmailLinkSignin: tenant.enableEmailLinkSignin, disableAuth: tenant.disableAuth,
+                enableAnonymousUser: tenant.enableAnonymousUser, mfaConfig: try Self.parsed(tenant.mfaConfig),
+                testPhoneNumbers: try Self.parsed(tenant.testPhoneNumbers),
+                passwordPolicyConfig: try Self.parsed(tenant.passwordPolicyConfig),
+                emailPrivacyConfig: try Self.parsed(tenant.emailPrivacyConfig)))
     }
 }

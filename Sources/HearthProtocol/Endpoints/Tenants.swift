@@ -3,7 +3,7 @@ import Foundation
 /// A tenant as Identity Platform's tenant API (`/v2/projects/{p}/tenants…`) sends and answers it. The settings that
 /// are not booleans travel as JSON objects (`mfaConfig`, `testPhoneNumbers`, `passwordPolicyConfig`,
 /// `emailPrivacyConfig`); a field left out of a request is `nil`.
-public struct TenantFields: Sendable, Equatable {
+public struct TenantFields: Encodable, Sendable, Equatable {
     public var displayName: String?
     public var allowPasswordSignup: Bool?
     public var enableEmailLinkSignin: Bool?
@@ -98,34 +98,23 @@ public struct ListTenantsRequest: Sendable, Equatable {
     }
 }
 
-/// A tenant as the tenant API answers it: `name` is `projects/{p}/tenants/{id}`.
+/// A tenant as the tenant API answers it: `name` (`projects/{p}/tenants/{id}`) and its settings, every boolean set,
+/// side by side in one object.
 public struct TenantResponse: Encodable, Sendable, Equatable {
     public var name: String
-    public var displayName: String?
-    public var allowPasswordSignup: Bool
-    public var enableEmailLinkSignin: Bool
-    public var disableAuth: Bool
-    public var enableAnonymousUser: Bool
-    public var mfaConfig: JSONValue?
-    public var testPhoneNumbers: JSONValue?
-    public var passwordPolicyConfig: JSONValue?
-    public var emailPrivacyConfig: JSONValue?
+    public var settings: TenantFields
 
-    public init(
-        name: String, displayName: String?, allowPasswordSignup: Bool, enableEmailLinkSignin: Bool,
-        disableAuth: Bool, enableAnonymousUser: Bool, mfaConfig: JSONValue?, testPhoneNumbers: JSONValue?,
-        passwordPolicyConfig: JSONValue?, emailPrivacyConfig: JSONValue?
-    ) {
+    public init(name: String, settings: TenantFields) {
         self.name = name
-        self.displayName = displayName
-        self.allowPasswordSignup = allowPasswordSignup
-        self.enableEmailLinkSignin = enableEmailLinkSignin
-        self.disableAuth = disableAuth
-        self.enableAnonymousUser = enableAnonymousUser
-        self.mfaConfig = mfaConfig
-        self.testPhoneNumbers = testPhoneNumbers
-        self.passwordPolicyConfig = passwordPolicyConfig
-        self.emailPrivacyConfig = emailPrivacyConfig
+        self.settings = settings
+    }
+
+    private enum CodingKeys: String, CodingKey { case name }
+
+    public func encode(to encoder: any Encoder) throws {
+        try settings.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
     }
 }
 
