@@ -19,6 +19,8 @@ public final class IdentityPlatform: Sendable {
     /// Firebase's admin account operations and the operator's, used by the admin API, the console and
     /// `hearth users`; each operation that changes something is told its ``Caller``.
     public let admin: AdminService
+    /// Identity Platform's tenant API (`/v2/projects/{p}/tenants…`).
+    public let tenants: TenantService
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The identity providers `signInWithIdp` accepts.
@@ -60,6 +62,7 @@ public final class IdentityPlatform: Sendable {
         admin = AdminService(
             context: context, maximumFactors: configuration.mfaLimits.maximumFactors, passwords: configuration.passwords,
             revocationsQueued: configuration.providerTokens.revocationsQueued)
+        tenants = TenantService(context: context)
         emailActions = EmailActionService(
             context: context, tokens: tokens, mfa: mfa, sender: configuration.emailSender,
             passwords: configuration.passwords, settings: configuration.emailActions,

@@ -56,6 +56,7 @@ let uniqueConstraintCodes: [String: StoreError.Code] = [
     "service_accounts_live_email": .duplicateEmail,
     "provider_token_revocations_pkey": .duplicateToken,
     "oob_codes_pkey": .duplicateToken,
+    "tenants_pkey": .duplicateTenant,
 ]
 
 extension PostgresError {

@@ -24,6 +24,7 @@ enum PostgresSchema {
         Migration(
             version: 4, name: "scopes: a tenant_id on every scoped record, keys unique per scope (SQLite migration 12)",
             sql: version4),
+        Migration(version: 5, name: "tenants: the project's Identity Platform tenants (SQLite migration 13)", sql: version5),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -368,5 +369,24 @@ enum PostgresSchema {
         CREATE INDEX audit_events_scope ON audit_events (tenant_id, id);
         CREATE INDEX audit_events_local_id ON audit_events (tenant_id, local_id, id) WHERE local_id IS NOT NULL;
         CREATE INDEX audit_events_kind ON audit_events (tenant_id, kind, id);
+        """
+
+    /// The project's tenants, as SQLite's migration 13.
+    static let version5 = """
+        CREATE TABLE tenants (
+            tenant_id TEXT COLLATE "C" NOT NULL,
+            display_name TEXT,
+            allow_password_signup BOOLEAN NOT NULL,
+            enable_email_link_signin BOOLEAN NOT NULL,
+            disable_auth BOOLEAN NOT NULL,
+            enable_anonymous_user BOOLEAN NOT NULL,
+            mfa_config TEXT,
+            test_phone_numbers TEXT,
+            password_policy_config TEXT,
+            email_privacy_config TEXT,
+            created_at_millis BIGINT NOT NULL,
+            updated_at_millis BIGINT NOT NULL,
+            CONSTRAINT tenants_pkey PRIMARY KEY (tenant_id)
+        );
         """
 }

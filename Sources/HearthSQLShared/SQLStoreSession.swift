@@ -111,7 +111,7 @@ public enum SQLCatalogue {
     /// The lookups that must be served by an index (checked by each store's tests against its planner).
     public static var indexedLookups: [(name: String, statement: SQLStatement)] {
         oobCodeLookups + providerTokenRevocationLookups + limitCounterLookups + auditEventLookups
-            + projectRecordLookups + mfaLookups + sessionLookups
+            + projectRecordLookups + mfaLookups + sessionLookups + tenantLookups
     }
 }
 

@@ -45,6 +45,9 @@ enum Schema {
         migrator.register(12, "scopes: a tenant_id on every scoped record, keys unique per scope") { db in
             try db.executeScript(version12)
         }
+        migrator.register(13, "tenants: the project's Identity Platform tenants and their settings") { db in
+            try db.executeScript(version13)
+        }
         return migrator
     }
 
@@ -506,6 +509,25 @@ enum Schema {
         CREATE INDEX audit_events_scope ON audit_events(tenant_id, id);
         CREATE INDEX audit_events_local_id ON audit_events(tenant_id, local_id, id) WHERE local_id IS NOT NULL;
         CREATE INDEX audit_events_kind ON audit_events(tenant_id, kind, id);
+        """
+
+    /// The project's tenants (`/v2/projects/{p}/tenants`): project-wide, by id. The settings that are not booleans
+    /// are the JSON text the tenant API validated.
+    static let version13 = """
+        CREATE TABLE tenants (
+            tenant_id TEXT PRIMARY KEY NOT NULL,
+            display_name TEXT,
+            allow_password_signup INTEGER NOT NULL CHECK (allow_password_signup IN (0, 1)),
+            enable_email_link_signin INTEGER NOT NULL CHECK (enable_email_link_signin IN (0, 1)),
+            disable_auth INTEGER NOT NULL CHECK (disable_auth IN (0, 1)),
+            enable_anonymous_user INTEGER NOT NULL CHECK (enable_anonymous_user IN (0, 1)),
+            mfa_config TEXT,
+            test_phone_numbers TEXT,
+            password_policy_config TEXT,
+            email_privacy_config TEXT,
+            created_at_millis INTEGER NOT NULL,
+            updated_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
         """
 
     /// The columns `accounts` had before migration 12, copied into its rebuilt table.

@@ -24,6 +24,7 @@ public final class IdentityServer: Sendable {
         let edge = Edge(platform: platform, options: options, log: log)
         IdentityToolkitRoutes(platform: platform, edge: edge).register(in: &router)
         AdminRoutes(platform: platform, edge: edge).register(in: &router)
+        TenantRoutes(platform: platform, edge: edge).register(in: &router)
         AuditRoutes(platform: platform, edge: edge).register(in: &router)
         EmailActionRoutes(platform: platform, options: options, edge: edge).register(in: &router)
         PasswordPolicyRoutes(policy: options.passwordPolicy, edge: edge).register(in: &router)

@@ -18,6 +18,8 @@ enum Help {
                         sessions of, set the claims of, or delete one user
           service-accounts create|list|revoke
                         Manage the service accounts that may call the admin API (key files for google-auth)
+          tenants list|create|get|delete
+                        Manage the project's Identity Platform tenants (as the /v2 tenant API does)
           db backup     Copy the SQLite database to a new file while servers keep running
           db copy       Copy a database into a new, empty one (SQLite to PostgreSQL and back)
           audit         Print the audit log: sign-ins, account changes, lockouts, key rotations (newest first)
@@ -198,6 +200,21 @@ enum Help {
           list     Print each service account: email, key id, created, state (live or revoked)
           revoke   Revoke the live account: its access tokens and custom tokens are refused from its next
                    request on. The name can then be created again, with a new key.
+        """
+
+    static let tenants = """
+        Usage: hearth tenants list [--json]
+               hearth tenants create DISPLAY-NAME [--allow-password-signup] [--enable-email-link-signin]
+               hearth tenants get ID
+               hearth tenants delete ID
+        (each also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE)
+
+          list     Print every tenant by id: id, display name, the sign-in methods it allows (--json: one
+                   tenant a line, as the tenant API answers it)
+          create   Make a tenant; its id is the display name lower-cased and five random characters
+                   (my-tenant-x4k2q). DISPLAY-NAME: 4-20 letters, digits and hyphens, starting with a letter.
+          get      Print the tenant as the tenant API answers it (JSON)
+          delete   Delete the tenant; refused while it still has users
         """
 
     static let audit = """

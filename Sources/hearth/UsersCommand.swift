@@ -81,12 +81,7 @@ enum UsersCommand {
         let settings = try Settings(options: options, environment: ProcessInfo.processInfo.environment)
         let store = try openStore(settings)
         defer { store.close() }
-        let projectID = (try? settings.resolvedProjectID()) ?? Settings.developmentProjectID
-        var configuration = IdentityPlatform.Configuration(
-            project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
-            passwords: try settings.passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]))
-        configuration.audit = settings.audit
-        let platform = try IdentityPlatform(configuration, store: store)
+        let platform = try settings.commandLinePlatform(store: store)
         let users = UserAdministration(platform: platform, options: options)
         let uid = given.first ?? ""
         switch action {
@@ -99,5 +94,19 @@ enum UsersCommand {
         case .import: try UsersImport(admin: platform.admin, hashOptions: try UsersImport.hashOptions(from: options)).run(path: uid)
         case .export: try UsersExport(admin: platform.admin).run(out: options.values["out"])
         }
+    }
+}
+
+extension Settings {
+    /// The services a command-line operator's command (`hearth users`, `hearth tenants`) acts through, on `store`: the
+    /// configured project (the development one without a configuration), its password hasher (verifying imported
+    /// hashes too) and audit settings; no providers, senders or API keys.
+    func commandLinePlatform(store: any HearthStore) throws -> IdentityPlatform {
+        let projectID = (try? resolvedProjectID()) ?? Settings.developmentProjectID
+        var configuration = IdentityPlatform.Configuration(
+            project: ProjectConfiguration(projectID: projectID, issuer: "", apiKeys: .only([]), googleClientIDs: []),
+            passwords: try passwords.hasher(importedVerifiers: [ImportedPasswordHashVerifier()]))
+        configuration.audit = audit
+        return try IdentityPlatform(configuration, store: store)
     }
 }

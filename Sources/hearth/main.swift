@@ -33,6 +33,7 @@ do {
         case "keys": print(Help.keys)
         case "users": print(Help.users)
         case "service-accounts": print(Help.serviceAccounts)
+        case "tenants": print(Help.tenants)
         case "db": print(Help.db)
         case "audit": print(Help.audit)
         case let other?: throw UsageError("unknown command '\(other)'")
@@ -45,6 +46,8 @@ do {
         try UsersCommand.run(Array(arguments.dropFirst()))
     case "service-accounts":
         try ServiceAccountsCommand.run(Array(arguments.dropFirst()))
+    case "tenants":
+        try TenantsCommand.run(Array(arguments.dropFirst()))
     case "db":
         try DatabaseCommand.run(Array(arguments.dropFirst()))
     case "audit":

@@ -170,6 +170,19 @@ struct AuditTrailTests {
             return Expected(
                 kind: kind, client: nil, actor: .commandLine, detail: "key=\(record.keyID)",
                 secrets: [record.privateKeyPEM])
+        case .tenantCreated, .tenantUpdated, .tenantDeleted:
+            let tenants = f.platform.tenants
+            let created = try tenants.create(TenantFields(displayName: "Audit-Tenant"), by: adminCaller)
+            let id = String(created.name.split(separator: "/").last ?? "")
+            var detail = "tenant=\(id)"
+            if kind == .tenantUpdated {
+                _ = try tenants.update(
+                    id: id, TenantFields(allowPasswordSignup: true), updateMask: "allowPasswordSignup", by: adminCaller)
+                detail += " fields=allowPasswordSignup"
+            } else if kind == .tenantDeleted {
+                try tenants.delete(id: id, by: adminCaller)
+            }
+            return Expected(kind: kind, client: nil, actor: serviceAccount, detail: detail)
         default:
             Issue.record("no scenario records \(kind)")
             return Expected(kind: kind)

@@ -90,6 +90,30 @@ struct StoreCopyTests {
         #expect(try target.read { try $0.mfaPendingSignIn(hash: "pending") } == nil)
     }
 
+    @Test("copies tenant records with their tenants' accounts; a target holding a tenant is refused")
+    func copiesTenants() throws {
+        let source = InMemoryStore()
+        let tenants = (1...3).map {
+            Tenant(id: "tenant-\($0)", displayName: "Tenant-\($0)", mfaConfig: #"{"state":"DISABLED"}"#, createdAtMillis: 1,
+                   updatedAtMillis: 2)
+        }
+        try source.write { writer in for tenant in tenants { try writer.insertTenant(tenant) } }
+        try source.scoped(to: try .tenant("tenant-2")).write {
+            try $0.insertAccount(Account(localID: "t2-user", createdAtMillis: 1, validSinceMillis: 1))
+        }
+        let target = InMemoryStore()
+        let report = try StoreCopy(from: source, to: target, pageSize: 2).run()
+        #expect(report.counts.tenants == 3 && report.counts.accounts == 1)
+        #expect(try target.read { try $0.tenants(after: nil, limit: 10) } == tenants)
+        #expect(try target.scoped(to: try .tenant("tenant-2")).read { try $0.account(localID: "t2-user") } != nil)
+
+        let holdsTenant = InMemoryStore()
+        try holdsTenant.write { try $0.insertTenant(tenants[0]) }
+        #expect(throws: StoreCopy.Failure.targetNotEmpty(what: "tenants")) {
+            try StoreCopy(from: source, to: holdsTenant).run()
+        }
+    }
+
     @Test("what is written to the source during the copy is not in it: the copy is the snapshot it began with")
     func writesDuringTheCopy() throws {
         let source = try Self.source()

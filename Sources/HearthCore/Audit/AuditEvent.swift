@@ -79,12 +79,17 @@ public struct AuditEventKind: RawRepresentable, Hashable, Sendable, Comparable, 
     public static let claimsChanged = Self(rawValue: "claims_changed")
     public static let accountDeleted = Self(rawValue: "account_deleted")
     public static let keyRotated = Self(rawValue: "key_rotated")
+    /// A tenant was created, changed or deleted through the tenant API (`detail`: `tenant=<id>`, and the fields an
+    /// update set).
+    public static let tenantCreated = Self(rawValue: "tenant_created")
+    public static let tenantUpdated = Self(rawValue: "tenant_updated")
+    public static let tenantDeleted = Self(rawValue: "tenant_deleted")
 
     /// Every kind, for filters and tests.
     public static let all: [Self] = [
         .signIn, .signInFailed, .signUp, .link, .unlink, .factorEnrolled, .factorRemoved, .mfaFailed, .lockout,
         .sessionsRevoked, .passwordChanged, .emailChanged, .accountCreated, .accountUpdated, .accountDisabled,
-        .accountEnabled, .claimsChanged, .accountDeleted, .keyRotated,
+        .accountEnabled, .claimsChanged, .accountDeleted, .keyRotated, .tenantCreated, .tenantUpdated, .tenantDeleted,
     ]
 }
 

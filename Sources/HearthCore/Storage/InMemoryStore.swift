@@ -57,6 +57,8 @@ public final class InMemoryStore: HearthStore {
         /// Oldest first (by `createdAt`, then insertion order).
         var serviceAccounts: [ServiceAccountRecord] = []
         var providerTokenRevocations: [String: ProviderTokenRevocation] = [:]
+        /// By id (project-wide).
+        var tenants: [String: Tenant] = [:]
     }
 
     /// What one scope holds.
@@ -183,6 +185,14 @@ public final class InMemoryStore: HearthStore {
         func serviceAccount(email: String) throws -> ServiceAccountRecord? {
             let wanted = email.lowercased()
             return state.serviceAccounts.first { $0.email == wanted && $0.revokedAt == nil }
+        }
+
+        func tenant(id: String) throws -> Tenant? { state.tenants[id] }
+
+        func tenants(after id: String?, limit: Int) throws -> [Tenant] {
+            let sorted = state.tenants.values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+            let after = id.map { cursor in sorted.filter { cursor.utf8.lexicographicallyPrecedes($0.id.utf8) } }
+            return Array((after ?? sorted).prefix(max(1, limit)))
         }
 
         // MARK: Accounts
@@ -338,6 +348,27 @@ public final class InMemoryStore: HearthStore {
                 state.scopes[scope] = records
             }
             return deleted
+        }
+
+        // MARK: Tenants
+
+        func insertTenant(_ tenant: Tenant) throws {
+            guard state.tenants[tenant.id] == nil else { throw StoreError(.duplicateTenant) }
+            state.tenants[tenant.id] = tenant
+        }
+
+        func updateTenant(_ tenant: Tenant) throws {
+            guard state.tenants[tenant.id] != nil else { throw StoreError(.notFound) }
+            state.tenants[tenant.id] = tenant
+        }
+
+        func deleteTenant(id: String) throws -> Bool {
+            guard state.tenants[id] != nil else { return false }
+            if let records = state.scopes[StoreScope(storedTenantID: id)], !records.accounts.isEmpty {
+                throw StoreError(.tenantNotEmpty)
+            }
+            state.tenants[id] = nil
+            return true
         }
 
         // MARK: Service accounts

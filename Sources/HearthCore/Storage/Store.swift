@@ -140,6 +140,14 @@ public protocol StoreReader {
     /// The queued revocation `id`, if any.
     func providerTokenRevocation(id: String) throws -> ProviderTokenRevocation?
 
+    // MARK: Tenants (project-wide)
+
+    /// The tenant `id`, if there is one. Project-wide: the same from every scope.
+    func tenant(id: String) throws -> Tenant?
+    /// At most `limit` tenants (at least 1) whose id sorts after `id` (byte order of UTF-8; `nil` starts at the
+    /// beginning), in that order: a page of the tenant listing. Project-wide.
+    func tenants(after id: String?, limit: Int) throws -> [Tenant]
+
     // MARK: Audit log
 
     /// At most `query.limit` events (at least 1) matching every filter `query` gives, newest first (by id,
@@ -287,6 +295,16 @@ public protocol StoreWriter: StoreReader {
     /// Deletes the revocation `id` (its token is revoked); returns whether it existed.
     @discardableResult func deleteProviderTokenRevocation(id: String) throws -> Bool
 
+    // MARK: Tenants (project-wide)
+
+    /// Stores a new tenant as given. Throws `.duplicateTenant` if its id exists.
+    func insertTenant(_ tenant: Tenant) throws
+    /// Replaces the stored tenant with the same id by `tenant` (its `createdAtMillis` included). Throws `.notFound`.
+    func updateTenant(_ tenant: Tenant) throws
+    /// Deletes the tenant record `id`; returns whether it existed. Throws `.tenantNotEmpty` (and deletes nothing)
+    /// while the tenant's scope still holds an account: its records are deleted first.
+    @discardableResult func deleteTenant(id: String) throws -> Bool
+
     // MARK: Audit log
 
     /// Appends an event as given. Throws `.duplicateToken` if its id exists. Its id must be
@@ -333,6 +351,10 @@ public struct StoreError: Error, Equatable, CustomStringConvertible {
         public static let corrupt = Code("corrupt")
         /// A scope that cannot exist (an empty tenant id, or one too long: `StoreScope.tenant(_:)`).
         public static let invalidScope = Code("invalidScope")
+        /// A tenant id that another tenant already has.
+        public static let duplicateTenant = Code("duplicateTenant")
+        /// A tenant that still has accounts cannot be deleted.
+        public static let tenantNotEmpty = Code("tenantNotEmpty")
     }
 
     public let code: Code

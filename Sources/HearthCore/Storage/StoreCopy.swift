@@ -1,5 +1,5 @@
 /// Copies what a store keeps for good into an empty store of any kind (`hearth db copy`, from SQLite to PostgreSQL and
-/// back): every account with its identities and second factors, signing key, dev IdP account, service account, live
+/// back): every account with its identities and second factors, signing key, dev IdP account, service account, tenant, live
 /// refresh session of an account that exists, queued provider-token revocation and audit event. Short-lived state
 /// (pending sign-ins, verification sessions, action codes, dev IdP grants, limit counters) is left behind, as are
 /// revoked sessions.
@@ -19,6 +19,7 @@ public struct StoreCopy {
         public var serviceAccounts = 0
         public var refreshSessions = 0
         public var providerTokenRevocations = 0
+        public var tenants = 0
         public var auditEvents = 0
 
         public init() {}
@@ -26,7 +27,7 @@ public struct StoreCopy {
         public var description: String {
             "accounts=\(accounts) signing_keys=\(signingKeys) dev_accounts=\(devAccounts) "
                 + "service_accounts=\(serviceAccounts) refresh_sessions=\(refreshSessions) "
-                + "provider_token_revocations=\(providerTokenRevocations) audit_events=\(auditEvents)"
+                + "provider_token_revocations=\(providerTokenRevocations) tenants=\(tenants) audit_events=\(auditEvents)"
         }
     }
 
@@ -116,6 +117,7 @@ public struct StoreCopy {
         counts.devAccounts = try reader.devAccounts().count
         counts.serviceAccounts = try reader.serviceAccounts().count
         counts.providerTokenRevocations = try Self.allRevocations(reader).count
+        try forEachPage(of: reader, { try $0.tenants(after: $1, limit: $2) }, key: \.id) { counts.tenants += $0.count }
         return counts
     }
 
@@ -170,6 +172,9 @@ public struct StoreCopy {
         let revocations = try Self.allRevocations(snapshot)
         try write(revocations) { try $0.enqueueProviderTokenRevocation($1) }
         copied.providerTokenRevocations = revocations.count
+        try copyPages(of: snapshot, { try $0.tenants(after: $1, limit: $2) }, key: \.id, count: \.tenants, &copied, progress) {
+            try $0.insertTenant($1)
+        }
         progress(copied)
     }
 
@@ -181,6 +186,7 @@ public struct StoreCopy {
             if try !reader.serviceAccounts().isEmpty { return "service accounts" }
             if try !reader.refreshSessions(after: nil, limit: 1).isEmpty { return "refresh sessions" }
             if try !Self.allRevocations(reader).isEmpty { return "provider-token revocations" }
+            if try !reader.tenants(after: nil, limit: 1).isEmpty { return "tenants" }
             if try !reader.auditEvents(AuditQuery(limit: 1)).isEmpty { return "audit events" }
             return nil
         }

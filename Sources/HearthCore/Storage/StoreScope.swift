@@ -4,8 +4,8 @@
 /// sessions (and legacy refresh-token rows), pending MFA sign-ins, verification sessions, email action codes, limit
 /// counters and audit events. A lookup in one scope never finds a record of another, and the same email, provider
 /// identity, uid or enrolment id may exist once in each scope. Project-wide, the same from every scope: signing
-/// keys, service accounts, dev IdP accounts and grants, and provider-token revocations. The SQL stores keep the
-/// scope in a `tenant_id` column, `''` for the project.
+/// keys, service accounts, dev IdP accounts and grants, provider-token revocations, and the tenant records
+/// themselves (`Tenant`). The SQL stores keep the scope in a `tenant_id` column, `''` for the project.
 public struct StoreScope: Hashable, Sendable, CustomStringConvertible {
     /// What the SQL stores keep in `tenant_id`: `''` for the project, else the tenant's id.
     public let tenantID: String

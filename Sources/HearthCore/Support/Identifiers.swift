@@ -10,6 +10,11 @@ package enum Identifiers {
     /// `length` random alphanumeric characters.
     static func alphanumeric(length: Int) -> String { randomString(length: length, alphabet: alphanumerics) }
 
+    /// `length` random lower-case letters and digits (the suffix of generated tenant ids).
+    static func lowercaseAlphanumeric(length: Int) -> String {
+        randomString(length: length, alphabet: Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8))
+    }
+
     /// A Google-style subject: 21 decimal digits, not starting with 0.
     package static func googleSubject() -> String {
         let digits = Array("0123456789".utf8)

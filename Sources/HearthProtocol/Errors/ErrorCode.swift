@@ -63,6 +63,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let projectNotFound = ErrorCode(rawValue: "PROJECT_NOT_FOUND")
     public static let tenantIDMismatch = ErrorCode(rawValue: "TENANT_ID_MISMATCH")
     public static let tenantNotFound = ErrorCode(rawValue: "TENANT_NOT_FOUND")
+    public static let invalidTenantID = ErrorCode(rawValue: "INVALID_TENANT_ID")
     public static let providerAlreadyLinked = ErrorCode(rawValue: "PROVIDER_ALREADY_LINKED")
     public static let invalidOOBCode = ErrorCode(rawValue: "INVALID_OOB_CODE")
     // Admin API (PROTOCOL.md §3.1, §3.6, §3.14).

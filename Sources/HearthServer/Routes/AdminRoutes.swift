@@ -27,8 +27,12 @@ struct AdminRoutes {
                 return Responses.json(try admin.batchGet(BatchGetRequest(fields: fields)))
             }),
         ]
-        let tenants: HTTPResponder = { _ in
-            throw WireError(.tenantNotFound, "This Hearth server has no tenants; call the project's own paths.")
+        // A tenant's own account paths are not served yet: a tenant that does not exist is TENANT_NOT_FOUND, one that
+        // does is refused plainly, never served as if it were the project.
+        let tenants: HTTPResponder = { [tenantRecords = platform.tenants] request in
+            _ = try tenantRecords.tenant(id: request.pathParameters["tenant"] ?? "")
+            throw WireError(
+                .operationNotAllowed, "This Hearth server does not serve a tenant's own accounts yet; only the tenant API.")
         }
         for endpoint in endpoints {
             router.add(endpoint.method, "\(Self.base)/\(endpoint.name)", edge.admin.handler(endpoint.responder))

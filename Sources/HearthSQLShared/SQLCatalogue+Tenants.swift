@@ -1,0 +1,95 @@
+public import HearthCore
+
+/// The project's tenants: project-wide records, by id (`tenant_id`, the value the scoped tables keep for the tenant's
+/// records).
+extension SQLCatalogue {
+    /// In `StoredRow.tenant()`'s order; each is also the name of its bind (`Tenant.binds`).
+    static let tenantColumns = [
+        "tenant_id", "display_name", "allow_password_signup", "enable_email_link_signin", "disable_auth",
+        "enable_anonymous_user", "mfa_config", "test_phone_numbers", "password_policy_config", "email_privacy_config",
+        "created_at_millis", "updated_at_millis",
+    ]
+    private static let tenantSelect = "SELECT \(list(tenantColumns)) FROM tenants"
+    static let tenantByID = SQLStatement { _ in "\(tenantSelect) WHERE tenant_id = :tenant_id" }
+    static let tenantsFirst = SQLStatement { _ in "\(tenantSelect) ORDER BY tenant_id LIMIT :limit" }
+    static let tenantsAfter = SQLStatement { _ in
+        "\(tenantSelect) WHERE tenant_id > :after ORDER BY tenant_id LIMIT :limit"
+    }
+    static let insertTenant = SQLStatement { _ in
+        "INSERT INTO tenants (\(list(tenantColumns))) VALUES (\(binds(tenantColumns)))"
+    }
+    static let updateTenant = SQLStatement { _ in
+        "UPDATE tenants SET \(assignments(tenantColumns.dropFirst())) WHERE tenant_id = :tenant_id"
+    }
+    static let deleteTenant = SQLStatement { _ in "DELETE FROM tenants WHERE tenant_id = :tenant_id" }
+    /// Whether the tenant's scope holds an account (the accounts' primary key starts with `tenant_id`).
+    static let tenantHasAccounts = SQLStatement { _ in "SELECT 1 FROM accounts WHERE tenant_id = :tenant_id LIMIT 1" }
+
+    static let tenantLookups: [(name: String, statement: SQLStatement)] = [
+        ("tenantByID", tenantByID), ("tenantsAfter", tenantsAfter), ("updateTenant", updateTenant),
+        ("deleteTenant", deleteTenant), ("tenantHasAccounts", tenantHasAccounts),
+    ]
+}
+
+extension Tenant {
+    var binds: SQLBinds {
+        [
+            "tenant_id": .text(id), "display_name": SQLValue(displayName),
+            "allow_password_signup": .bool(allowPasswordSignup), "enable_email_link_signin": .bool(enableEmailLinkSignin),
+            "disable_auth": .bool(disableAuth), "enable_anonymous_user": .bool(enableAnonymousUser),
+            "mfa_config": SQLValue(mfaConfig), "test_phone_numbers": SQLValue(testPhoneNumbers),
+            "password_policy_config": SQLValue(passwordPolicyConfig), "email_privacy_config": SQLValue(emailPrivacyConfig),
+            "created_at_millis": .integer(createdAtMillis), "updated_at_millis": .integer(updatedAtMillis),
+        ]
+    }
+}
+
+extension StoredRow {
+    /// The columns of `SQLCatalogue.tenantColumns`, in order.
+    public func tenant() throws -> Tenant {
+        Tenant(
+            id: try requiredText(0), displayName: text(1), allowPasswordSignup: try requiredBool(2),
+            enableEmailLinkSignin: try requiredBool(3), disableAuth: try requiredBool(4),
+            enableAnonymousUser: try requiredBool(5), mfaConfig: text(6), testPhoneNumbers: text(7),
+            passwordPolicyConfig: text(8), emailPrivacyConfig: text(9), createdAtMillis: try requiredInt64(10),
+            updatedAtMillis: try requiredInt64(11))
+    }
+}
+
+extension SQLStoreReading {
+    public func tenant(id: String) throws -> Tenant? {
+        try run("tenant(id:)") { try queryFirst(SQLCatalogue.tenantByID, ["tenant_id": .text(id)]) { try $0.tenant() } }
+    }
+
+    public func tenants(after id: String?, limit: Int) throws -> [Tenant] {
+        try run("tenants(after:limit:)") {
+            let limit = SQLValue.integer(Int64(max(1, limit)))
+            guard let id else { return try query(SQLCatalogue.tenantsFirst, ["limit": limit]) { try $0.tenant() } }
+            return try query(SQLCatalogue.tenantsAfter, ["after": .text(id), "limit": limit]) { try $0.tenant() }
+        }
+    }
+}
+
+extension SQLStoreWriting {
+    public func insertTenant(_ tenant: Tenant) throws {
+        try run("insertTenant") {
+            try execute(SQLCatalogue.insertTenant, tenant.binds) { $0.isTaken ? .duplicateTenant : nil }
+        }
+    }
+
+    public func updateTenant(_ tenant: Tenant) throws {
+        try run("updateTenant") {
+            guard try execute(SQLCatalogue.updateTenant, tenant.binds) > 0 else { throw StoreError(.notFound) }
+        }
+    }
+
+    @discardableResult
+    public func deleteTenant(id: String) throws -> Bool {
+        try run("deleteTenant") {
+            let binds: SQLBinds = ["tenant_id": .text(id)]
+            guard try exists(SQLCatalogue.tenantByID, binds) else { return false }
+            if try exists(SQLCatalogue.tenantHasAccounts, binds) { throw StoreError(.tenantNotEmpty) }
+            return try execute(SQLCatalogue.deleteTenant, binds) > 0
+        }
+    }
+}
