@@ -195,9 +195,10 @@ def create_user_with_factors():
     if status != 200:
         raise RuntimeError(f"accounts answered {status}: {body}")
     refused, refusal = admin_post("/accounts", {"localId": "factors-2", "mfaInfo": [{"phoneInfo": "555"}]})
-    factors = auth.get_user("factors", app=app).multi_factor.enrolled_factors
-    return {"factors": [{"phone": f.phone_number, "name": f.display_name, "id": bool(f.uid),
-                         "enrolled": f.enrollment_timestamp is not None} for f in factors],
+    # This firebase-admin's UserRecord has no multi_factor property: read the record get_user fetched as it came.
+    factors = auth.get_user("factors", app=app)._data.get("mfaInfo", [])
+    return {"factors": [{"phone": f.get("phoneInfo"), "name": f.get("displayName"), "id": bool(f.get("mfaEnrollmentId")),
+                         "enrolled": bool(f.get("enrolledAt"))} for f in factors],
             "refused": refused, "refusal": refusal["error"]["message"]}
 
 
