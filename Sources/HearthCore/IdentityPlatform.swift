@@ -69,7 +69,8 @@ public final class IdentityPlatform: Sendable {
             issuedCodes: configuration.issuedOOBCodes)
         passwordAccounts = PasswordAccounts(
             context: context, tokens: tokens, mfa: mfa, hasher: configuration.passwords,
-            lockouts: configuration.passwordLockouts, emailChanges: configuration.emailActions.emailChanges)
+            lockouts: configuration.passwordLockouts, emailChanges: configuration.emailActions.emailChanges,
+            emailActions: emailActions)
         accounts = AccountService(
             context: context, tokens: tokens, providers: identityProviders, mfa: mfa,
             providerTokens: configuration.providerTokens, emailActions: emailActions, passwords: passwordAccounts)

@@ -71,8 +71,26 @@ public final class IdentityServer: Sendable {
             response.headers["Allow"] = allowed.map(\.description).joined(separator: ", ")
             return response
         case .notFound:
+            if let name = Self.firebaseName(of: request.path) {
+                return Responses.error(WireError(.notImplemented, "\(name) is not implemented by this Hearth server."))
+            }
             return Responses.error(WireError(.notFound, "Not found: \(request.method) \(request.path)"))
         }
+    }
+
+    /// The prefixes of Firebase Auth's APIs: a path under one that is not a route is a Firebase call Hearth does not
+    /// serve (501 `NOT_IMPLEMENTED`, never a 404 the SDKs would report as "not found").
+    static let firebasePrefixes = [
+        "/identitytoolkit.googleapis.com/v1/", "/identitytoolkit.googleapis.com/v2/",
+        "/www.googleapis.com/identitytoolkit/v3/", "/securetoken.googleapis.com/v1/",
+    ]
+
+    /// The path's name after its Firebase prefix (`accounts:sendVerificationCode`), or nil outside those prefixes.
+    static func firebaseName(of path: String) -> String? {
+        guard let prefix = firebasePrefixes.first(where: { path.hasPrefix($0) && path.count > $0.count }) else {
+            return nil
+        }
+        return String(path.dropFirst(prefix.count).prefix(200))
     }
 
     /// Every route this server answers, with the cross-origin scope each declares.

@@ -97,5 +97,18 @@ struct FirebaseAdminSDKTests {
         let cookie = record("session_cookie")
         #expect(cookie["uid"] as? String == "cookie-user")
         #expect(cookie["iss"] as? String == "https://session.firebase.google.com/demo-hearth")
+
+        // Issue 20 §5: mfaInfo at creation, the hashes administrators list.
+        let factors = record("create_user_with_factors")
+        let enrolled = factors["factors"] as? [[String: Any]] ?? []
+        #expect(enrolled.count == 1)
+        #expect(enrolled.first?["phone"] as? String == "+15555550111")
+        #expect(enrolled.first?["name"] as? String == "work")
+        #expect(enrolled.first?["id"] as? Bool == true)
+        #expect(enrolled.first?["enrolled"] as? Bool == true)
+        #expect(factors["refused"] as? Int == 400)
+        #expect((factors["refusal"] as? String)?.hasPrefix("INVALID_MFA_PHONE_NUMBER") == true)
+        let hash = record("exported_password_hash")
+        #expect(hash["phc"] as? String == "argon2id")
     }
 }

@@ -25,7 +25,12 @@ struct WireBehaviourTests {
         #expect(oversize.status == 413)
         #expect((oversize.json["error"] as? [String: Any])?["code"] as? Int == 413)
 
-        let unknown = try server.request("GET", "/identitytoolkit.googleapis.com/v1/accounts:nope?key=k")
+        // A Firebase path that is no route is 501 naming it (issue 20 §5); a path outside Firebase's prefixes is 404.
+        let unrouted = try server.request("GET", "/identitytoolkit.googleapis.com/v1/accounts:nope?key=k")
+        #expect(unrouted.status == 501)
+        #expect((unrouted.json["error"] as? [String: Any])?["status"] as? String == "NOT_IMPLEMENTED")
+        #expect(unrouted.errorMessage?.contains("accounts:nope") == true)
+        let unknown = try server.request("GET", "/nothing/here")
         #expect(unknown.status == 404)
         #expect((unknown.json["error"] as? [String: Any])?["status"] as? String == "NOT_FOUND")
 
@@ -40,7 +45,7 @@ struct WireBehaviourTests {
         let badRefresh = try server.postJSON("/securetoken.googleapis.com/v1/token?key=k", ["grantType": "refresh_token", "refreshToken": "nope"])
         #expect(badRefresh.errorMessage == "INVALID_REFRESH_TOKEN")
 
-        let notImplemented = try server.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/getRecaptchaParam?key=k", [:])
+        let notImplemented = try server.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPhoneNumber?key=k", [:])
         #expect(notImplemented.status == 501)
 
         // Still healthy afterwards.

@@ -47,7 +47,7 @@ struct RoutingTests {
         let wrongMethod = fixture.call(.get, "/securetoken.googleapis.com/v1/token")
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.headers["Allow"] == "POST")
-        let unimplemented = fixture.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/getRecaptchaParam?key=k", "{}")
+        let unimplemented = fixture.postJSON("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPhoneNumber?key=k", "{}")
         #expect(unimplemented.status == 501)
         #expect(unimplemented.error["status"] as? String == "NOT_IMPLEMENTED")
         // Their v1 names too (they used to be 404s).

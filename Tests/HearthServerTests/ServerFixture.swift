@@ -22,11 +22,13 @@ struct ServerFixture {
         store: any HearthStore = InMemoryStore(), rateLimits: RateLimiter.Rules = RateLimiter.Rules(),
         trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil,
         appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker(),
-        passwordPolicy: PasswordPolicy = .firebaseDefault, console: ConsoleOptions = ConsoleOptions()
+        passwordPolicy: PasswordPolicy = .firebaseDefault, console: ConsoleOptions = ConsoleOptions(),
+        emailEnumerationProtection: Bool = true, issuedOOBCodes: IssuedOOBCodes? = nil
     ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
-            googleClientIDs: ["hearth-dev.apps.googleusercontent.com"])
+            googleClientIDs: ["hearth-dev.apps.googleusercontent.com"],
+            emailEnumerationProtection: emailEnumerationProtection)
         let dev = development
             ? DevIdPConfiguration(
                 issuer: "\(Self.publicURL)/dev/google",
@@ -40,6 +42,7 @@ struct ServerFixture {
         var configuration = IdentityPlatform.Configuration(
             project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
         configuration.rateLimits = rateLimits
+        configuration.issuedOOBCodes = issuedOOBCodes
         configuration.acceptsUnsignedCustomTokens = development
         let devProviders = try dev.map { try DevProviders(google: $0, apple: nil, store: store, time: SystemTimeSource()) }
         devProviders?.trust(in: &configuration)

@@ -175,4 +175,44 @@ def session_cookie():
 
 
 step("session_cookie", session_cookie)
+
+def admin_post(path, body):
+    """An admin REST call as the dev owner (what firebase-admin sends in emulator mode); returns (status, JSON)."""
+    request = urllib.request.Request(f"{base}/identitytoolkit.googleapis.com/v1/projects/{project}{path}",
+                                     json.dumps(body).encode(),
+                                     {"Content-Type": "application/json", "Authorization": "Bearer owner"})
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def create_user_with_factors():
+    """The Node and Go SDKs' createUser with multiFactor sends mfaInfo; firebase-admin reads the factors back."""
+    status, body = admin_post("/accounts", {"localId": "factors", "email": "factors@example.com", "emailVerified": True,
+                                            "mfaInfo": [{"phoneInfo": "+15555550111", "displayName": "work"}]})
+    if status != 200:
+        raise RuntimeError(f"accounts answered {status}: {body}")
+    refused, refusal = admin_post("/accounts", {"localId": "factors-2", "mfaInfo": [{"phoneInfo": "555"}]})
+    # This firebase-admin's UserRecord has no multi_factor property: read the record get_user fetched as it came.
+    factors = auth.get_user("factors", app=app)._data.get("mfaInfo", [])
+    return {"factors": [{"phone": f.get("phoneInfo"), "name": f.get("displayName"), "id": bool(f.get("mfaEnrollmentId")),
+                         "enrolled": bool(f.get("enrolledAt"))} for f in factors],
+            "refused": refused, "refusal": refusal["error"]["message"]}
+
+
+def exported_password_hash():
+    import base64
+    auth.create_user(uid="hashed", email="hashed@example.com", password="secret-123", app=app)
+    for user in auth.list_users(app=app).iterate_all():
+        if user.uid == "hashed":
+            text = user.password_hash
+            return {"phc": base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode().split("$")[1],
+                    "salt": user.password_salt}
+    raise RuntimeError("hashed not listed")
+
+
+step("create_user_with_factors", create_user_with_factors)
+step("exported_password_hash", exported_password_hash)
 print(json.dumps(results, default=str))

@@ -49,12 +49,14 @@ public final class AdminService: Sendable {
         let profile = try ProfileChange(displayName: request.displayName, photoURL: request.photoUrl)
         let passwordHash = try request.password.map(passwords.hashNewPassword)
         let now = time.nowMillis
+        let factors = try Self.createdFactors(request.mfaInfo, limit: maximumFactors, at: now)
         var account = Account(
             localID: request.localId ?? Identifiers.localID(), email: email,
             emailVerified: request.emailVerified ?? false, phoneNumber: request.phoneNumber, passwordHash: passwordHash,
             disabled: request.disabled ?? false, customAttributes: claims, createdAtMillis: now,
             validSinceMillis: now)
         profile.apply(to: &account)
+        account.mfaEnrollments = factors
         try store.transaction { writer -> WriteOutcome<Void> in
             guard try writer.account(localID: account.localID) == nil else { throw WireError(.duplicateLocalID) }
             try Self.requireUnique(email: email, phoneNumber: account.phoneNumber, for: account.localID, writer)
@@ -64,6 +66,28 @@ public final class AdminService: Sendable {
         }
         return AdminCreateAccountResponse(
             localId: account.localID, email: account.email, displayName: account.displayName)
+    }
+
+    /// The phone factors `mfaInfo` asks a new account to have: each an E.164 number (`INVALID_MFA_PHONE_NUMBER`),
+    /// none twice (`DUPLICATE_MFA_ENROLLMENT_ID`), at most `limit`; ids made here, as the emulator does.
+    static func createdFactors(_ requested: [AdminMFAEnrollment], limit: Int, at now: Int64) throws -> [MFAEnrollment] {
+        var result: [MFAEnrollment] = []
+        for entry in requested {
+            guard let phone = entry.phoneInfo else { throw WireError(.invalidMFAPhoneNumber, "Invalid format.") }
+            try AccountFieldRules.checkPhoneNumber(phone, code: .invalidMFAPhoneNumber)
+            guard !result.contains(where: { $0.phoneNumber == phone }) else {
+                throw WireError(.duplicateMFAEnrollment, "mfaInfo names the same phone number twice.")
+            }
+            result.append(
+                MFAEnrollment(
+                    enrollmentID: Identifiers.localID(), kind: .phone,
+                    displayName: entry.displayName.flatMap { $0.isEmpty ? nil : String($0.prefix(256)) },
+                    enrolledAtMillis: now, phoneNumber: phone))
+        }
+        guard result.count <= limit else {
+            throw WireError(.secondFactorLimitExceeded, "An account may have at most \(limit) second factors.")
+        }
+        return result
     }
 
     /// Records `account_created` for an account this service just inserted.
@@ -168,8 +192,12 @@ public final class AdminService: Sendable {
     /// Password hashes are redacted as Firebase redacts them, unless `encodePasswordHash` is given: then each
     /// record's `passwordHash` is the stored hash (Argon2id PHC or an imported `$hearth-import-v1$` string) as it
     /// encodes it. Only `hearth users export`, which reads the store as its operator, asks for them.
+    ///
+    /// With `revealsPasswordHashes` (the admin API's `batchGet`, as Firebase answers administrators) each record
+    /// carries `passwordHash` and `salt` in base64url: an imported hash as it was imported (its bytes and salt), a
+    /// hash Hearth made as its PHC string (the salt is inside it, so none beside), as `batchCreate` takes them back.
     public func batchGet(
-        _ request: BatchGetRequest, encodePasswordHash: ((String) -> String)? = nil
+        _ request: BatchGetRequest, encodePasswordHash: ((String) -> String)? = nil, revealsPasswordHashes: Bool = false
     ) throws -> BatchGetResponse {
         let requested = request.maxResults ?? Int64(Self.defaultPageSize)
         guard requested >= 1 else { throw WireError(.invalidArgument, "maxResults must be at least 1.") }
@@ -181,9 +209,22 @@ public final class AdminService: Sendable {
         let users = page.map { account in
             var record = UserRecord(account)
             if let encodePasswordHash, let stored = account.passwordHash { record.passwordHash = encodePasswordHash(stored) }
+            if revealsPasswordHashes, let stored = account.passwordHash {
+                (record.passwordHash, record.salt) = Self.revealed(stored)
+            }
             return record
         }
         return BatchGetResponse(users: users, nextPageToken: next)
+    }
+}
+
+extension AdminService {
+    /// A stored hash as the admin API shows it (base64url): an imported one's hash and salt, else the PHC text.
+    static func revealed(_ stored: String) -> (hash: String, salt: String?) {
+        if let imported = try? ImportedPasswordHash(stored: stored) {
+            return (Base64URL.encode(imported.hash), imported.salt.isEmpty ? nil : Base64URL.encode(imported.salt))
+        }
+        return (Base64URL.encode(Array(stored.utf8)), nil)
     }
 }
 

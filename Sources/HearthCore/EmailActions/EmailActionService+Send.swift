@@ -29,6 +29,7 @@ extension EmailActionService {
         }
         let continueURL = request.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
         if let continueURL { _ = try settings.continueURL(continueURL) }
+        if let linkDomain = request.linkDomain, !linkDomain.isEmpty { try settings.checkLinkDomain(linkDomain) }
         if kind == .emailSignIn, continueURL == nil {
             throw WireError(.missingContinueURI, "A sign-in link needs a continue URL.")
         }

@@ -16,7 +16,7 @@ public final class EmailActionService: Sendable {
     let time: any TimeSource
     let sender: any EmailSender
     let passwords: (any PasswordHashing)?
-    let settings: EmailActionSettings
+    public let settings: EmailActionSettings
     let limiter: RateLimiter
     /// Development only: the plain codes, for the log and the emulator's listing.
     let issuedCodes: IssuedOOBCodes?

@@ -55,6 +55,20 @@ public struct EmailActionSettings: Sendable {
         return url
     }
 
+    /// Refuses a `linkDomain` that is not an authorized domain (`INVALID_HOSTING_LINK_DOMAIN`): the configured
+    /// list, else the defaults (``defaultAuthorizedDomains(publicURL:)``).
+    public func checkLinkDomain(_ domain: String) throws {
+        guard authorizedDomainList.contains(domain.lowercased()) else {
+            throw WireError(
+                .invalidHostingLinkDomain, "The provided link domain is not one of the project's authorized domains.")
+        }
+    }
+
+    /// The authorized domains as `getProjectConfig` lists them: the configured list, else the defaults.
+    public var authorizedDomainList: [String] {
+        (authorizedDomains ?? Self.defaultAuthorizedDomains(publicURL: publicURL)).sorted()
+    }
+
     /// Seconds a code of `kind` lives.
     func lifetime(of kind: OOBCodeRecord.Kind) -> Int64 {
         kind == .emailSignIn ? signInLinkLifetime : codeLifetime

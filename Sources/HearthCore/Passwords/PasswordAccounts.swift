@@ -17,6 +17,8 @@ public final class PasswordAccounts: Sendable {
     let emailChanges: EmailChangeLimits
     /// Where sign-ups, sign-ins and links complete.
     let completion: SignInCompletion
+    /// Issues and mails the `RECOVER_EMAIL` code a direct change of email sends to the old address (nil: none).
+    let emailActions: EmailActionService?
 
     /// The `sign_in_provider` of password sessions.
     static let providerID = "password"
@@ -27,11 +29,13 @@ public final class PasswordAccounts: Sendable {
     ///   - hasher: hashes new passwords (checking the policy) and checks presented ones.
     ///   - lockouts: the wrong-password counters per email and per client.
     ///   - emailChanges: the quotas on a signed-in user's attempts to change its email.
+    ///   - emailActions: issues the recovery code of a direct change of email.
     public init(
         context: ServiceContext, tokens: TokenService, mfa: MFAService, hasher: any PasswordHashing,
-        lockouts: PasswordLockouts, emailChanges: EmailChangeLimits
+        lockouts: PasswordLockouts, emailChanges: EmailChangeLimits, emailActions: EmailActionService? = nil
     ) {
         self.emailChanges = emailChanges
+        self.emailActions = emailActions
         audit = context.auditRecorder
         completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: audit)
         project = context.project

@@ -10,6 +10,8 @@ public struct AdminCreateAccountRequest: Sendable, Equatable {
     public var disabled: Bool?
     /// The custom claims as the text of a JSON object.
     public var customAttributes: String?
+    /// Phone second factors to enrol (`mfaInfo[]`: `phoneInfo`, `displayName`); ids are made by the server.
+    public var mfaInfo: [AdminMFAEnrollment] = []
 
     public init() {}
 
@@ -23,6 +25,7 @@ public struct AdminCreateAccountRequest: Sendable, Equatable {
         emailVerified = try fields.bool("emailVerified")
         disabled = try fields.bool("disabled")
         customAttributes = try fields.string("customAttributes")
+        for entry in try fields.objects("mfaInfo") ?? [] { mfaInfo.append(try AdminMFAEnrollment(fields: entry)) }
     }
 }
 

@@ -9,6 +9,8 @@ public struct SendOobCodeRequest: Encodable, Sendable, Equatable {
     public var idToken: String?
     public var continueUrl: String?
     public var canHandleCodeInApp: Bool?
+    /// The domain of the mobile link (action-code settings' `linkDomain`): one of the authorized domains.
+    public var linkDomain: String?
     /// Admin only: answer with the code and link instead of sending an email.
     public var returnOobLink: Bool?
     public var tenantId: String?
@@ -33,6 +35,7 @@ public struct SendOobCodeRequest: Encodable, Sendable, Equatable {
         idToken = try fields.string("idToken")
         continueUrl = try fields.string("continueUrl")
         canHandleCodeInApp = try fields.bool("canHandleCodeInApp")
+        linkDomain = try fields.string("linkDomain")
         returnOobLink = try fields.bool("returnOobLink")
         tenantId = try fields.string("tenantId")
     }

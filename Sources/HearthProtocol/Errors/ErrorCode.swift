@@ -75,6 +75,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let missingProviderID = ErrorCode(rawValue: "MISSING_PROVIDER_ID")
     public static let missingRawID = ErrorCode(rawValue: "MISSING_RAW_ID")
     public static let invalidMFAPhoneNumber = ErrorCode(rawValue: "INVALID_MFA_PHONE_NUMBER")
+    public static let duplicateMFAEnrollment = ErrorCode(rawValue: "DUPLICATE_MFA_ENROLLMENT_ID")
+    public static let invalidHostingLinkDomain = ErrorCode(rawValue: "INVALID_HOSTING_LINK_DOMAIN")
     public static let localIDListExceedsLimit = ErrorCode(rawValue: "LOCAL_ID_LIST_EXCEEDS_LIMIT")
     public static let notDisabled = ErrorCode(rawValue: "NOT_DISABLED")
     public static let invalidPageSelection = ErrorCode(rawValue: "INVALID_PAGE_SELECTION")

@@ -11,6 +11,8 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var phoneNumber: String?
     public var disabled: Bool?
     public var passwordHash: String?
+    /// The hash's salt (base64url), for administrators' `batchGet` only.
+    public var salt: String?
     public var passwordUpdatedAt: Double?
     public var validSince: String?
     /// `validSince` to the millisecond (a Hearth extension, in admin lookups only): HearthAdmin compares it with the

@@ -24,7 +24,8 @@ struct AdminRoutes {
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
                 try IdentityToolkitRoutes.refuseTenant(fields)
-                return Responses.json(try admin.batchGet(BatchGetRequest(fields: fields)))
+                // Only administrators reach this route (`edge.admin`): they see the hashes, as Firebase shows them.
+                return Responses.json(try admin.batchGet(BatchGetRequest(fields: fields), revealsPasswordHashes: true))
             }),
         ]
         // A tenant's own account paths are not served yet: a tenant that does not exist is TENANT_NOT_FOUND, one that
@@ -38,6 +39,11 @@ struct AdminRoutes {
             router.add(endpoint.method, "\(Self.base)/\(endpoint.name)", edge.admin.handler(endpoint.responder))
             router.add(endpoint.method, "\(Self.base)/tenants/{tenant}/\(endpoint.name)", edge.admin.handler(tenants))
         }
+        // `projects/{p}:queryAccounts`: the older name of `accounts:query` (the emulator answers both).
+        router.add(.post, "\(Self.base):queryAccounts", edge.admin.handler(Self.json { fields, _ in
+            try admin.query(QueryAccountsRequest(fields: fields))
+        }))
+        registerLegacyAccountTransfer(in: &router)
         let tokens = platform.tokens
         router.add(.post, "\(Self.base):createSessionCookie", edge.admin.handler(Self.json { fields, _ in
             let request = try CreateSessionCookieRequest(fields: fields)
@@ -45,6 +51,28 @@ struct AdminRoutes {
                 sessionCookie: try tokens.mintSessionCookie(idToken: request.idToken, validDuration: request.validDuration))
         }))
         router.add(.post, "\(Self.base)/tenants/{tenant}:createSessionCookie", edge.admin.handler(tenants))
+    }
+
+    /// The iOS-era v3 names of `batchGet` and `batchCreate` (`relyingparty/downloadAccount`, `uploadAccount`): POST
+    /// bodies naming the project as `targetProjectId` (this server's when absent), answered as the v1 calls.
+    private func registerLegacyAccountTransfer(in router: inout Router) {
+        let admin = platform.admin
+        let projectID = platform.project.projectID
+        let calls: [(String, HTTPResponder)] = [
+            ("downloadAccount", Self.json { fields, _ in
+                try admin.batchGet(BatchGetRequest(fields: fields), revealsPasswordHashes: true)
+            }),
+            ("uploadAccount", Self.json { try admin.batchCreate(BatchCreateRequest(fields: $0), by: $1) }),
+        ]
+        for (name, responder) in calls {
+            let handler = edge.admin.handler(responder)
+            router.add(.post, "\(IdentityToolkitRoutes.legacy)/\(name)", crossOrigin: handler.crossOrigin) { request in
+                var request = request
+                let target = (try? RequestFields(json: request.body)).flatMap { try? $0.string("targetProjectId") }
+                request.pathParameters["project"] = target ?? projectID
+                return handler(request)
+            }
+        }
     }
 
     /// An admin call taking the request's JSON fields and its caller as ``RequireAdmin`` accepted it

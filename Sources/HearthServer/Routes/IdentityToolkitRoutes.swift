@@ -16,15 +16,14 @@ struct IdentityToolkitRoutes {
 
     /// v1 endpoints the iOS SDK reaches through legacy v3 names that Hearth does not serve yet.
     static let unimplementedLegacyNames: [String: String] = [
-        "getProjectConfig": "projects", "getRecaptchaParam": "recaptchaParams",
         "sendVerificationCode": "accounts:sendVerificationCode", "setProjectConfig": "setProjectConfig",
         "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
-        "signOutUser": "signOutUser", "downloadAccount": "accounts:batchGet", "uploadAccount": "accounts:batchCreate",
+        "signOutUser": "signOutUser",
     ]
 
     /// Client v1 paths Hearth does not serve yet (the v1 names of `unimplementedLegacyNames`).
     static let unimplementedV1Names = [
-        "projects", "recaptchaParams", "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber",
+        "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber",
     ]
 
     /// `501 NOT_IMPLEMENTED` in the wire envelope, naming the v1 endpoint.
@@ -71,6 +70,7 @@ struct IdentityToolkitRoutes {
             router.add(.post, "\(Self.v1)/\(v1Name)", handler)
             router.add(.get, "\(Self.v1)/\(v1Name)", handler)
         }
+        registerProjectConfig(in: &router)
         let mfaEndpoints: [(String, SecondFactorStep?, HTTPResponder)] = [
             ("accounts/mfaEnrollment:start", .enrollmentStart, Self.json { fields, caller in
                 try mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields), by: caller)
@@ -103,6 +103,32 @@ struct IdentityToolkitRoutes {
             ThrottleFailures(limiter: platform.rateLimiter, bucket: .refreshFailuresPerClient))
         router.add(.post, Self.secureToken, refreshes.handler(refresh))
         router.add(.get, "/", edge.firebase.handler(status))
+    }
+
+    /// `GET /v1/projects` and `/v1/projects/{project}` (legacy `getProjectConfig`): the project and its authorized
+    /// domains; `GET /v1/recaptchaParams` (legacy `getRecaptchaParam`) as the emulator answers it: Hearth runs no
+    /// reCAPTCHA, so the values are placeholders clients must not send to Google.
+    private func registerProjectConfig(in router: inout Router) {
+        let project = platform.project.projectID
+        let domains = platform.emailActions.settings.authorizedDomainList
+        let config = edge.clientCall().handler { _ in
+            Responses.json(["projectId": .string(project), "authorizedDomains": .array(domains.map(JSONValue.string))]
+                as [String: JSONValue])
+        }
+        for path in ["\(Self.v1)/projects", "\(Self.v1)/projects/{project}", "\(Self.legacy)/getProjectConfig"] {
+            router.add(.get, path, config)
+        }
+        router.add(.post, "\(Self.legacy)/getProjectConfig", config)
+        let recaptcha = edge.clientCall().handler { _ in
+            Responses.json([
+                "kind": "identitytoolkit#GetRecaptchaParamResponse",
+                "recaptchaStoken": "This-is-a-placeholder__Hearth-does-not-support-Recaptcha",
+                "recaptchaSiteKey": "Placeholder__Hearth-has-no-Recaptcha-key",
+            ] as [String: JSONValue])
+        }
+        router.add(.get, "\(Self.v1)/recaptchaParams", recaptcha)
+        router.add(.get, "\(Self.legacy)/getRecaptchaParam", recaptcha)
+        router.add(.post, "\(Self.legacy)/getRecaptchaParam", recaptcha)
     }
 
     /// Registers each client endpoint under its v1 name and its legacy v3 name (POST).
