@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Observations counted into fixed buckets (latencies), with their count and sum. Lock-free: an observation is
-/// two atomic updates (its bucket, and the sum's bit pattern), so threads answering requests on the same route
+/// two atomic updates (its bucket, and the sum as a ``Gauge`` adds), so threads answering requests on the same route
 /// never wait for each other. The count is the buckets' total, so a scrape's `_count` always equals its `+Inf`
 /// bucket; the sum may lag the buckets by the observations in progress during the scrape.
 public final class Histogram: Sendable {
@@ -9,7 +9,8 @@ public final class Histogram: Sendable {
     public let upperBounds: [Double]
     /// Per-bucket (not cumulative) counts, the last one for `+Inf`; one cell each, so no array is shared mutably.
     private let buckets: [Cell]
-    private let sumBits = Atomic<UInt64>(0.0.bitPattern)
+    /// The observations' sum, added to as a gauge is.
+    private let sum = Gauge()
 
     /// What a scrape reads: per-bucket (not cumulative) counts, the last one for `+Inf`.
     public struct Snapshot: Sendable, Equatable {
@@ -31,21 +32,13 @@ public final class Histogram: Sendable {
             break
         }
         buckets[index].count.wrappingAdd(1, ordering: .relaxed)
-        var current = sumBits.load(ordering: .relaxed)
-        while true {
-            let next = (Double(bitPattern: current) + value).bitPattern
-            let (exchanged, original) = sumBits.compareExchange(
-                expected: current, desired: next, successOrdering: .relaxed, failureOrdering: .relaxed)
-            if exchanged { return }
-            current = original
-        }
+        sum.add(value)
     }
 
     /// The counts so far.
     public var snapshot: Snapshot {
         let counts = buckets.map { $0.count.load(ordering: .relaxed) }
-        return Snapshot(
-            bucketCounts: counts, count: counts.reduce(0, &+), sum: Double(bitPattern: sumBits.load(ordering: .relaxed)))
+        return Snapshot(bucketCounts: counts, count: counts.reduce(0, &+), sum: sum.value)
     }
 
     /// Bounds from 1 ms to 10 s, for request and transaction latencies in seconds.

@@ -14,25 +14,17 @@ struct FirebaseAdminSDKTests {
             "base": server.baseURL, "project": "demo-hearth", "bulkUsers": 2500,
             "signedIn": ["uid": user.localID, "idToken": user.idToken, "refreshToken": user.refreshToken],
         ]
-        let steps = try PythonClients.run(
+        let steps = PythonSteps(try PythonClients.run(
             "admin_sdk.py", [String(decoding: try JSONSerialization.data(withJSONObject: settings), as: UTF8.self)],
-            environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(server.port)"]
-        ).compactMapValues { $0 as? [String: Any] }
-
+            environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(server.port)"]))
         func value(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) -> Any? {
-            guard let result = steps[step] else {
-                Issue.record("\(step) did not run", sourceLocation: sourceLocation)
-                return nil
-            }
-            #expect(result["ok"] as? Bool == true, "\(step): \(result["error"] ?? "")", sourceLocation: sourceLocation)
-            return result["value"]
+            steps.value(step, sourceLocation: sourceLocation)
         }
         func record(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any] {
-            value(step, sourceLocation: sourceLocation) as? [String: Any] ?? [:]
+            steps.record(step, sourceLocation: sourceLocation)
         }
         func refusal(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-            #expect(steps[step]?["ok"] as? Bool == false, "\(step) should have failed", sourceLocation: sourceLocation)
-            return steps[step]?["error"] as? String ?? ""
+            steps.refusal(step, sourceLocation: sourceLocation)
         }
 
         #expect(value("verify_id_token") as? String == user.localID)
