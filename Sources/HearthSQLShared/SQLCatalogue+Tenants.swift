@@ -22,12 +22,24 @@ extension SQLCatalogue {
         "UPDATE tenants SET \(assignments(tenantColumns.dropFirst())) WHERE tenant_id = :tenant_id"
     }
     static let deleteTenant = SQLStatement { _ in "DELETE FROM tenants WHERE tenant_id = :tenant_id" }
-    /// Whether the tenant's scope holds an account (the accounts' primary key starts with `tenant_id`).
-    static let tenantHasAccounts = SQLStatement { _ in "SELECT 1 FROM accounts WHERE tenant_id = :tenant_id LIMIT 1" }
+
+    /// What a tenant's purge deletes before its accounts, a table at a time, at most `:limit` rows each (by key, so
+    /// both engines run it as one statement); never in the project's scope (`tenant_id` `''`).
+    static let scopeStateDeletions: [SQLStatement] = [
+        ("refresh_sessions", "session_id"), ("oob_codes", "code_hash"), ("verification_sessions", "session_hash"),
+        ("limit_counters", "key"),
+    ].map { table, key in
+        SQLStatement { d in
+            """
+            DELETE FROM \(table) WHERE tenant_id = \(d.scope) AND \(key) IN (
+                SELECT \(key) FROM \(table) WHERE tenant_id = \(d.scope) AND \(d.scope) <> '' LIMIT :limit)
+            """
+        }
+    }
 
     static let tenantLookups: [(name: String, statement: SQLStatement)] = [
         ("tenantByID", tenantByID), ("tenantsAfter", tenantsAfter), ("updateTenant", updateTenant),
-        ("deleteTenant", deleteTenant), ("tenantHasAccounts", tenantHasAccounts),
+        ("deleteTenant", deleteTenant),
     ]
 }
 
@@ -86,10 +98,19 @@ extension SQLStoreWriting {
     @discardableResult
     public func deleteTenant(id: String) throws -> Bool {
         try run("deleteTenant") {
-            let binds: SQLBinds = ["tenant_id": .text(id)]
-            guard try exists(SQLCatalogue.tenantByID, binds) else { return false }
-            if try exists(SQLCatalogue.tenantHasAccounts, binds) { throw StoreError(.tenantNotEmpty) }
-            return try execute(SQLCatalogue.deleteTenant, binds) > 0
+            try execute(SQLCatalogue.deleteTenant, ["tenant_id": .text(id)]) > 0
+        }
+    }
+
+    @discardableResult
+    public func deleteScopeState(limit: Int) throws -> Int {
+        try run("deleteScopeState") {
+            let limit = max(1, limit)
+            var deleted = 0
+            for statement in SQLCatalogue.scopeStateDeletions where deleted < limit {
+                deleted += try execute(statement, ["limit": .integer(Int64(limit - deleted))])
+            }
+            return deleted
         }
     }
 }

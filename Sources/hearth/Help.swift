@@ -214,7 +214,7 @@ enum Help {
           create   Make a tenant; its id is the display name lower-cased and five random characters
                    (my-tenant-x4k2q). DISPLAY-NAME: 4-20 letters, digits and hyphens, starting with a letter.
           get      Print the tenant as the tenant API answers it (JSON)
-          delete   Delete the tenant; refused while it still has users
+          delete   Delete the tenant with its users, sessions and codes
         """
 
     static let audit = """

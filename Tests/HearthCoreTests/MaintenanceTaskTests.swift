@@ -102,6 +102,7 @@ struct MaintenanceTaskTests {
     func staleGuestsOfTenants() throws {
         let store = InMemoryStore()
         let time = ManualTimeSource()
+        try store.write { try $0.insertTenant(Tenant(id: "tenant-1", createdAtMillis: 0, updatedAtMillis: 0)) }
         let tenant = store.scoped(to: try StoreScope.tenant("tenant-1"))
         for scoped in [store, tenant] as [any HearthStore] {
             try scoped.write { writer in

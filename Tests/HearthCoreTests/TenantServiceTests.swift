@@ -126,10 +126,60 @@ struct TenantServiceTests {
         }
         #expect(try tenants.get(id: id) == created)
 
-        // A tenant whose scope has an account is kept.
-        let scope = try StoreScope.tenant(id)
-        try test.store.scoped(to: scope).write { try $0.insertAccount(Account(localID: "u1", createdAtMillis: 1, validSinceMillis: 1)) }
-        #expect(wireErrorCode { try tenants.delete(id: id, by: .system) } == .operationNotAllowed)
-        #expect(try tenants.get(id: id) == created)
+    }
+
+    @Test("deleting a tenant deletes its users (queueing their provider tokens' revocation), sessions and codes, not the project's")
+    func deletionPurgesTheScope() throws {
+        let test = try TestPlatform()
+        let tenants = test.platform.tenants
+        let created = try tenants.create(try fields(["displayName": "Doomed"]), by: .system)
+        let id = String(created.name.split(separator: "/").last ?? "")
+        let doomed = test.store.scoped(to: try .tenant(id))
+        let apple = LinkedIdentity(providerID: "apple.com", rawID: "a-1", providerRefreshToken: ProviderRefreshToken(token: "apple-refresh-token", clientID: "com.example.app"))
+        for scoped in [test.store, doomed] {
+            try scoped.write { writer in
+                for index in 0..<3 {
+                    try writer.insertAccount(
+                        Account(localID: "u\(index)", createdAtMillis: 1, validSinceMillis: 1, providers: index == 0 ? [apple] : []))
+                }
+                try writer.insertOOBCode(
+                    OOBCodeRecord(
+                        codeHash: "code-\(scoped.scope.tenantID)", kind: .verifyEmail, localID: "u1", email: "u1@example.com",
+                        createdAtMillis: 1, expiresAtMillis: .max))
+            }
+        }
+
+        try tenants.delete(id: id, by: .system)
+        #expect(wireErrorCode { _ = try tenants.get(id: id) } == .tenantNotFound)
+        #expect(try doomed.read { try $0.accountCount() } == 0)
+        #expect(try doomed.read { try $0.oobCode(hash: "code-\(id)") } == nil)
+        #expect(try test.store.read { try $0.accountCount() } == 3, "the project's users stay")
+        #expect(try test.store.read { try $0.oobCode(hash: "code-") } != nil)
+        let queued = try test.store.read { try $0.dueProviderTokenRevocations(atMillis: .max, limit: 10) }
+        #expect(queued.map(\.localID) == ["u0"], "the deleted Apple user's token is queued for revocation, once")
+        let deleted = try test.store.read { try $0.auditEvents(AuditQuery(kind: .tenantDeleted, limit: 10)) }
+        #expect(deleted.map(\.detail) == ["tenant=\(id)"])
+    }
+
+    @Test("a purge that a crash interrupted is finished by the maintenance task, in batches")
+    func interruptedPurge() throws {
+        let test = try TestPlatform()
+        let created = try test.platform.tenants.create(try fields(["displayName": "Crashed"]), by: .system)
+        let id = String(created.name.split(separator: "/").last ?? "")
+        let crashed = test.store.scoped(to: try .tenant(id))
+        try crashed.write { writer in
+            for index in 0..<5 { try writer.insertAccount(Account(localID: "u\(index)", createdAtMillis: 1, validSinceMillis: 1)) }
+            try writer.insertRefreshSession(
+                RefreshSession(
+                    sessionID: "s-1", localID: "u1", signInProvider: "password", authTime: 1, startedAtMillis: 1,
+                    currentTokenHash: "h-1"))
+        }
+        // The record went, the process died before the purge.
+        #expect(try test.store.write { try $0.deleteTenant(id: id) })
+        let report = try MaintenanceTaskTests.task(test, batchSize: 2).runPass()
+        #expect(report.deletedTenantRecords == 6)
+        #expect(try crashed.read { try $0.accountCount() } == 0)
+        #expect(try crashed.read { try $0.refreshSession(id: "s-1") } == nil)
+        #expect(try MaintenanceTaskTests.task(test).runPass().deletedTenantRecords == 0)
     }
 }

@@ -3,7 +3,7 @@ import HearthCore
 import Testing
 
 /// Tenant records, proved on each `StoreKind`: project-wide (the same from every scope), an id stored once, pages by
-/// id in byte order, updates that replace the record, and deletion refused while the tenant's scope has accounts.
+/// id in byte order, updates that replace the record, deletion of the record alone, and the batched deletion of a scope's state.
 @Suite("Store conformance: tenants")
 struct TenantConformanceTests {
     private func tenant(_ id: String, createdAt: Int64 = 100) -> Tenant {
@@ -101,15 +101,13 @@ struct TenantConformanceTests {
         }
     }
 
-    @Test("deleting a tenant removes its record; one whose scope has accounts is kept (tenantNotEmpty)",
-          arguments: StoreKind.allCases)
+    @Test("deleting a tenant removes its record only; its scope's records stay for the purge", arguments: StoreKind.allCases)
     func deletion(kind: StoreKind) throws {
         try withStore(kind) { store throws in
             try store.write { writer throws in
                 try writer.insertTenant(tenant("empty-1"))
                 try writer.insertTenant(tenant("busy-1"))
             }
-            // An account in the project, and one in another tenant's scope, do not keep `empty-1`.
             try store.write { try $0.insertAccount(fullAccount("uid-p", email: "p@example.com")) }
             let busy = store.scoped(to: try .tenant("busy-1"))
             try busy.write { try $0.insertAccount(fullAccount("uid-b", email: "b@example.com")) }
@@ -118,12 +116,61 @@ struct TenantConformanceTests {
             #expect(try store.write { try $0.deleteTenant(id: "empty-1") } == false)
             #expect(try store.read { try $0.tenant(id: "empty-1") } == nil)
 
-            #expect(throws: StoreError(.tenantNotEmpty)) { try store.write { try $0.deleteTenant(id: "busy-1") } }
-            #expect(try store.read { try $0.tenant(id: "busy-1") } == tenant("busy-1"))
-            try busy.write { writer throws in #expect(try writer.deleteAccount(localID: "uid-b")) }
             #expect(try store.write { try $0.deleteTenant(id: "busy-1") })
             #expect(try store.read { try $0.tenants(after: nil, limit: 10) } == [])
+            #expect(try busy.read { try $0.account(localID: "uid-b") } != nil, "the purge deletes it, not deleteTenant")
+            #expect(try store.read { try $0.scopes() } == [.project, try .tenant("busy-1")])
             #expect(try store.read { try $0.account(localID: "uid-p") } != nil)
+        }
+    }
+
+    @Test("deleteScopeState deletes a tenant's sessions, codes, verification sessions and counters in batches, never the project's",
+          arguments: StoreKind.allCases)
+    func scopeState(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let doomed = store.scoped(to: try .tenant("doomed-1"))
+            for scoped in [store, doomed] {
+                let tag = scoped.scope.isProject ? "p" : "t"
+                try scoped.write { writer throws in
+                    try writer.insertAccount(fullAccount("uid-1", email: "ada@example.com"))
+                    try writer.insertRefreshSession(refreshSession("\(tag)-rt1"))
+                    try writer.insertRefreshSession(refreshSession("\(tag)-rt2"))
+                    try writer.insertOOBCode(
+                        OOBCodeRecord(
+                            codeHash: "\(tag)-code", kind: .verifyEmail, localID: "uid-1", email: "ada@example.com",
+                            createdAtMillis: 1, expiresAtMillis: 9_000_000_000_000))
+                    try writer.insertOOBCode(
+                        OOBCodeRecord(
+                            codeHash: "\(tag)-signin", kind: .emailSignIn, localID: nil, email: "new@example.com",
+                            createdAtMillis: 1, expiresAtMillis: 9_000_000_000_000))
+                    try writer.insertVerificationSession(verificationSession("\(tag)-vs"))
+                    try writer.saveLimitCounter(
+                        LimitCounter(key: "\(tag)-counter", windowStartMillis: 0, expiresAtMillis: 9_000_000_000_000))
+                }
+            }
+            #expect(try store.write { try $0.deleteScopeState(limit: 100) } == 0, "the project's are never deleted")
+
+            var batches: [Int] = []
+            while batches.last.map({ $0 == 2 }) ?? true {
+                batches.append(try doomed.write { try $0.deleteScopeState(limit: 2) })
+            }
+            #expect(batches == [2, 2, 2, 0])
+            try doomed.read { reader throws in
+                #expect(try reader.refreshSession(id: "t-rt1") == nil)
+                #expect(try reader.oobCode(hash: "t-code") == nil)
+                #expect(try reader.oobCode(hash: "t-signin") == nil)
+                #expect(try reader.verificationSession(hash: "t-vs") == nil)
+                #expect(try reader.limitCounter(key: "t-counter") == nil)
+                #expect(try reader.account(localID: "uid-1") != nil, "accounts are not part of it")
+            }
+            try store.read { reader throws in
+                #expect(try reader.refreshSession(id: "p-rt1") != nil)
+                #expect(try reader.refreshSession(id: "p-rt2") != nil)
+                #expect(try reader.oobCode(hash: "p-code") != nil)
+                #expect(try reader.oobCode(hash: "p-signin") != nil)
+                #expect(try reader.verificationSession(hash: "p-vs") != nil)
+                #expect(try reader.limitCounter(key: "p-counter") != nil)
+            }
         }
     }
 

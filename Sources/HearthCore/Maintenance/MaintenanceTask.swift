@@ -14,7 +14,9 @@ import Synchronization
 /// 6. walks every legacy refresh token, deleting those that can no longer tell anything (see
 ///    `StoreWriter.purgeSessions` and `purgeLegacyRefreshTokens`);
 /// 7. revokes the provider tokens that are due (`ProviderTokenRevocation`) through the `ProviderTokenRevoking`
-///    registered for their provider: revoked ones leave the queue, failed ones are tried again after the backoff.
+///    registered for their provider: revoked ones leave the queue, failed ones are tried again after the backoff;
+/// 8. finishes the purge of tenants deleted before their records were (`TenantPurge`: a crash, or more records
+///    than the deletion purges before it answers).
 ///
 /// Steps that go through many rows work `batchSize` per write transaction with a short pause between
 /// transactions, so the store's writer is never held for long and other writes go first; then the task waits
@@ -55,11 +57,13 @@ public final class MaintenanceTask: Sendable {
         public var oobCodes = 0
         /// Audit events older than the retention.
         public var auditEvents = 0
+        /// Records (accounts, sessions, codes, counters) of deleted tenants.
+        public var deletedTenantRecords = 0
 
         public init(
             sessions: Int = 0, legacyRefreshTokens: Int = 0, limitCounters: Int = 0, anonymousAccounts: Int = 0,
             mfaState: Int = 0, devGrants: Int = 0, revokedProviderTokens: Int = 0, failedRevocations: Int = 0,
-            oobCodes: Int = 0, auditEvents: Int = 0
+            oobCodes: Int = 0, auditEvents: Int = 0, deletedTenantRecords: Int = 0
         ) {
             self.sessions = sessions
             self.legacyRefreshTokens = legacyRefreshTokens
@@ -71,6 +75,7 @@ public final class MaintenanceTask: Sendable {
             self.failedRevocations = failedRevocations
             self.oobCodes = oobCodes
             self.auditEvents = auditEvents
+            self.deletedTenantRecords = deletedTenantRecords
         }
     }
 
@@ -209,8 +214,10 @@ public final class MaintenanceTask: Sendable {
                 try writer.purgeLegacyRefreshTokens(
                     after: cursor, limit: batch, rotatedBefore: rotatedBefore, revokedBefore: revokedBefore)
             }),
-            let revocations = try revokeDueTokens(atMillis: now, pausing: pausing)
+            let revocations = try revokeDueTokens(atMillis: now, pausing: pausing),
+            let deletedTenantRecords = try purgeDeletedTenants(pausing: pausing)
         else { return nil }
+        report.deletedTenantRecords = deletedTenantRecords
         report.sessions = sessions
         report.legacyRefreshTokens = legacyTokens
         report.revokedProviderTokens = revocations.revoked
@@ -222,7 +229,8 @@ public final class MaintenanceTask: Sendable {
                     + " mfa_state_deleted=\(report.mfaState) dev_grants_deleted=\(report.devGrants)"
                     + " provider_tokens_revoked=\(report.revokedProviderTokens)"
                     + " provider_token_revocations_failed=\(report.failedRevocations)"
-                    + " oob_codes_deleted=\(report.oobCodes) audit_events_deleted=\(report.auditEvents)")
+                    + " oob_codes_deleted=\(report.oobCodes) audit_events_deleted=\(report.auditEvents)"
+                    + " tenant_records_purged=\(report.deletedTenantRecords)")
         }
         return report
     }
@@ -247,6 +255,19 @@ public final class MaintenanceTask: Sendable {
             }
             guard let deleted else { return nil }
             total += deleted
+        }
+        return total
+    }
+
+    /// Purges the scopes of deleted tenants (step 8); returns how many records it deleted, or nil if `stop()` was
+    /// called during a pause.
+    private func purgeDeletedTenants(pausing: Bool) throws -> Int? {
+        let purge = TenantPurge(store: store, time: time, batchSize: schedule.batchSize)
+        var total = 0
+        for scope in try purge.orphanedScopes() {
+            let (deleted, finished) = try purge.purge(scope) { pause(pausing) }
+            total += deleted
+            if !finished { return nil }
         }
         return total
     }

@@ -363,12 +363,23 @@ public final class InMemoryStore: HearthStore {
         }
 
         func deleteTenant(id: String) throws -> Bool {
-            guard state.tenants[id] != nil else { return false }
-            if let records = state.scopes[StoreScope(storedTenantID: id)], !records.accounts.isEmpty {
-                throw StoreError(.tenantNotEmpty)
+            state.tenants.removeValue(forKey: id) != nil
+        }
+
+        func deleteScopeState(limit: Int) throws -> Int {
+            guard !scope.isProject else { return 0 }
+            var left = max(1, limit)
+            func drop<Value>(_ table: WritableKeyPath<ScopedRecords, [String: Value]>) {
+                for key in records[keyPath: table].keys.sorted().prefix(left) {
+                    records[keyPath: table][key] = nil
+                    left -= 1
+                }
             }
-            state.tenants[id] = nil
-            return true
+            drop(\.refreshSessions)
+            drop(\.oobCodes)
+            drop(\.verificationSessions)
+            drop(\.limitCounters)
+            return max(1, limit) - left
         }
 
         // MARK: Service accounts

@@ -301,9 +301,14 @@ public protocol StoreWriter: StoreReader {
     func insertTenant(_ tenant: Tenant) throws
     /// Replaces the stored tenant with the same id by `tenant` (its `createdAtMillis` included). Throws `.notFound`.
     func updateTenant(_ tenant: Tenant) throws
-    /// Deletes the tenant record `id`; returns whether it existed. Throws `.tenantNotEmpty` (and deletes nothing)
-    /// while the tenant's scope still holds an account: its records are deleted first.
+    /// Deletes the tenant record `id`; returns whether it existed. The records of its scope stay: `TenantPurge`
+    /// deletes them afterwards in batches (and the maintenance task finishes a purge that a crash interrupted).
     @discardableResult func deleteTenant(id: String) throws -> Bool
+    /// Deletes at most `limit` (at least 1) of this scope's records other than accounts and audit events: refresh
+    /// sessions, email action codes, verification sessions and limit counters. Returns how many; fewer than `limit`
+    /// means none is left. What a tenant's purge clears before its accounts; in the project's scope it deletes
+    /// nothing and returns 0.
+    @discardableResult func deleteScopeState(limit: Int) throws -> Int
 
     // MARK: Audit log
 
@@ -353,8 +358,6 @@ public struct StoreError: Error, Equatable, CustomStringConvertible {
         public static let invalidScope = Code("invalidScope")
         /// A tenant id that another tenant already has.
         public static let duplicateTenant = Code("duplicateTenant")
-        /// A tenant that still has accounts cannot be deleted.
-        public static let tenantNotEmpty = Code("tenantNotEmpty")
     }
 
     public let code: Code

@@ -6,13 +6,13 @@ public import HearthProtocol
 /// the request edge; each change is one transaction that records its audit event (`tenant_created`,
 /// `tenant_updated`, `tenant_deleted`, in the project's log, `detail` naming the tenant).
 ///
-/// Deleting a tenant deletes its record only while its scope holds no account (`OPERATION_NOT_ALLOWED` otherwise):
-/// deleting a tenant's users with it is a later step.
+/// Deleting a tenant deletes its users, sessions and codes with it (see `delete(id:by:)`).
 public final class TenantService: Sendable {
     let store: any HearthStore
     let time: any TimeSource
     let audit: AuditRecorder
     let projectID: String
+    let purge: TenantPurge
 
     /// How many ids `create` tries before giving up (a generated id that is taken is drawn again).
     static let idAttempts = 5
@@ -22,6 +22,7 @@ public final class TenantService: Sendable {
         time = context.time
         audit = context.auditRecorder
         projectID = context.project.projectID
+        purge = TenantPurge(store: store, time: time, batchSize: 500)
     }
 
     // MARK: - create
@@ -38,6 +39,8 @@ public final class TenantService: Sendable {
         if tenant.mfaConfig == nil { tenant.mfaConfig = Self.disabledMFAConfig }
         for attempt in 1...Self.idAttempts {
             tenant.id = TenantRules.newID(displayName: displayName)
+            // A deleted tenant's id is not given again while its purge is unfinished.
+            guard try store.scoped(to: .tenant(tenant.id)).read({ try $0.accountCount() }) == 0 else { continue }
             do {
                 try store.write { writer in
                     try writer.insertTenant(tenant)
@@ -152,19 +155,24 @@ public final class TenantService: Sendable {
 
     // MARK: - delete
 
-    /// `DELETE …/tenants/{t}`: `TENANT_NOT_FOUND` for an id no tenant has, `OPERATION_NOT_ALLOWED` while the tenant
-    /// has users.
+    /// `DELETE …/tenants/{t}`: `TENANT_NOT_FOUND` for an id no tenant has. The tenant record goes first, with its
+    /// audit event, so the tenant is gone at once; then its users, sessions and codes are purged in batches
+    /// (``TenantPurge``): up to ``inlinePurgeBatches`` here, the rest by the maintenance task's next pass.
     public func delete(id: String, by caller: Caller) throws {
         try TenantRules.checkID(id)
-        do {
-            try store.write { writer in
-                guard try writer.deleteTenant(id: id) else { throw Self.notFound }
-                try audit.record(.tenantDeleted, by: caller, detail: Self.detail(id), in: writer)
-            }
-        } catch let error as StoreError where error.code == .tenantNotEmpty {
-            throw WireError(.operationNotAllowed, "The tenant still has users; delete them before the tenant.")
+        try store.write { writer in
+            guard try writer.deleteTenant(id: id) else { throw Self.notFound }
+            try audit.record(.tenantDeleted, by: caller, detail: Self.detail(id), in: writer)
+        }
+        var batches = 0
+        _ = try purge.purge(try .tenant(id)) {
+            batches += 1
+            return batches >= Self.inlinePurgeBatches
         }
     }
+
+    /// How many purge transactions `delete` runs before it answers (of `TenantPurge.batchSize` records each).
+    static let inlinePurgeBatches = 20
 
     // MARK: - records and answers
 
