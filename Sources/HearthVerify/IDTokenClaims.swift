@@ -3,7 +3,8 @@ import HearthProtocol
 /// The claims the verifier checks or reports, read from the payload's one `JSONValue` parse.
 ///
 /// Security claims with the wrong JSON type make reading fail with ``ClaimTypeError``; informational ones (`email`,
-/// `email_verified`, `firebase.*`) with the wrong type are treated as absent. A `sub` that is not a string is kept
+/// `email_verified`, `firebase.*`) with the wrong type are treated as absent (so a `firebase.tenant` that is not a
+/// string counts as no tenant, which a verifier asked to check the tenant refuses). A `sub` that is not a string is kept
 /// as "present but invalid" so the verifier can report ``VerificationError/Code/invalidSubject``. A `null` value
 /// counts as absent, except for `aud` (a type error) and `sub` (present but invalid).
 struct IDTokenClaims {
@@ -36,6 +37,8 @@ struct IDTokenClaims {
     var emailVerified: Bool?
     var signInProvider: String?
     var signInSecondFactor: String?
+    /// `firebase.tenant`: the tenant that issued the token (Identity Platform); `nil` for the project's own tokens.
+    var tenant: String?
 
     /// A registered claim had the wrong JSON type.
     struct ClaimTypeError: Error {
@@ -75,6 +78,7 @@ struct IDTokenClaims {
         if case .object(let firebase)? = claims["firebase"] {
             signInProvider = firebase["sign_in_provider"]?.stringValue
             signInSecondFactor = firebase["sign_in_second_factor"]?.stringValue
+            tenant = firebase["tenant"]?.stringValue
         }
     }
 

@@ -14,7 +14,8 @@ import JOSE
 /// 4. `sub` is a non-empty string of at most 128 characters (it becomes ``VerifiedToken/uid``);
 /// 5. `exp` is later than now minus the clock skew;
 /// 6. `iat` is no later than now plus the clock skew;
-/// 7. `auth_time` is present and no later than now plus the clock skew.
+/// 7. `auth_time` is present and no later than now plus the clock skew;
+/// 8. `firebase.tenant` is what ``tenantCheck`` requires (any tenant or none, by default).
 ///
 /// Keys live in HearthProtocol's `KeySetCache`, the cache Hearth's server uses for Google's keys: kept for the JWKS
 /// response's `max-age` (see ``keyLifetimeRange``), fetched by one caller at a time while the others wait, refetched
@@ -60,6 +61,18 @@ public struct IDTokenVerifier: Sendable {
     public let jwksURL: URL
     /// How far the clocks of Hearth and this backend may disagree, in seconds.
     public let clockSkew: TimeInterval
+    /// Which tenant's tokens are accepted; ``TenantCheck/any`` unless made with ``requiring(_:)``.
+    public private(set) var tenantCheck = TenantCheck.any
+
+    /// Which Identity Platform tenant (`firebase.tenant`) a token must belong to.
+    public enum TenantCheck: Sendable, Equatable {
+        /// Tokens of the project and of every tenant (firebase-admin's project-level `verify_id_token`).
+        case any
+        /// Only the project's own tokens: a token that names a tenant is refused.
+        case projectOnly
+        /// Only the tokens of this tenant (firebase-admin's `auth_for_tenant(id).verify_id_token`).
+        case tenant(String)
+    }
 
     private let clock: @Sendable () -> Date
     /// `iss` ∈ ``issuers``, `aud` ∋ ``projectID``, and `exp`, `iat`, `auth_time` (and `nbf` when present) with ``clockSkew``.
@@ -122,6 +135,18 @@ public struct IDTokenVerifier: Sendable {
         self.init(
             projectID: projectID, issuers: [base + "/" + projectID, "https://securetoken.google.com/" + projectID],
             jwksURL: jwksURL, clockSkew: clockSkew)
+    }
+
+    /// This verifier, accepting only the tokens `check` allows (refused ones throw
+    /// ``VerificationError/Code/wrongTenant``); it shares the key cache with this one.
+    ///
+    /// ```swift
+    /// let acme = verifier.requiring(.tenant("acme-x4k2q"))
+    /// ```
+    public func requiring(_ check: TenantCheck) -> IDTokenVerifier {
+        var copy = self
+        copy.tenantCheck = check
+        return copy
     }
 
     /// Verifies a token, blocking the calling thread while keys are fetched (only when they are missing, expired,
@@ -317,10 +342,28 @@ public struct IDTokenVerifier: Sendable {
             preconditionFailure("the policy requires exp, iat and auth_time")
         }
 
+        try checkTenant(claims.tenant)
         return VerifiedToken(
             uid: uid, email: claims.email, emailVerified: claims.emailVerified ?? false,
             signInProvider: claims.signInProvider, signInSecondFactor: claims.signInSecondFactor,
-            authTime: authTime.date, issuedAt: issuedAt.date, expiresAt: expiresAt.date, claims: payload)
+            tenantID: claims.tenant, authTime: authTime.date, issuedAt: issuedAt.date, expiresAt: expiresAt.date, claims: payload)
+    }
+
+    private func checkTenant(_ tenant: String?) throws(VerificationError) {
+        switch (tenantCheck, tenant) {
+        case (.any, _), (.projectOnly, nil):
+            return
+        case (.tenant(let required), let tenant?) where tenant == required:
+            return
+        case (.projectOnly, let tenant?):
+            throw VerificationError(
+                .wrongTenant, reason: "the token belongs to tenant \(VerificationError.quoted(tenant)), not to the project")
+        case (.tenant(let required), let tenant):
+            throw VerificationError(
+                .wrongTenant,
+                reason: "the token belongs to \(tenant.map { "tenant " + VerificationError.quoted($0) } ?? "the project"),"
+                    + " expected tenant \(VerificationError.quoted(required))")
+        }
     }
 
     private func audienceError(_ audience: IDTokenClaims.Audience?) -> VerificationError {

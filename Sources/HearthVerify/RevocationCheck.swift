@@ -3,7 +3,8 @@ public import HearthOutbound
 public import HearthProtocol
 
 /// Asks Hearth whether a verified token's user is disabled or deleted, or its sessions were revoked, the way
-/// firebase-admin's `verify_id_token(check_revoked=True)` does: one `accounts:lookup` with the token.
+/// firebase-admin's `verify_id_token(check_revoked=True)` does: one `accounts:lookup` with the token
+/// (and its `firebase.tenant` as `tenantId`, so a tenant's user is looked up in its tenant).
 ///
 /// ```swift
 /// let revocation = RevocationCheck(hearthURL: URL(string: "http://127.0.0.1:9099")!, apiKey: "backend-key")
@@ -45,7 +46,7 @@ public struct RevocationCheck: Sendable {
     func check(token: String, verified: VerifiedToken) throws(VerificationError) {
         let body: Data
         do {
-            body = try JSONEncoder().encode(LookupRequest(idToken: token))
+            body = try JSONEncoder().encode(TenantLookup(idToken: token, tenantId: verified.tenantID))
         } catch {
             throw VerificationError(.revocationCheckFailed, reason: "the lookup request could not be encoded")
         }
@@ -76,6 +77,13 @@ public struct RevocationCheck: Sendable {
         {
             throw Self.revoked(verified.uid)
         }
+    }
+
+    /// `accounts:lookup` with the token, naming its tenant as the SDKs do (Hearth answers `TENANT_ID_MISMATCH` for a
+    /// token looked up in another scope).
+    private struct TenantLookup: Encodable {
+        var idToken: String
+        var tenantId: String?
     }
 
     private static func revoked(_ uid: String) -> VerificationError {

@@ -34,6 +34,7 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
             case authTimeInFuture
             case notYetValid
             case missingClaim
+            case wrongTenant
             case keysUnavailable
             case revoked
             case userDisabled
@@ -76,6 +77,9 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
         public static let notYetValid = Code(.notYetValid)
         /// A required claim (`iss`, `aud`, `sub`, `exp`, `iat`, `auth_time`) is absent.
         public static let missingClaim = Code(.missingClaim)
+        /// The token's tenant (`firebase.tenant`) is not the one the verifier requires (``IDTokenVerifier/TenantCheck``),
+        /// as firebase-admin's `TenantIdMismatchError`.
+        public static let wrongTenant = Code(.wrongTenant)
         /// The verification keys could not be fetched and none are cached. A server-side problem: answer 503.
         public static let keysUnavailable = Code(.keysUnavailable)
         /// The user's sessions were revoked after this token was issued (`TOKEN_EXPIRED` from Hearth).

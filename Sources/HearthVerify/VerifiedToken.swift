@@ -22,6 +22,8 @@ public struct VerifiedToken: Sendable, Equatable {
     public let signInProvider: String?
     /// The second factor used (`firebase.sign_in_second_factor`: `phone` or `totp`), after multi-factor sign-in.
     public let signInSecondFactor: String?
+    /// The Identity Platform tenant the user belongs to (`firebase.tenant`); `nil` for the project's own users.
+    public let tenantID: String?
     /// When the user last really signed in (`auth_time`); a token refresh does not change it.
     public let authTime: Date
     /// When this token was issued (`iat`).
@@ -35,13 +37,14 @@ public struct VerifiedToken: Sendable, Equatable {
 
     init(
         uid: String, email: String?, emailVerified: Bool, signInProvider: String?, signInSecondFactor: String?,
-        authTime: Date, issuedAt: Date, expiresAt: Date, claims: [String: JSONValue]
+        tenantID: String?, authTime: Date, issuedAt: Date, expiresAt: Date, claims: [String: JSONValue]
     ) {
         self.uid = uid
         self.email = email
         self.emailVerified = emailVerified
         self.signInProvider = signInProvider
         self.signInSecondFactor = signInSecondFactor
+        self.tenantID = tenantID
         self.authTime = authTime
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt

@@ -162,6 +162,40 @@ struct IDTokenVerifierTests {
         #expect(code(Fixtures.token(key: Fixtures.outsiderKey)) == .invalidSignature)
     }
 
+    @Test("a tenant check accepts only its tenant's tokens; by default every tenant's and the project's pass")
+    func tenantCheck() throws {
+        func token(tenant: Any?) -> String {
+            var firebase: [String: Any] = ["sign_in_provider": "password"]
+            if let tenant { firebase["tenant"] = tenant }
+            return Fixtures.token(claims: Fixtures.claims(["firebase": firebase]))
+        }
+        let acme = token(tenant: "acme-x4k2q")
+        let other = token(tenant: "other-a1b2c")
+        let project = token(tenant: nil)
+        #expect(try verifier.verify(acme).tenantID == "acme-x4k2q")
+        #expect(try verifier.verify(project).tenantID == nil)
+        #expect(code(other) == nil, "the default accepts any tenant, as firebase-admin's project client")
+
+        let acmeOnly = verifier.requiring(.tenant("acme-x4k2q"))
+        #expect(acmeOnly.tenantCheck == .tenant("acme-x4k2q") && verifier.tenantCheck == .any)
+        #expect(code(acme, verifier: acmeOnly) == nil)
+        #expect(code(other, verifier: acmeOnly) == .wrongTenant)
+        #expect(code(project, verifier: acmeOnly) == .wrongTenant)
+        #expect(code(token(tenant: 42), verifier: acmeOnly) == .wrongTenant, "a tenant that is not a string is none")
+        #expect(code(token(tenant: "ACME-X4K2Q"), verifier: acmeOnly) == .wrongTenant)
+
+        let projectOnly = verifier.requiring(.projectOnly)
+        #expect(code(project, verifier: projectOnly) == nil)
+        #expect(code(acme, verifier: projectOnly) == .wrongTenant)
+        do {
+            _ = try acmeOnly.verify(other)
+            Issue.record("another tenant's token was accepted")
+        } catch {
+            #expect(error.reason == #"the token belongs to tenant "other-a1b2c", expected tenant "acme-x4k2q""#)
+            #expect(error.httpStatus == 401)
+        }
+    }
+
     @Test("the issuer must match exactly")
     func wrongIssuer() {
         #expect(code(claims: ["iss": "https://securetoken.google.com/demo-hearth"]) == .wrongIssuer)

@@ -45,6 +45,17 @@ struct RevocationCheckTests {
         #expect(body == ["idToken": token])
     }
 
+    @Test("a tenant's token is looked up in its tenant (tenantId in the lookup)")
+    func tenantLookup() throws {
+        let transport = FakeOutboundHTTP(.text(status: 200, user()))
+        let token = Fixtures.token(claims: Fixtures.claims(["firebase": ["sign_in_provider": "password", "tenant": "acme-x4k2q"]]))
+        #expect(check(transport, token: token) == nil)
+        let body = try JSONDecoder().decode([String: String].self, from: try #require(transport.requests.first?.body))
+        #expect(body == ["idToken": token, "tenantId": "acme-x4k2q"])
+        let mismatch = FakeOutboundHTTP(.text(status: 400, envelope("TENANT_ID_MISMATCH")))
+        #expect(check(mismatch, token: token) == .revocationCheckFailed)
+    }
+
     @Test("Hearth's refusals map to revoked, userDisabled and userNotFound")
     func refusals() {
         #expect(check(FakeOutboundHTTP(.text(status: 400, envelope("TOKEN_EXPIRED")))) == .revoked)
