@@ -167,6 +167,14 @@ public final class Auth: Sendable {
         backend.useEmulator(host: host, port: port)
     }
 
+    /// The Identity Platform tenant this instance signs users in to, as FirebaseAuth's `Auth.tenantID`: every
+    /// account call names it (`tenantId`), so sign-ups and sign-ins after setting it create and find the tenant's
+    /// users. `nil` (the default) is the project itself.
+    public var tenantID: String? {
+        get { backend.tenantID.withLock { $0 } }
+        set { backend.tenantID.withLock { $0 = newValue } }
+    }
+
     // MARK: - Signing in and out
 
     /// The signed-in user, or nil.
@@ -195,12 +203,12 @@ public final class Auth: Sendable {
     }
 
     /// Signs in as a new anonymous user (a guest: `signupNewUser`), or returns the current user if it is anonymous
-    /// already, as Firebase does. Link a provider later (`User.link(with:)`) to keep the guest's uid and data.
+    /// already (in this instance's tenant), as Firebase does. Link a provider later (`User.link(with:)`) to keep the guest's uid and data.
     ///
     /// - Throws: `AuthError`: `.tooManyRequests`, `.operationNotAllowed`, `.networkError`.
     @discardableResult
     public func signInAnonymously() async throws -> AuthDataResult {
-        if let user = currentUser, user.isAnonymous {
+        if let user = currentUser, user.isAnonymous, user.tenantID == tenantID {
             return AuthDataResult(
                 user: user,
                 additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: false),

@@ -55,6 +55,8 @@ final class Backend: Sendable {
 
     let apiKey: String
     let transport: any HTTPTransport
+    /// The Identity Platform tenant every account call names (`tenantId` in its body); `nil` for the project.
+    let tenantID = Mutex<String?>(nil)
     /// `host:port` after `useEmulator`, IPv6 hosts in brackets.
     private let emulatorAuthority = Mutex<String?>(nil)
 
@@ -94,8 +96,9 @@ final class Backend: Sendable {
         if request.method == .post {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
+            let tenantID = request.service == .secureToken ? nil : tenantID.withLock { $0 }
             do {
-                transportRequest.body = try encoder.encode(request.body)
+                transportRequest.body = try encoder.encode(TenantNaming(body: request.body, tenantId: tenantID))
             } catch {
                 throw AuthError(code: .internalError, message: "The request could not be encoded.")
             }
@@ -123,5 +126,20 @@ final class Backend: Sendable {
             throw AuthError(code: .internalError, message: "The server's response could not be decoded.")
         }
         return BackendReply(response: response, json: json)
+    }
+}
+
+/// A request body with `tenantId` added when there is one, as the SDKs send every account call of a tenant's `Auth`.
+private struct TenantNaming<Body: Encodable>: Encodable {
+    var body: Body
+    var tenantId: String?
+
+    private enum Key: String, CodingKey { case tenantId }
+
+    func encode(to encoder: any Encoder) throws {
+        try body.encode(to: encoder)
+        guard let tenantId else { return }
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(tenantId, forKey: .tenantId)
     }
 }

@@ -55,6 +55,10 @@ public final class User: UserInfo, Sendable, CustomStringConvertible {
     public var metadata: UserMetadata { UserMetadata(record: state.withLock { $0.profile }) }
     /// Always `firebase`.
     public var providerID: String { "firebase" }
+    /// The Identity Platform tenant the user belongs to (its ID token's `firebase.tenant`); `nil` for the project's.
+    public var tenantID: String? {
+        AuthTokenResult.payload(of: state.withLock { $0.tokens.idToken })?["firebase"]?["tenant"]?.stringValue
+    }
     /// The refresh token. A long-lived secret: never log it or send it anywhere but the server.
     public var refreshToken: String? { state.withLock { $0.tokens.refreshToken } }
 
