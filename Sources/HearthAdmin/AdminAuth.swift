@@ -46,9 +46,12 @@ public struct AdminAuth: Sendable {
     /// The `iss` session cookies must carry.
     public let sessionCookieIssuer: String
 
-    let backend: AdminBackend
-    let idTokens: IDTokenVerifier
-    let sessionCookies: IDTokenVerifier
+    /// The Identity Platform tenant this client acts in (``TenantManager/auth(forTenant:)``); `nil` for the project.
+    public private(set) var tenantID: String?
+
+    private(set) var backend: AdminBackend
+    private(set) var idTokens: IDTokenVerifier
+    private(set) var sessionCookies: IDTokenVerifier
 
     /// Creates an admin client.
     ///
@@ -88,6 +91,16 @@ public struct AdminAuth: Sendable {
         sessionCookies = IDTokenVerifier(
             projectID: projectID, issuer: self.sessionCookieIssuer, jwksURL: jwksURL, clockSkew: clockSkew,
             http: jwksHTTP, clock: clock)
+    }
+
+    /// This client acting in the tenant `tenantID`: its users, and only its tokens and session cookies.
+    func scoped(toTenant tenantID: String) -> AdminAuth {
+        var scoped = self
+        scoped.tenantID = tenantID
+        scoped.backend = backend.scoped(toTenant: tenantID)
+        scoped.idTokens = idTokens.requiring(.tenant(tenantID))
+        scoped.sessionCookies = sessionCookies.requiring(.tenant(tenantID))
+        return scoped
     }
 
     /// Throws `.invalidUID` unless `uid` is 1–128 characters, as firebase-admin checks before sending.

@@ -142,13 +142,15 @@ enum Fixture {
     /// A signed Hearth token (ID token, or session cookie with `issuer` = the session issuer) issued at `issuedAt`.
     static func token(
         uid: String = "uid-1", issuer: String = "https://securetoken.google.com/demo-hearth", issuedAt: Date = start,
-        lifetime: Int64 = 3600
+        lifetime: Int64 = 3600, tenant: String? = nil
     ) -> String {
         let iat = Int64(issuedAt.timeIntervalSince1970)
+        var firebase: [String: JSONValue] = ["sign_in_provider": "google.com", "identities": [:]]
+        firebase["tenant"] = tenant.map(JSONValue.string)
         let claims: JSONValue = [
             "iss": .string(issuer), "aud": "demo-hearth", "sub": .string(uid), "user_id": .string(uid),
             "iat": .integer(iat), "exp": .integer(iat + lifetime), "auth_time": .integer(iat - 100),
-            "firebase": ["sign_in_provider": "google.com", "identities": [:]],
+            "firebase": .object(firebase),
         ]
         return try! hearthSigner.sign(payload: claims.jsonData(sortedKeys: true))
     }

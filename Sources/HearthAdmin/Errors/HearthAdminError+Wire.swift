@@ -25,7 +25,8 @@ extension HearthAdminError {
         "OPERATION_NOT_ALLOWED": .operationNotAllowed,
         "PROJECT_NOT_FOUND": .projectNotFound,
         "CONFIGURATION_NOT_FOUND": .configurationNotFound,
-        "TENANT_NOT_FOUND": .tenantNotFound,
+        "TENANT_NOT_FOUND": .tenantNotFound, "INVALID_TENANT_ID": .invalidTenantID,
+        "TENANT_ID_MISMATCH": .tenantIDMismatch,
         "TOO_MANY_ATTEMPTS_TRY_LATER": .tooManyRequests,
     ]
 

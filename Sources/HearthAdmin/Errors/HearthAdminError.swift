@@ -24,7 +24,7 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
             case invalidDisplayName, invalidPhotoURL, invalidPageToken, invalidUserImport
             case invalidClaims, claimsTooLarge, forbiddenClaim, maximumUserCountExceeded
             case invalidCredential, insufficientPermission, operationNotAllowed, projectNotFound
-            case configurationNotFound, tenantNotFound, tooManyRequests
+            case configurationNotFound, tenantNotFound, invalidTenantID, tenantIDMismatch, tooManyRequests
             case networkError, unexpectedResponse, internalError
         }
 
@@ -103,6 +103,11 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         public static let configurationNotFound = Code(.configurationNotFound)
         /// `TENANT_NOT_FOUND`.
         public static let tenantNotFound = Code(.tenantNotFound)
+        /// `INVALID_TENANT_ID`: an id no tenant can have.
+        public static let invalidTenantID = Code(.invalidTenantID)
+        /// `TENANT_ID_MISMATCH`: a token or user of another tenant (or of the project) was given to a tenant's
+        /// ``AdminAuth``, or the other way round.
+        public static let tenantIDMismatch = Code(.tenantIDMismatch)
         /// Hearth's rate limits refused the call (`TOO_MANY_ATTEMPTS_TRY_LATER`).
         public static let tooManyRequests = Code(.tooManyRequests)
         /// No HTTP answer arrived.

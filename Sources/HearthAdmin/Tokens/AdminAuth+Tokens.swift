@@ -21,7 +21,9 @@ extension AdminAuth {
     /// With `checkRevoked`, it then looks the user up (firebase-admin's `verify_id_token(check_revoked=True)`):
     /// a disabled user is refused, and so is a token issued (`iat`, whole seconds) before the user's `validSince`.
     ///
-    /// - Throws: ``HearthAdminError``: `.invalidIDToken` (the message says why), `.idTokenExpired`,
+    /// A tenant's client (``TenantManager/auth(forTenant:)``) accepts only that tenant's tokens (`firebase.tenant`).
+    ///
+    /// - Throws: ``HearthAdminError``: `.invalidIDToken` (the message says why), `.idTokenExpired`, `.tenantIDMismatch`,
     ///   `.idTokenRevoked`, `.userDisabled`, `.userNotFound`, `.internalError` when no keys could be fetched.
     public func verifyIDToken(_ idToken: String, checkRevoked: Bool = false) async throws(HearthAdminError) -> VerifiedToken {
         try await verify(idToken, with: idTokens, checkRevoked: checkRevoked, kind: .idToken)
@@ -34,7 +36,7 @@ extension AdminAuth {
     /// of a revocation but before it is refused; firebase-admin compares whole seconds and keeps accepting such a
     /// cookie. A console session (`iss` `hearth:console-session`) is never a session cookie.
     ///
-    /// - Throws: ``HearthAdminError``: `.invalidSessionCookie`, `.sessionCookieExpired`, `.sessionCookieRevoked`,
+    /// - Throws: ``HearthAdminError``: `.invalidSessionCookie`, `.sessionCookieExpired`, `.sessionCookieRevoked`, `.tenantIDMismatch`,
     ///   `.userDisabled`, `.userNotFound`, `.internalError` when no keys could be fetched.
     public func verifySessionCookie(_ cookie: String, checkRevoked: Bool = false) async throws(HearthAdminError) -> VerifiedToken {
         try await verify(cookie, with: sessionCookies, checkRevoked: checkRevoked, kind: .sessionCookie)
@@ -70,12 +72,12 @@ extension AdminAuth {
         let issuedAt = Int64(backend.clock().timeIntervalSince1970.rounded(.down))
         switch backend.credential.kind {
         case .owner:
-            let payload = Self.customTokenPayload(
+            let payload = customTokenPayload(
                 issuer: Self.developmentCustomTokenIssuer, uid: uid, claims: claims, issuedAt: issuedAt)
             return Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "."
                 + Base64URL.encode(payload.jsonData(sortedKeys: true)) + "."
         case .serviceAccount(let account):
-            let payload = Self.customTokenPayload(issuer: account.clientEmail, uid: uid, claims: claims, issuedAt: issuedAt)
+            let payload = customTokenPayload(issuer: account.clientEmail, uid: uid, claims: claims, issuedAt: issuedAt)
             do {
                 return try account.signer.sign(payload: payload.jsonData(sortedKeys: true))
             } catch {
@@ -84,12 +86,15 @@ extension AdminAuth {
         }
     }
 
-    private static func customTokenPayload(issuer: String, uid: String, claims: [String: JSONValue]?, issuedAt: Int64) -> JSONValue {
+    /// The custom token's claims; a tenant's client adds `tenant_id`, as firebase-admin does, so the token signs in
+    /// only to that tenant.
+    private func customTokenPayload(issuer: String, uid: String, claims: [String: JSONValue]?, issuedAt: Int64) -> JSONValue {
         var payload: [String: JSONValue] = [
-            "iss": .string(issuer), "sub": .string(issuer), "aud": .string(customTokenAudience), "uid": .string(uid),
-            "iat": .integer(issuedAt), "exp": .integer(issuedAt + customTokenLifetime),
+            "iss": .string(issuer), "sub": .string(issuer), "aud": .string(Self.customTokenAudience), "uid": .string(uid),
+            "iat": .integer(issuedAt), "exp": .integer(issuedAt + Self.customTokenLifetime),
         ]
         if let claims, !claims.isEmpty { payload["claims"] = .object(claims) }
+        if let tenantID { payload["tenant_id"] = .string(tenantID) }
         return .object(payload)
     }
 
@@ -139,6 +144,7 @@ extension AdminAuth {
         let code: HearthAdminError.Code
         switch (error.code, kind) {
         case (.keysUnavailable, _): code = .internalError
+        case (.wrongTenant, _): code = .tenantIDMismatch
         case (.expired, .idToken): code = .idTokenExpired
         case (.expired, .sessionCookie): code = .sessionCookieExpired
         case (_, .idToken): code = .invalidIDToken

@@ -11,20 +11,55 @@ public enum HearthAdminVersion {
 final class AdminBackend: Sendable {
     static let clientVersion = "Swift/HearthAdmin/\(HearthAdminVersion.string)"
 
-    /// `<server>/identitytoolkit.googleapis.com/v1/projects/<projectID>`.
+    /// `<server>/identitytoolkit.googleapis.com/v1/projects/<projectID>`, then `/tenants/<tenantID>` for a tenant's.
     let projectBase: String
+    /// `<server>/identitytoolkit.googleapis.com/v2/projects/<projectID>`: Identity Platform's configuration API.
+    let configurationBase: String
     let credential: AdminCredential
     let transport: any AdminTransport
     let clock: @Sendable () -> Date
-    let tokens = AccessTokenCache()
+    let tokens: AccessTokenCache
 
-    init(serverURL: URL, projectID: String, credential: AdminCredential, transport: any AdminTransport, clock: @escaping @Sendable () -> Date) {
+    convenience init(serverURL: URL, projectID: String, credential: AdminCredential, transport: any AdminTransport, clock: @escaping @Sendable () -> Date) {
         var server = serverURL.absoluteString
         while server.hasSuffix("/") { server.removeLast() }
-        projectBase = "\(server)/identitytoolkit.googleapis.com/v1/projects/\(FormEncoding.escape(projectID))"
+        let project = "projects/\(FormEncoding.escape(projectID))"
+        self.init(
+            projectBase: "\(server)/identitytoolkit.googleapis.com/v1/\(project)",
+            configurationBase: "\(server)/identitytoolkit.googleapis.com/v2/\(project)", credential: credential,
+            transport: transport, clock: clock, tokens: AccessTokenCache())
+    }
+
+    private init(
+        projectBase: String, configurationBase: String, credential: AdminCredential, transport: any AdminTransport,
+        clock: @escaping @Sendable () -> Date, tokens: AccessTokenCache
+    ) {
+        self.projectBase = projectBase
+        self.configurationBase = configurationBase
         self.credential = credential
         self.transport = transport
         self.clock = clock
+        self.tokens = tokens
+    }
+
+    /// This backend acting in the tenant `tenantID` (`…/projects/<p>/tenants/<t>/accounts…`), sharing its access
+    /// token.
+    func scoped(toTenant tenantID: String) -> AdminBackend {
+        AdminBackend(
+            projectBase: "\(projectBase)/tenants/\(FormEncoding.escape(tenantID))", configurationBase: configurationBase,
+            credential: credential, transport: transport, clock: clock, tokens: tokens)
+    }
+
+    /// Sends `method` to `<configurationBase><suffix>?<query>` with `body`, and decodes the answer as `Response`.
+    func configuration<Response: Decodable>(
+        _ method: String, _ suffix: String, query: [(String, String)] = [], body: JSONValue? = nil,
+        as _: Response.Type = Response.self
+    ) async throws(HearthAdminError) -> Response {
+        let queryText = query.isEmpty ? "" : "?" + FormEncoding.encode(query)
+        guard let url = URL(string: configurationBase + suffix + queryText) else {
+            throw HearthAdminError(.invalidArgument, message: "the server URL and project ID do not make a URL")
+        }
+        return try await call(method: method, url: url, body: body?.jsonData(sortedKeys: true))
     }
 
     /// POSTs `body` to `<projectBase><suffix>` (such as `/accounts:lookup` or `:createSessionCookie`) and decodes

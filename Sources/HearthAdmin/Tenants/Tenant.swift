@@ -1,0 +1,89 @@
+public import HearthProtocol
+
+/// An Identity Platform tenant as Hearth answers it (firebase-admin's `Tenant`).
+public struct Tenant: Sendable, Equatable {
+    /// The tenant's id (the last part of its `name`), which ``TenantManager/auth(forTenant:)`` takes.
+    public let tenantID: String
+    public let displayName: String?
+    /// Whether users may sign up with an email and password.
+    public let allowPasswordSignup: Bool
+    /// Whether users may sign in with email links.
+    public let enableEmailLinkSignin: Bool
+    /// Whether sign-ins to the tenant are turned off.
+    public let disableAuth: Bool
+    /// Whether guests (anonymous sign-up) are allowed.
+    public let enableAnonymousUser: Bool
+    /// Multi-factor settings (`state`, `enabledProviders`, `providerConfigs`), as sent.
+    public let mfaConfig: JSONValue?
+    /// Fictional phone numbers and their fixed codes.
+    public let testPhoneNumbers: [String: String]
+    /// The password policy, as sent.
+    public let passwordPolicyConfig: JSONValue?
+    /// Email privacy (`enableImprovedEmailPrivacy`), as sent.
+    public let emailPrivacyConfig: JSONValue?
+
+    /// Reads Hearth's tenant resource; `.unexpectedResponse` without a `name`.
+    init(wire: JSONValue) throws(HearthAdminError) {
+        guard let name = wire["name"]?.stringValue, let id = name.split(separator: "/").last, name.contains("/tenants/")
+        else {
+            throw HearthAdminError(.unexpectedResponse, message: "Hearth's tenant has no name")
+        }
+        tenantID = String(id)
+        displayName = wire["displayName"]?.stringValue
+        allowPasswordSignup = wire["allowPasswordSignup"]?.boolValue ?? false
+        enableEmailLinkSignin = wire["enableEmailLinkSignin"]?.boolValue ?? false
+        disableAuth = wire["disableAuth"]?.boolValue ?? false
+        enableAnonymousUser = wire["enableAnonymousUser"]?.boolValue ?? false
+        mfaConfig = wire["mfaConfig"]
+        testPhoneNumbers = (wire["testPhoneNumbers"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
+        passwordPolicyConfig = wire["passwordPolicyConfig"]
+        emailPrivacyConfig = wire["emailPrivacyConfig"]
+    }
+}
+
+/// What ``TenantManager/createTenant(_:)`` sets, or ``TenantManager/updateTenant(id:_:)`` changes: each property
+/// left nil is not sent (and not changed by an update).
+public struct TenantProperties: Sendable, Equatable {
+    public var displayName: String?
+    public var allowPasswordSignup: Bool?
+    public var enableEmailLinkSignin: Bool?
+    public var disableAuth: Bool?
+    public var enableAnonymousUser: Bool?
+    public var mfaConfig: JSONValue?
+    public var testPhoneNumbers: [String: String]?
+    public var passwordPolicyConfig: JSONValue?
+    public var emailPrivacyConfig: JSONValue?
+
+    /// Properties to send; see each property.
+    public init(
+        displayName: String? = nil, allowPasswordSignup: Bool? = nil, enableEmailLinkSignin: Bool? = nil,
+        disableAuth: Bool? = nil, enableAnonymousUser: Bool? = nil, mfaConfig: JSONValue? = nil,
+        testPhoneNumbers: [String: String]? = nil, passwordPolicyConfig: JSONValue? = nil,
+        emailPrivacyConfig: JSONValue? = nil
+    ) {
+        self.displayName = displayName
+        self.allowPasswordSignup = allowPasswordSignup
+        self.enableEmailLinkSignin = enableEmailLinkSignin
+        self.disableAuth = disableAuth
+        self.enableAnonymousUser = enableAnonymousUser
+        self.mfaConfig = mfaConfig
+        self.testPhoneNumbers = testPhoneNumbers
+        self.passwordPolicyConfig = passwordPolicyConfig
+        self.emailPrivacyConfig = emailPrivacyConfig
+    }
+
+    /// The request body: the properties that are set.
+    var wire: JSONValue {
+        var fields: [String: JSONValue] = [:]
+        fields["displayName"] = displayName.map(JSONValue.string)
+        fields["allowPasswordSignup"] = allowPasswordSignup.map(JSONValue.bool)
+        fields["enableEmailLinkSignin"] = enableEmailLinkSignin.map(JSONValue.bool)
+        fields["disableAuth"] = disableAuth.map(JSONValue.bool)
+        fields["enableAnonymousUser"] = enableAnonymousUser.map(JSONValue.bool)
+        fields["mfaConfig"] = mfaConfig
+        fields["testPhoneNumbers"] = testPhoneNumbers.map { .object($0.mapValues(JSONValue.string)) }
+        fields["passwordPolicyConfig"] = passwordPolicyConfig
+        fields["emailPrivacyConfig"] = emailPrivacyConfig
+        return .object(fields)
+    }
+}
