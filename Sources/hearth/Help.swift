@@ -132,7 +132,8 @@ enum Help {
                                              --mem-cost N --parallelization N --block-size N --dk-len N
                                              --hash-input-order SALT_FIRST|PASSWORD_FIRST]
                hearth users export [--out FILE]
-        (each also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE)
+        (each also takes --data-dir DIR or --database DB, --config FILE.json, --encryption-key-file FILE, and
+         --tenant ID to act on the users of that tenant instead of the project's)
 
           show      Print the user's record as accounts:lookup returns it
           disable   Block sign-in and token refresh (USER_DISABLED); 'enable' undoes it

@@ -51,7 +51,7 @@ enum UsersCommand {
             }
         }
 
-        static let valuedOptions = Set(["limit", "email", "phone", "uid", "name", "photo", "out"])
+        static let valuedOptions = Set(["limit", "email", "phone", "uid", "name", "photo", "out", "tenant"])
             .union(UsersImport.hashOptionNames)
         static let switches: Set<String> = ["json", "email-verified", "disabled"]
     }
@@ -73,7 +73,7 @@ enum UsersCommand {
             throw UsageError("usage: hearth users \(([action.rawValue] + action.arguments).joined(separator: " "))")
         }
         if let stray = Set(options.values.keys).union(options.flags).subtracting(Settings.storeOptions)
-            .subtracting(action.options).sorted().first
+            .subtracting(action.options).subtracting(["tenant"]).sorted().first
         {
             throw UsageError("option '--\(stray)' is not for 'users \(action.rawValue)'")
         }
@@ -81,7 +81,7 @@ enum UsersCommand {
         let settings = try Settings(options: options, environment: ProcessInfo.processInfo.environment)
         let store = try openStore(settings)
         defer { store.close() }
-        let platform = try settings.commandLinePlatform(store: store)
+        let platform = try settings.commandLinePlatform(store: try tenantStore(store, options.values["tenant"], settings))
         let users = UserAdministration(platform: platform, options: options)
         let uid = given.first ?? ""
         switch action {
@@ -93,6 +93,19 @@ enum UsersCommand {
         case .removeFactor: try users.removeFactor(localID: uid, enrollmentID: given.last ?? "")
         case .import: try UsersImport(admin: platform.admin, hashOptions: try UsersImport.hashOptions(from: options)).run(path: uid)
         case .export: try UsersExport(admin: platform.admin).run(out: options.values["out"])
+        }
+    }
+}
+
+extension UsersCommand {
+    /// `store` in the scope of `--tenant`, which must name an existing tenant; `store` itself without the option.
+    static func tenantStore(_ store: any HearthStore, _ tenantID: String?, _ settings: Settings) throws -> any HearthStore {
+        guard let tenantID else { return store }
+        do {
+            _ = try settings.commandLinePlatform(store: store).tenants.tenant(id: tenantID)
+            return store.scoped(to: try .tenant(tenantID))
+        } catch let error as WireError {
+            throw UsageError("--tenant \(tenantID): \(error.detail ?? error.code.rawValue)")
         }
     }
 }

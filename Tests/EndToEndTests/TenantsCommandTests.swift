@@ -54,4 +54,43 @@ struct TenantsCommandTests {
         let missing = try tenants(["delete", id])
         #expect(missing.status == 1 && missing.stderr.contains("no tenant with id \(id)"), "\(missing.stderr)")
     }
+
+    @Test("hearth users --tenant acts on that tenant's users only; the same email is two users; deleting the tenant deletes them")
+    func usersOfATenant() throws {
+        let server = HearthProcess()
+        try server.start()
+        server.stop()
+        let directory = ["--data-dir", server.dataDirectory.path]
+        func hearth(_ arguments: [String]) throws -> ProgramResult {
+            try runProgramSplit(HearthProcess.executable, arguments + directory)
+        }
+        let created = try hearth(["tenants", "create", "Acme-Corp"])
+        let id = try #require(created.stdout.split(separator: " ").dropFirst(2).first.map(String.init), "\(created.stdout)")
+
+        let inTenant = try hearth(["users", "create", "--email", "ada@example.com", "--tenant", id])
+        #expect(inTenant.status == 0, "\(inTenant.stderr)")
+        let inProject = try hearth(["users", "create", "--email", "ada@example.com"])
+        #expect(inProject.status == 0, "\(inProject.stderr)")
+        let tenantUID = inTenant.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last.map(String.init)
+        let projectUID = inProject.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last.map(String.init)
+        #expect(tenantUID != nil && tenantUID != projectUID, "\(inTenant.stdout) \(inProject.stdout)")
+
+        let listed = try hearth(["users", "list", "--json", "--tenant", id])
+        #expect(listed.stdout.split(separator: "\n").count == 1 && listed.stdout.contains(tenantUID ?? "?"), "\(listed.stdout)")
+        let found = try hearth(["users", "find", "--email", "ada@example.com", "--tenant", id])
+        #expect(found.status == 0 && found.stdout.contains(tenantUID ?? "?") && !found.stdout.contains(projectUID ?? "?"))
+        let notThere = try hearth(["users", "show", tenantUID ?? "?"])
+        #expect(notThere.status == 1, "the project does not see the tenant's user: \(notThere.stdout)")
+
+        let unknown = try hearth(["users", "list", "--tenant", "ghost-00000"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("ghost-00000"), "\(unknown.stderr)")
+
+        #expect(try hearth(["tenants", "delete", id]).status == 0)
+        let projectLeft = try hearth(["users", "list", "--json"])
+        #expect(projectLeft.stdout.split(separator: "\n").count == 1 && projectLeft.stdout.contains(projectUID ?? "?"))
+        let recreated = try hearth(["tenants", "create", "Acme-Corp"])
+        let newID = try #require(recreated.stdout.split(separator: " ").dropFirst(2).first.map(String.init))
+        let empty = try hearth(["users", "list", "--json", "--tenant", newID])
+        #expect(empty.status == 0 && empty.stdout.isEmpty, "a new tenant starts with no users: \(empty.stdout)")
+    }
 }
