@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CXCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CXMLSec", pkgConfig: "xmlsec1-openssl", providers: [.apt(["libxmlsec1-dev", "libxml2-dev"])]),
 
         // Safe Swift wrappers, one per C library.
         .target(name: "HearthCrypto", dependencies: ["COpenSSL"]),
@@ -43,6 +44,8 @@ let package = Package(
         .target(name: "SMTP", dependencies: ["CCurl"]),
         .target(name: "Argon2", dependencies: ["CArgon2"]),
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        // SAML 2.0 responses: XML by libxml2, signatures by libxmlsec1 (verified and, for the dev IdP, made).
+        .target(name: "SAML", dependencies: ["CXMLSec"]),
         // Verifies imported bcrypt hashes (HearthCrypto gives it the constant-time compare).
         .target(name: "BCrypt", dependencies: ["CXCrypt", "HearthCrypto"]),
 
@@ -117,6 +120,7 @@ let package = Package(
         .testTarget(name: "BCryptTests", dependencies: ["BCrypt"]),
         .testTarget(name: "Argon2Tests", dependencies: ["Argon2"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        .testTarget(name: "SAMLTests", dependencies: ["SAML"], resources: [.copy("Fixtures")]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"], resources: [.copy("Vectors")]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthMetricsTests", dependencies: ["HearthMetrics"]),
