@@ -145,7 +145,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "portfolio", "portfolio-api", "HearthAuth", "HearthAdmin", "HearthVerify", "HearthCore", "JOSE", "HearthCrypto", "HearthHTTP",
-                "HearthServer", "SMTP", "Postgres", "HearthSQLite",
+                "HearthServer", "SMTP", "Postgres", "HearthSQLite", "SAML",
             ]),
     ]
 )
