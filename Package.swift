@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
         // For the fuzz targets (Fuzz/Package.swift), which drive the server in-process; not a supported API.
         .library(name: "HearthHTTP", targets: ["HearthHTTP"]),
+        .library(name: "SAML", targets: ["SAML"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthProviders", targets: ["HearthProviders"]),
         .library(name: "HearthDevProviders", targets: ["HearthDevProviders"]),

@@ -37,6 +37,7 @@ let package = Package(
             name: "fuzz-idp-parameters", dependencies: ["FuzzSupport"] + hearthProducts("HearthCore", "HearthProtocol")),
         .executableTarget(name: "fuzz-daemon", dependencies: ["FuzzSupport"] + hearthProducts("HearthHTTP")),
         .executableTarget(name: "fuzz-url", dependencies: ["FuzzSupport"] + hearthProducts("HearthProtocol")),
+        .executableTarget(name: "fuzz-saml", dependencies: ["FuzzSupport"] + hearthProducts("SAML")),
     ]
 )
 

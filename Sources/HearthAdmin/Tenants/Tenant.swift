@@ -1,3 +1,4 @@
+public import Foundation
 public import HearthProtocol
 
 /// An Identity Platform tenant as Hearth answers it (firebase-admin's `Tenant`).
@@ -41,49 +42,14 @@ public struct Tenant: Sendable, Equatable {
     }
 }
 
-/// What ``TenantManager/createTenant(_:)`` sets, or ``TenantManager/updateTenant(id:_:)`` changes: each property
-/// left nil is not sent (and not changed by an update).
-public struct TenantProperties: Sendable, Equatable {
-    public var displayName: String?
-    public var allowPasswordSignup: Bool?
-    public var enableEmailLinkSignin: Bool?
-    public var disableAuth: Bool?
-    public var enableAnonymousUser: Bool?
-    public var mfaConfig: JSONValue?
-    public var testPhoneNumbers: [String: String]?
-    public var passwordPolicyConfig: JSONValue?
-    public var emailPrivacyConfig: JSONValue?
+/// What ``TenantManager/createTenant(_:)`` sets, or ``TenantManager/updateTenant(id:_:)`` changes: each property left
+/// nil is not sent (and not changed by an update). The tenant API's own request type, from HearthProtocol.
+public typealias TenantProperties = TenantFields
 
-    /// Properties to send; see each property.
-    public init(
-        displayName: String? = nil, allowPasswordSignup: Bool? = nil, enableEmailLinkSignin: Bool? = nil,
-        disableAuth: Bool? = nil, enableAnonymousUser: Bool? = nil, mfaConfig: JSONValue? = nil,
-        testPhoneNumbers: [String: String]? = nil, passwordPolicyConfig: JSONValue? = nil,
-        emailPrivacyConfig: JSONValue? = nil
-    ) {
-        self.displayName = displayName
-        self.allowPasswordSignup = allowPasswordSignup
-        self.enableEmailLinkSignin = enableEmailLinkSignin
-        self.disableAuth = disableAuth
-        self.enableAnonymousUser = enableAnonymousUser
-        self.mfaConfig = mfaConfig
-        self.testPhoneNumbers = testPhoneNumbers
-        self.passwordPolicyConfig = passwordPolicyConfig
-        self.emailPrivacyConfig = emailPrivacyConfig
-    }
-
+extension TenantFields {
     /// The request body: the properties that are set.
     var wire: JSONValue {
-        var fields: [String: JSONValue] = [:]
-        fields["displayName"] = displayName.map(JSONValue.string)
-        fields["allowPasswordSignup"] = allowPasswordSignup.map(JSONValue.bool)
-        fields["enableEmailLinkSignin"] = enableEmailLinkSignin.map(JSONValue.bool)
-        fields["disableAuth"] = disableAuth.map(JSONValue.bool)
-        fields["enableAnonymousUser"] = enableAnonymousUser.map(JSONValue.bool)
-        fields["mfaConfig"] = mfaConfig
-        fields["testPhoneNumbers"] = testPhoneNumbers.map { .object($0.mapValues(JSONValue.string)) }
-        fields["passwordPolicyConfig"] = passwordPolicyConfig
-        fields["emailPrivacyConfig"] = emailPrivacyConfig
-        return .object(fields)
+        let encoder = JSONEncoder()
+        return (try? encoder.encode(self)).flatMap { try? JSONValue(parsing: $0) } ?? .object([:])
     }
 }
