@@ -14,6 +14,12 @@ struct SAMLInteropTests {
 
     /// pysaml2's answers to `responses`, and the IdP's certificate.
     static func responses(_ responses: [[String: Any]]) throws -> (xml: [String], certificate: String) {
+        let (xml, certificate, _) = try run(responses)
+        return (xml, certificate)
+    }
+
+    /// pysaml2's answers to `responses`, the IdP's certificate, and all the script printed.
+    static func run(_ responses: [[String: Any]]) throws -> (xml: [String], certificate: String, printed: [String: Any]) {
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (key, certificate) = try Self.keyPair(in: directory, name: "idp")
@@ -27,7 +33,7 @@ struct SAMLInteropTests {
         let encoded = printed["responses"] as? [String] ?? []
         return (
             encoded.map { String(decoding: Data(base64Encoded: $0) ?? Data(), as: UTF8.self) },
-            try String(contentsOfFile: certificate, encoding: .utf8))
+            try String(contentsOfFile: certificate, encoding: .utf8), printed)
     }
 
     /// A new RSA key and its self-signed certificate (openssl), as PEM files in `directory`.
@@ -91,5 +97,26 @@ struct SAMLInteropTests {
         for document in xml.prefix(3) {
             #expect(throws: SAMLError(.invalidSignature, "")) { _ = try SAMLResponse.read(Array(document.utf8), from: stranger) }
         }
+    }
+
+    @Test("SP-initiated: pysaml2 reads Hearth's AuthnRequest (HTTP-Redirect, DEFLATE) and its response answers that request")
+    func serviceProviderInitiated() throws {
+        let request = SAMLAuthnRequest(
+            id: "_hearth-request-1", serviceProvider: Self.sp, singleSignOnURL: Self.idp + "/sso", issueInstant: Date())
+        let url = try #require(URLComponents(string: request.redirectURL(relayState: "state é&1")))
+        #expect(url.queryItems?.first { $0.name == "RelayState" }?.value == "state é&1")
+        let samlRequest = try #require(url.queryItems?.first { $0.name == "SAMLRequest" }?.value)
+        var answer = Self.request("", signResponse: true, signAssertion: false)
+        answer["saml_request"] = samlRequest
+        let (xml, certificate, printed) = try Self.run([answer])
+        let read = try #require((printed["requests"] as? [[String: Any]])?.first)
+        #expect(read["id"] as? String == "_hearth-request-1")
+        #expect(read["acs"] as? String == Self.sp.assertionConsumerServiceURL)
+        #expect(read["issuer"] as? String == Self.sp.entityID)
+        #expect(read["destination"] as? String == Self.idp + "/sso")
+        let idp = SAMLIdentityProvider(entityID: Self.idp, certificates: [certificate])
+        let response = try SAMLResponse.read(Array(try #require(xml.first).utf8), from: idp)
+        #expect(response.inResponseTo == "_hearth-request-1")
+        try response.check(for: Self.sp, idp: idp, now: Date()) { $0 == request.id }
     }
 }

@@ -2,7 +2,9 @@
 service provider: `python saml_idp.py CONFIG.json` reads the IdP's key and certificate paths, the service provider's
 entity id and ACS URL, and each response to make (`in_response_to`, `name_id`, `sign_response`, `sign_assertion`,
 attributes, and `sha1` for pysaml2's old default algorithms instead of
-RSA-SHA256), and prints {"responses": [base64 SAMLResponse, ...], "metadata": the IdP's metadata XML}."""
+RSA-SHA256; or `saml_request`, the service provider's HTTP-Redirect `SAMLRequest`, which pysaml2 parses and the
+response answers), and prints {"responses": [base64 SAMLResponse, ...], "requests": [what pysaml2 read of each
+SAMLRequest], "metadata": the IdP's metadata XML}."""
 
 import base64
 import json
@@ -52,7 +54,15 @@ def main():
     })
     server = Server(config=config)
     responses = []
+    requests = []
     for wanted in settings["responses"]:
+        if "saml_request" in wanted:
+            # The service provider's AuthnRequest as the HTTP-Redirect binding carries it: pysaml2 inflates, parses and
+            # checks it, and the response answers it.
+            request = server.parse_authn_request(wanted["saml_request"], BINDING_HTTP_REDIRECT).message
+            requests.append({"id": request.id, "acs": request.assertion_consumer_service_url,
+                             "issuer": request.issuer.text, "destination": request.destination})
+            wanted["in_response_to"] = request.id
         name_id = NameID(format=NAMEID_FORMAT_EMAILADDRESS, text=wanted["name_id"])
         response = server.create_authn_response(
             identity=wanted.get("attributes", {}), in_response_to=wanted["in_response_to"],
@@ -63,7 +73,7 @@ def main():
             authn={"class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:Password"})
         responses.append(base64.b64encode(str(response).encode()).decode())
     metadata = str(entity_descriptor(config))
-    print(json.dumps({"responses": responses, "metadata": metadata}))
+    print(json.dumps({"responses": responses, "requests": requests, "metadata": metadata}))
 
 
 if __name__ == "__main__":
