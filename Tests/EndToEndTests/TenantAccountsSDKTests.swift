@@ -73,6 +73,12 @@ struct TenantAccountsSDKTests {
             }
         }
 
+        #expect(steps.value("legacy_sign_in") as? String == uids[0], "the iOS SDK's legacy name, in tenant A")
+        let link = steps.record("email_link_sign_in")
+        #expect(link["project"] as? String == "INVALID_OOB_CODE", "a tenant's code is not the project's")
+        #expect(link["listedInProject"] as? Bool == false, "listed under the tenant's oobCodes only")
+        #expect(link["tenant"] as? String == a && link["account"] as? String == a)
+
         // Tenant A's credentials used with tenant B or the project change nothing and read nothing.
         let isolation = steps.record("isolation")
         let expected: [String: String] = [
@@ -124,5 +130,56 @@ struct TenantAccountsSDKTests {
         #expect(switches["enabled_again"] as? String == uids[1])
         #expect(switches["missing_tenant"] as? String == "TENANT_NOT_FOUND")
         #expect(switches["missing_tenant_admin"] as? String == "TenantNotFoundError")
+    }
+
+    @Test("signInWithIdp (dev Google) and TOTP second factors in a tenant: enrol, sign in, finish; other scopes refused")
+    func googleAndSecondFactorInTenant() throws {
+        let server = HearthProcess()
+        try server.start()
+        let owner = [("Authorization", "Bearer owner")]
+        let made = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants", ["displayName": "Google-Tenant"], headers: owner)
+        let tenant = try #require((made.json["name"] as? String)?.split(separator: "/").last.map(String.init))
+        let client = MFATests.Client(server: server)
+        func google(_ scope: [String: Any]) throws -> HTTPResult {
+            let idToken = try DevGoogle(server: server).signIn(email: "gina@example.com").idToken
+            return try server.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k", [
+                "requestUri": "http://localhost", "postBody": "providerId=google.com&id_token=\(idToken)",
+                "returnSecureToken": true,
+            ].merging(scope) { $1 })
+        }
+        let inTenant = try SignedIn(google(["tenantId": tenant]))
+        #expect((JWTParts.claims(inTenant.idToken)["firebase"] as? [String: Any])?["tenant"] as? String == tenant)
+        let inProject = try SignedIn(google([:]))
+        #expect(inProject.localID != inTenant.localID, "one Google identity, one account per scope")
+
+        let scope: [String: Any] = ["tenantId": tenant]
+        let start = try client.v2("mfaEnrollment:start", ["idToken": inTenant.idToken, "totpEnrollmentInfo": [:]].merging(scope) { $1 })
+        #expect(start.status == 200, "\(start.text)")
+        let info = try #require(start.json["totpSessionInfo"] as? [String: Any])
+        let secret = try #require(info["sharedSecretKey"] as? String)
+        let finalize = try client.v2("mfaEnrollment:finalize", [
+            "idToken": inTenant.idToken,
+            "totpVerificationInfo": ["sessionInfo": info["sessionInfo"]!, "verificationCode": MFATests.totpCode(secret, stepOffset: 0)],
+        ].merging(scope) { $1 })
+        #expect(finalize.status == 200, "\(finalize.text)")
+
+        let stopped = try google(scope)
+        let pending = try #require(stopped.json["mfaPendingCredential"] as? String, "\(stopped.text)")
+        let enrollmentID = try #require((stopped.json["mfaInfo"] as? [[String: Any]])?.first?["mfaEnrollmentId"] as? String)
+        #expect(try google([:]).json["mfaPendingCredential"] == nil, "the project's account has no second factor")
+        let body: [String: Any] = [
+            "mfaPendingCredential": pending, "mfaEnrollmentId": enrollmentID,
+            "totpVerificationInfo": ["verificationCode": MFATests.totpCode(secret, stepOffset: 1)],
+        ]
+        let inProjectScope = try client.v2("mfaSignIn:finalize", body)
+        #expect(inProjectScope.status == 400 && inProjectScope.errorMessage?.hasPrefix("INVALID_MFA_PENDING_CREDENTIAL") == true,
+                "\(inProjectScope.text)")
+        let done = try client.v2("mfaSignIn:finalize", body.merging(scope) { $1 })
+        #expect(done.status == 200, "\(done.text)")
+        let claims = JWTParts.claims(try #require(done.json["idToken"] as? String))
+        let firebase = claims["firebase"] as? [String: Any]
+        #expect(firebase?["tenant"] as? String == tenant && firebase?["sign_in_second_factor"] as? String == "totp")
+        #expect(claims["sub"] as? String == inTenant.localID)
     }
 }

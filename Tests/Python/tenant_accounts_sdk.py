@@ -179,6 +179,8 @@ def sign_in_same(scope, tenant, password_of):
 
 
 step("same_email_sign_ups", same_email)
+step("legacy_sign_in", lambda: client("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPassword", {
+    "email": "same@example.com", "password": "pass-of-a", "tenantId": a_id, "returnSecureToken": True})["localId"])
 step("same_email_sign_ins", lambda: {
     f"{scope}-with-{owner}": sign_in_same(scope, tenant, owner)
     for scope, tenant in (("a", a_id), ("b", b_id), ("project", None)) for owner in ("a", "b", "project")})
@@ -237,6 +239,23 @@ def isolation():
 
 
 step("isolation", isolation)
+
+
+
+def email_link():
+    client("sendOobCode", {"requestType": "EMAIL_SIGNIN", "email": "link@example.com",
+                           "continueUrl": "http://localhost/done", "tenantId": a_id})
+    _, listing = call("GET", f"/emulator/v1/projects/{project}/tenants/{a_id}/oobCodes", query="")
+    code = [entry["oobCode"] for entry in listing["oobCodes"] if entry["email"] == "link@example.com"][-1]
+    in_project = refused("signInWithEmailLink", {"email": "link@example.com", "oobCode": code})
+    answer = client("signInWithEmailLink", {"email": "link@example.com", "oobCode": code, "tenantId": a_id})
+    _, in_project_listing = call("GET", f"/emulator/v1/projects/{project}/oobCodes", query="")
+    return {"listedInProject": any(entry["oobCode"] == code for entry in in_project_listing["oobCodes"]),
+            "project": in_project, "tenant": claims_of(answer["idToken"])["firebase"].get("tenant"),
+            "account": ta.get_user_by_email("link@example.com").tenant_id}
+
+
+step("email_link_sign_in", email_link)
 
 # -- deletion through the tenant client
 step("delete_user_other_tenant", lambda: tb.delete_user("alice"))

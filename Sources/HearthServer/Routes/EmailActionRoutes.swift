@@ -44,6 +44,8 @@ struct EmailActionRoutes {
         if options.development {
             paths.append((ActionPageRoutes.emulatorPath, edge.restrictedPlain))
             router.add(.get, "/emulator/v1/projects/{project}/oobCodes", edge.restrictedFirebase.handler(oobCodes))
+            router.add(
+                .get, "/emulator/v1/projects/{project}/tenants/{tenant}/oobCodes", edge.restrictedFirebase.handler(oobCodes))
         }
         for (path, pageChain) in paths {
             router.add(.get, path, pageChain.handler(page.show))
@@ -56,15 +58,16 @@ struct EmailActionRoutes {
         try fields.string("requestType") == "EMAIL_SIGNIN" ? .emailLinkSignIn : .other
     }
 
-    /// `GET /emulator/v1/projects/{p}/oobCodes`: codes still usable, as `{"oobCodes":[{email, newEmail?,
-    /// requestType, oobCode, oobLink}]}`.
+    /// `GET /emulator/v1/projects/{p}/oobCodes` (and the emulator's `…/tenants/{t}/oobCodes`): codes still usable in
+    /// the project (the tenant), as `{"oobCodes":[{email, newEmail?, requestType, oobCode, oobLink}]}`.
     private var oobCodes: HTTPResponder {
-        { [platform] request in
+        { [platform, scopes = edge.scopes] request in
             guard request.pathParameters["project"] == platform.project.projectID else {
                 throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
             }
+            let scoped = try request.pathParameters["tenant"].map { try scopes.tenants.tenant($0).platform } ?? platform
             struct Listing: Encodable { var oobCodes: [IssuedOOBCode] }
-            return Responses.json(Listing(oobCodes: try platform.emailActions.openIssuedCodes()))
+            return Responses.json(Listing(oobCodes: try scoped.emailActions.openIssuedCodes()))
         }
     }
 }
