@@ -32,28 +32,46 @@ public final class IdentityPlatform: Sendable {
     /// What the services share (store, clock, rate limiter, audit log, security events, metrics, project).
     public let context: ServiceContext
 
+    /// What this platform was wired from, kept so that ``scoped(to:)`` wires a tenant's services alike.
+    let configuration: Configuration
+
     /// Loads (or on first start creates) the signing keys, and wires every service from `configuration`.
-    public init(_ configuration: Configuration, store: any HearthStore, time: any TimeSource = SystemTimeSource()) throws {
+    public convenience init(_ configuration: Configuration, store: any HearthStore, time: any TimeSource = SystemTimeSource()) throws {
+        let project = configuration.project
+        let rateLimits = configuration.rateLimits
+        let rateLimiter = RateLimiter(rules: rateLimits ?? RateLimiter.Rules(), time: time, isEnabled: rateLimits != nil)
+        let sessionKeys = SigningKeyRing(
+            store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime, audit: configuration.audit)
+        try sessionKeys.loadOrCreate()
+        let providers = [IdentityProvider.google(issuers: configuration.googleIssuers, clientIDs: project.googleClientIDs)]
+            + configuration.otherProviders
+        let identityProviders = IdentityProviderRegistry(
+            providers: providers, time: time, clockSkew: project.clockSkew, limits: configuration.outboundLimits)
+        self.init(
+            configuration, store: store, time: time, rateLimiter: rateLimiter, sessionKeys: sessionKeys,
+            identityProviders: identityProviders)
+    }
+
+    /// Wires every service over `store` (the project's or a tenant's view), sharing the given instance-wide parts.
+    private init(
+        _ configuration: Configuration, store: any HearthStore, time: any TimeSource, rateLimiter: RateLimiter,
+        sessionKeys: SigningKeyRing, identityProviders: IdentityProviderRegistry
+    ) {
         let project = configuration.project
         let audit = configuration.audit
-        let rateLimits = configuration.rateLimits
+        self.configuration = configuration
         self.project = project
         self.audit = audit
         self.store = store
         self.time = time
-        rateLimiter = RateLimiter(rules: rateLimits ?? RateLimiter.Rules(), time: time, isEnabled: rateLimits != nil)
-        sessionKeys = SigningKeyRing(
-            store: store, time: time, owner: .sessions, tokenLifetime: project.idTokenLifetime, audit: audit)
-        try sessionKeys.loadOrCreate()
-        let providers = [IdentityProvider.google(issuers: configuration.googleIssuers, clientIDs: project.googleClientIDs)]
-            + configuration.otherProviders
+        self.rateLimiter = rateLimiter
+        self.sessionKeys = sessionKeys
+        self.identityProviders = identityProviders
         let context = ServiceContext(
             project: project, store: store, time: time, rateLimiter: rateLimiter, audit: audit,
             securityEvents: configuration.securityEvents, metrics: configuration.metrics)
         self.context = context
         tokens = TokenService(context: context, keys: sessionKeys, policy: configuration.sessionPolicy)
-        identityProviders = IdentityProviderRegistry(
-            providers: providers, time: time, clockSkew: project.clockSkew, limits: configuration.outboundLimits)
         mfa = MFAService(context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits)
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
@@ -75,11 +93,25 @@ public final class IdentityPlatform: Sendable {
             context: context, tokens: tokens, providers: identityProviders, mfa: mfa,
             providerTokens: configuration.providerTokens, emailActions: emailActions, passwords: passwordAccounts)
     }
+
+    /// The services acting in `scope` (``StoreScope``): over the store's view `store.scoped(to: scope)`, sharing this
+    /// platform's signing keys, rate limiter, identity providers, metrics and senders. A tenant's token service writes
+    /// `firebase.tenant` into its ID tokens and session cookies, and each platform refuses the others' tokens
+    /// (`TENANT_ID_MISMATCH`). Cheap but not free (it wires every service): ``TenantPlatforms`` keeps them.
+    public func scoped(to scope: StoreScope) -> IdentityPlatform {
+        guard scope != store.scope else { return self }
+        return IdentityPlatform(
+            configuration, store: store.scoped(to: scope), time: time, rateLimiter: rateLimiter,
+            sessionKeys: sessionKeys, identityProviders: identityProviders)
+    }
+
+    /// The tenant these services act for; nil for the project itself.
+    public var tenantID: String? { store.scope.tenant }
 }
 extension IdentityPlatform {
     /// What a platform is made of besides its store and clock: one value, every part but the project and the
     /// password hasher defaulted to "off" or the documented defaults.
-    public struct Configuration {
+    public struct Configuration: Sendable {
         public var project: ProjectConfiguration
         /// Hashes and checks every password (Argon2id in `hearth serve`).
         public var passwords: any PasswordHashing

@@ -6,7 +6,7 @@ import Testing
 /// result asserted (Tests/Python/tenants_sdk.py runs them in order), and the audit events they left.
 @Suite("firebase-admin tenant management against hearth serve --dev (e2e)", .blocking)
 struct TenantAdminSDKTests {
-    @Test("tenants: create, get, update, list in pages, delete, not found; a tenant's own paths refused plainly")
+    @Test("tenants: create, get, update, list in pages, delete, not found; a tenant's own paths served in its scope")
     func tenants() throws {
         let server = HearthProcess()
         try server.start()
@@ -43,7 +43,7 @@ struct TenantAdminSDKTests {
         #expect(paged["secondHasNext"] as? Bool == false)
         #expect(paged["all"] as? [String] == ordered)
 
-        #expect(steps.refusal("tenant_scoped_accounts_not_served").contains("OPERATION_NOT_ALLOWED"))
+        #expect(steps.refusal("tenant_scoped_missing_user").hasPrefix("UserNotFoundError"), "served in the tenant's scope")
         #expect(steps.value("delete_tenant") is NSNull)
         #expect(steps.refusal("get_deleted_tenant").hasPrefix("TenantNotFoundError"))
         #expect(steps.refusal("delete_deleted_tenant").hasPrefix("TenantNotFoundError"))

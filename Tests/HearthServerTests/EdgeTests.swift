@@ -10,11 +10,11 @@ struct EdgeTests {
     static let signIn = "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k"
     static let token = "/securetoken.googleapis.com/v1/token?key=k"
 
-    @Test("a request that names a tenant is refused, not served as if it named none")
+    @Test("a request that names a tenant that does not exist is refused, not served as if it named none")
     func tenants() throws {
         let fixture = try ServerFixture()
         let lookup = fixture.postJSON(Self.lookup, #"{"idToken":"x","tenantId":"tenant-a"}"#)
-        #expect(lookup.error["message"] as? String == "TENANT_NOT_FOUND : This Hearth server has no tenants; send the request without tenantId.")
+        #expect(lookup.error["message"] as? String == "TENANT_NOT_FOUND : There is no tenant with this id.")
         let form = fixture.call(
             .post, Self.token, headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: "grant_type=refresh_token&refresh_token=x&tenant_id=tenant-a")

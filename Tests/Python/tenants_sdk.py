@@ -13,23 +13,13 @@ import sys
 import urllib.error
 import urllib.request
 
-import firebase_admin
-from firebase_admin import _utils, credentials, tenant_mgt
+from firebase_admin import tenant_mgt
+from owner_app import owner_app
 from steps import results, step
 
 settings = json.loads(sys.argv[1])
 base, project = settings["base"], settings["project"]
-
-
-class OwnerCredential(credentials.Base):
-    """The development admin credential (`Bearer owner`)."""
-
-    def get_credential(self):
-        return _utils.EmulatorAdminCredentials()
-
-
-tenant_mgt._TenantManagementService.TENANT_MGT_URL = f"{base}/identitytoolkit.googleapis.com/v2"
-app = firebase_admin.initialize_app(OwnerCredential(), options={"projectId": project})
+app = owner_app(base, project)
 
 
 def record(tenant):
@@ -74,7 +64,7 @@ def paged():
 
 
 step("list_tenants_paged", paged)
-step("tenant_scoped_accounts_not_served", lambda: tenant_mgt.auth_for_tenant(created["b"], app=app).get_user("nobody"))
+step("tenant_scoped_missing_user", lambda: tenant_mgt.auth_for_tenant(created["b"], app=app).get_user("nobody"))
 step("delete_tenant", lambda: tenant_mgt.delete_tenant(created["b"], app=app))
 step("get_deleted_tenant", lambda: record(tenant_mgt.get_tenant(created["b"], app=app)))
 step("delete_deleted_tenant", lambda: tenant_mgt.delete_tenant(created["b"], app=app))

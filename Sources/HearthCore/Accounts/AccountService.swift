@@ -176,7 +176,7 @@ public final class AccountService: Sendable {
     /// `accounts:lookup` for the signed-in user.
     public func lookup(_ request: LookupRequest) throws -> LookupResponse {
         let user = try tokens.authenticate(idToken: request.idToken)
-        return LookupResponse(users: [UserRecord(user.account)])
+        return LookupResponse(users: [UserRecord(user.account, in: store.scope)])
     }
 
     /// `accounts:update` by the signed-in user: display name, photo, `deleteAttribute`, `deleteProvider`, and
@@ -303,6 +303,12 @@ extension Account {
 }
 
 extension UserRecord {
+    /// The wire form of an account of `scope`: with `tenantId` for a tenant's.
+    init(_ account: Account, in scope: StoreScope) {
+        self.init(account)
+        tenantId = scope.tenant
+    }
+
     /// The wire form of an account (PROTOCOL.md §3.5). Password hashes are redacted as Firebase does.
     init(_ account: Account) {
         self.init(localId: account.localID)

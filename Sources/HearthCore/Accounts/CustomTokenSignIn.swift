@@ -25,6 +25,8 @@ public final class CustomTokenSignIn: Sendable {
     private let acceptsUnsignedTokens: Bool
     private let audit: AuditRecorder
     private let completion: SignInCompletion
+    /// The tenant of the store's scope; nil for the project.
+    private let tenantID: String?
 
     /// - Parameters:
     ///   - context: the project, store, clock and rate limiter; its audit log records sign-ins, accounts made by
@@ -35,6 +37,7 @@ public final class CustomTokenSignIn: Sendable {
         completion = SignInCompletion(tokens: tokens, mfa: mfa, audit: audit)
         project = context.project
         store = context.store
+        tenantID = context.store.scope.tenant
         self.tokens = tokens
         time = context.time
         limiter = context.rateLimiter
@@ -68,8 +71,11 @@ public final class CustomTokenSignIn: Sendable {
         guard claims["aud"]?.stringValue == Self.audience else {
             throw Self.invalid("Invalid aud (audience). Firebase ID tokens and other tokens cannot be used here.")
         }
-        if let tenant = claims["tenant_id"]?.stringValue, !tenant.isEmpty {
-            throw WireError(.tenantIDMismatch, "This Hearth server has no tenants.")
+        // `auth_for_tenant(t).create_custom_token` names the tenant; such a token signs in to that tenant only, and
+        // a tenant takes only its own tokens (as the emulator checks).
+        let tenant = claims["tenant_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        guard tenant == tenantID else {
+            throw WireError(.tenantIDMismatch, "The custom token is for another tenant than the request names.")
         }
         guard let uid = (claims["uid"] ?? claims["user_id"])?.stringValue, !uid.isEmpty else {
             throw WireError(.missingIdentifier)

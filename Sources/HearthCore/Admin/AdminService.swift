@@ -131,7 +131,7 @@ public final class AdminService: Sendable {
             return found.compactMap { $0 }.filter { seen.insert($0.localID).inserted }
         }
         return LookupResponse(users: accounts.map { account in
-            var record = UserRecord(account)
+            var record = UserRecord(account, in: store.scope)
             record.validSinceMillis = String(account.validSinceMillis)
             return record
         })
@@ -207,7 +207,7 @@ public final class AdminService: Sendable {
         let page = accounts.prefix(pageSize)
         let next = accounts.count > pageSize ? page.last.map { PageToken.token(after: $0.localID) } : nil
         let users = page.map { account in
-            var record = UserRecord(account)
+            var record = UserRecord(account, in: store.scope)
             if let encodePasswordHash, let stored = account.passwordHash { record.passwordHash = encodePasswordHash(stored) }
             if revealsPasswordHashes, let stored = account.passwordHash {
                 (record.passwordHash, record.salt) = Self.revealed(stored)

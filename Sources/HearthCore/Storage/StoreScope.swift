@@ -33,6 +33,10 @@ public struct StoreScope: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is the project itself rather than one of its tenants.
     public var isProject: Bool { tenantID.isEmpty }
 
+    /// The tenant's id; nil for the project itself (as tokens name it: `firebase.tenant`, a custom token's
+    /// `tenant_id`).
+    public var tenant: String? { isProject ? nil : tenantID }
+
     public var description: String { isProject ? "project" : "tenant \(tenantID)" }
 
     /// Scopes in the order `StoreReader.scopes()` lists them: the project first, then tenants in byte order of their

@@ -13,6 +13,11 @@ import JOSE
 /// again within the grace window, is answered with the same successor (a retried lost response), and
 /// after it, like any older token of the session, revokes the whole session (reuse of a stolen token).
 /// An account keeps at most `maximumSessionsPerAccount` live sessions.
+///
+/// A token service acts in its store's scope (``StoreScope``). A tenant's writes `firebase.tenant` into its ID tokens
+/// (and so into session cookies) and names the tenant in its refresh tokens (`RefreshTokenText`); each service
+/// refuses an ID token of another scope with `TENANT_ID_MISMATCH` (the project's refuses every tenant's token, a
+/// tenant's refuses the project's) and a refresh token of another scope with `INVALID_REFRESH_TOKEN`.
 public final class TokenService: Sendable {
     private let project: ProjectConfiguration
     private let store: any HearthStore
@@ -20,6 +25,8 @@ public final class TokenService: Sendable {
     let time: any TimeSource
     let policy: SessionPolicy
     private let audit: AuditRecorder
+    /// The tenant of this service's scope; nil for the project.
+    let tenantID: String?
 
     /// - Parameters:
     ///   - context: the project, store and clock; its audit log records the revocation of a session whose old
@@ -29,6 +36,7 @@ public final class TokenService: Sendable {
         audit = context.auditRecorder
         project = context.project
         store = context.store
+        tenantID = context.store.scope.tenant
         self.keys = keys
         time = context.time
         self.policy = policy
@@ -40,7 +48,7 @@ public final class TokenService: Sendable {
     /// holds the store's write lock.
     public func newRefreshToken(for account: Account, session: Session, writer: any StoreWriter) throws -> String {
         let sessionID = RefreshTokenText.newSessionID()
-        let token = RefreshTokenText(sessionID: sessionID, secret: Identifiers.secret())
+        let token = RefreshTokenText(sessionID: sessionID, secret: Identifiers.secret(), tenantID: tenantID)
         let now = time.nowMillis
         let sessionClaimsText = session.sessionClaims.map {
             String(decoding: JSONValue.object($0).jsonData(sortedKeys: true), as: UTF8.self)
@@ -97,9 +105,16 @@ public final class TokenService: Sendable {
         ]
         if let factor = session.secondFactor { firebase["sign_in_second_factor"] = .string(factor) }
         if let identifier = session.secondFactorIdentifier { firebase["second_factor_identifier"] = .string(identifier) }
+        if let tenantID { firebase["tenant"] = .string(tenantID) }
         firebase[Self.issuedAtMillisClaim] = .integer(nowMillis)
         claims["firebase"] = .object(firebase)
         return try keys.current().signer.sign(payload: JSONValue.object(claims).jsonData())
+    }
+
+    /// The tenant a refresh token's text names (tenant sessions only), without checking anything else: where a
+    /// refresh without `tenantId` is served. Nil for the project's tokens and for text that names no tenant.
+    public static func tenantID(ofRefreshToken text: String) -> String? {
+        RefreshTokenText(text).tenantID
     }
 
     /// `firebase.identities`: each provider's ids, plus `email` and `phone` when the account has them.
@@ -136,6 +151,8 @@ public final class TokenService: Sendable {
             throw WireError(.missingRefreshToken)
         }
         let presented = RefreshTokenText(text)
+        // A token of another scope: its session is not in this scope's store either, but say so before reading.
+        guard presented.tenantID == tenantID else { throw WireError(.invalidRefreshToken) }
         let now = time.nowMillis
         let refreshed: Refreshed
         if policy.rotatesRefreshTokens {
@@ -197,6 +214,9 @@ public final class TokenService: Sendable {
         return (session, account)
     }
 
+    static let tenantMismatch = WireError(
+        .tenantIDMismatch, "The token belongs to another tenant than the one the request names.")
+
     private static let sessionEnded = WireError(
         .tokenExpired, "The user's credential is no longer valid. The user must sign in again.")
 
@@ -234,7 +254,7 @@ public final class TokenService: Sendable {
         _ session: RefreshSession, replacing presented: RefreshTokenText, at now: Int64, writer: any StoreWriter
     ) throws -> String {
         let secret = Identifiers.secret()
-        let next = RefreshTokenText(sessionID: session.sessionID, secret: secret)
+        let next = RefreshTokenText(sessionID: session.sessionID, secret: secret, tenantID: tenantID)
         try writer.rotateRefreshSession(
             id: session.sessionID, replacing: presented.hash, with: next.hash, atMillis: now,
             sealedSuccessor: SuccessorSeal.seal(secret, under: presented.text))
@@ -250,7 +270,7 @@ public final class TokenService: Sendable {
             now - replaced.replacedAtMillis < policy.reuseGraceMillis,
             let secret = SuccessorSeal.open(replaced.sealedSuccessor, under: presented.text)
         else { return nil }
-        let successor = RefreshTokenText(sessionID: session.sessionID, secret: secret)
+        let successor = RefreshTokenText(sessionID: session.sessionID, secret: secret, tenantID: tenantID)
         return successor.matches(session.currentTokenHash) ? successor.text : nil
     }
 
@@ -384,6 +404,8 @@ public final class TokenService: Sendable {
             let firebase = claims["firebase"]?.objectValue,
             let provider = firebase["sign_in_provider"]?.stringValue
         else { throw WireError(.invalidIDToken) }
+        // Signed by this server for another scope (a tenant's token at the project, or at another tenant).
+        guard firebase["tenant"]?.stringValue == tenantID else { throw Self.tenantMismatch }
         let policy = ClaimsPolicy.ownTokens(
             issuer: project.issuer, audience: project.projectID, project: project,
             required: [.issuedAt, .expiresAt, .authTime])

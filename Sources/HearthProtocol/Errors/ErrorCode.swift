@@ -63,6 +63,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let projectNotFound = ErrorCode(rawValue: "PROJECT_NOT_FOUND")
     public static let tenantIDMismatch = ErrorCode(rawValue: "TENANT_ID_MISMATCH")
     public static let tenantNotFound = ErrorCode(rawValue: "TENANT_NOT_FOUND")
+    /// A client call to a tenant whose `disableAuth` is set (the emulator's code).
+    public static let projectDisabled = ErrorCode(rawValue: "PROJECT_DISABLED")
+    /// An anonymous sign-up where anonymous users are off (the emulator's code).
+    public static let adminOnlyOperation = ErrorCode(rawValue: "ADMIN_ONLY_OPERATION")
     public static let invalidTenantID = ErrorCode(rawValue: "INVALID_TENANT_ID")
     public static let providerAlreadyLinked = ErrorCode(rawValue: "PROVIDER_ALREADY_LINKED")
     public static let invalidOOBCode = ErrorCode(rawValue: "INVALID_OOB_CODE")

@@ -28,6 +28,8 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var initialEmail: String?
     /// Whether the user has signed in with an email link.
     public var emailLinkSignin: Bool?
+    /// The tenant the account belongs to; absent for the project's own accounts.
+    public var tenantId: String?
 
     public init(localId: String) { self.localId = localId }
 }

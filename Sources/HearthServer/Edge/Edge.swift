@@ -21,6 +21,8 @@ struct Edge: Sendable {
     private let limiter: RateLimiter
     /// Where outcomes counted with `clientCall(_:counting:)` go.
     let metrics: any MetricsRecording
+    /// The project's services and its tenants' (one cache of tenants per server).
+    let scopes: Scopes
 
     init(platform: IdentityPlatform, options: ServerOptions, log: @escaping @Sendable (String) -> Void) {
         let client = ResolveClientAddress(trusted: options.trustedProxies)
@@ -33,6 +35,7 @@ struct Edge: Sendable {
         apiKey = RequireAPIKey(policy: platform.project.apiKeys)
         limiter = platform.rateLimiter
         metrics = options.operations?.metrics ?? NoMetrics()
+        scopes = Scopes(project: platform)
     }
 
     /// A Firebase client call: the API key checked, then (when given) each outcome reported to `counting`

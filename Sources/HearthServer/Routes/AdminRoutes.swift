@@ -12,57 +12,59 @@ struct AdminRoutes {
     static let base = "\(IdentityToolkitRoutes.v1)/projects/{project}"
 
     func register(in router: inout Router) {
-        let admin = platform.admin
+        let scopes = edge.scopes
         let endpoints: [(method: HTTPMethod, name: String, responder: HTTPResponder)] = [
-            (.post, "accounts", Self.json { try admin.create(AdminCreateAccountRequest(fields: $0), by: $1) }),
-            (.post, "accounts:lookup", Self.json { fields, _ in try admin.lookup(AdminLookupRequest(fields: fields)) }),
-            (.post, "accounts:update", Self.json { try admin.update(AdminUpdateAccountRequest(fields: $0), by: $1) }),
-            (.post, "accounts:delete", Self.json { try admin.delete(AdminDeleteAccountRequest(fields: $0), by: $1) }),
-            (.post, "accounts:batchDelete", Self.json { try admin.batchDelete(BatchDeleteRequest(fields: $0), by: $1) }),
-            (.post, "accounts:query", Self.json { fields, _ in try admin.query(QueryAccountsRequest(fields: fields)) }),
-            (.post, "accounts:batchCreate", Self.json { try admin.batchCreate(BatchCreateRequest(fields: $0), by: $1) }),
+            (.post, "accounts", Self.json(scopes) { try $0.admin.create(AdminCreateAccountRequest(fields: $1), by: $2) }),
+            (.post, "accounts:lookup", Self.json(scopes) { platform, fields, _ in
+                try platform.admin.lookup(AdminLookupRequest(fields: fields))
+            }),
+            (.post, "accounts:update", Self.json(scopes) { try $0.admin.update(AdminUpdateAccountRequest(fields: $1), by: $2) }),
+            (.post, "accounts:delete", Self.json(scopes) { try $0.admin.delete(AdminDeleteAccountRequest(fields: $1), by: $2) }),
+            (.post, "accounts:batchDelete", Self.json(scopes) { try $0.admin.batchDelete(BatchDeleteRequest(fields: $1), by: $2) }),
+            (.post, "accounts:query", Self.json(scopes) { platform, fields, _ in
+                try platform.admin.query(QueryAccountsRequest(fields: fields))
+            }),
+            (.post, "accounts:batchCreate", Self.json(scopes) { try $0.admin.batchCreate(BatchCreateRequest(fields: $1), by: $2) }),
             (.get, "accounts:batchGet", { request in
                 let fields = RequestFields(request.query.mapValues(JSONValue.string))
-                try IdentityToolkitRoutes.refuseTenant(fields)
+                let platform = try scopes.admin(request, fields)
                 // Only administrators reach this route (`edge.admin`): they see the hashes, as Firebase shows them.
-                return Responses.json(try admin.batchGet(BatchGetRequest(fields: fields), revealsPasswordHashes: true))
+                return Responses.json(
+                    try platform.admin.batchGet(BatchGetRequest(fields: fields), revealsPasswordHashes: true))
             }),
         ]
-        // A tenant's own account paths are not served yet: a tenant that does not exist is TENANT_NOT_FOUND, one that
-        // does is refused plainly, never served as if it were the project.
-        let tenants: HTTPResponder = { [tenantRecords = platform.tenants] request in
-            _ = try tenantRecords.tenant(id: request.pathParameters["tenant"] ?? "")
-            throw WireError(
-                .operationNotAllowed, "This Hearth server does not serve a tenant's own accounts yet; only the tenant API.")
-        }
+        // A tenant's own accounts: the same handlers, with the services of the path's tenant (TENANT_NOT_FOUND when
+        // it does not exist).
         for endpoint in endpoints {
-            router.add(endpoint.method, "\(Self.base)/\(endpoint.name)", edge.admin.handler(endpoint.responder))
-            router.add(endpoint.method, "\(Self.base)/tenants/{tenant}/\(endpoint.name)", edge.admin.handler(tenants))
+            let handler = edge.admin.handler(endpoint.responder)
+            router.add(endpoint.method, "\(Self.base)/\(endpoint.name)", handler)
+            router.add(endpoint.method, "\(Self.base)/tenants/{tenant}/\(endpoint.name)", handler)
         }
         // `projects/{p}:queryAccounts`: the older name of `accounts:query` (the emulator answers both).
-        router.add(.post, "\(Self.base):queryAccounts", edge.admin.handler(Self.json { fields, _ in
-            try admin.query(QueryAccountsRequest(fields: fields))
+        router.add(.post, "\(Self.base):queryAccounts", edge.admin.handler(Self.json(scopes) { platform, fields, _ in
+            try platform.admin.query(QueryAccountsRequest(fields: fields))
         }))
         registerLegacyAccountTransfer(in: &router)
-        let tokens = platform.tokens
-        router.add(.post, "\(Self.base):createSessionCookie", edge.admin.handler(Self.json { fields, _ in
+        let sessionCookie = edge.admin.handler(Self.json(scopes) { platform, fields, _ in
             let request = try CreateSessionCookieRequest(fields: fields)
             return CreateSessionCookieResponse(
-                sessionCookie: try tokens.mintSessionCookie(idToken: request.idToken, validDuration: request.validDuration))
-        }))
-        router.add(.post, "\(Self.base)/tenants/{tenant}:createSessionCookie", edge.admin.handler(tenants))
+                sessionCookie: try platform.tokens.mintSessionCookie(
+                    idToken: request.idToken, validDuration: request.validDuration))
+        })
+        router.add(.post, "\(Self.base):createSessionCookie", sessionCookie)
+        router.add(.post, "\(Self.base)/tenants/{tenant}:createSessionCookie", sessionCookie)
     }
 
     /// The iOS-era v3 names of `batchGet` and `batchCreate` (`relyingparty/downloadAccount`, `uploadAccount`): POST
     /// bodies naming the project as `targetProjectId` (this server's when absent), answered as the v1 calls.
     private func registerLegacyAccountTransfer(in router: inout Router) {
-        let admin = platform.admin
+        let scopes = edge.scopes
         let projectID = platform.project.projectID
         let calls: [(String, HTTPResponder)] = [
-            ("downloadAccount", Self.json { fields, _ in
-                try admin.batchGet(BatchGetRequest(fields: fields), revealsPasswordHashes: true)
+            ("downloadAccount", Self.json(scopes) { platform, fields, _ in
+                try platform.admin.batchGet(BatchGetRequest(fields: fields), revealsPasswordHashes: true)
             }),
-            ("uploadAccount", Self.json { try admin.batchCreate(BatchCreateRequest(fields: $0), by: $1) }),
+            ("uploadAccount", Self.json(scopes) { try $0.admin.batchCreate(BatchCreateRequest(fields: $1), by: $2) }),
         ]
         for (name, responder) in calls {
             let handler = edge.admin.handler(responder)
@@ -75,9 +77,10 @@ struct AdminRoutes {
         }
     }
 
-    /// An admin call taking the request's JSON fields and its caller as ``RequireAdmin`` accepted it
-    /// (``HTTPRequest/administrator()``), so that its changes are recorded as that caller's.
-    static func json(_ operation: @escaping @Sendable (RequestFields, Caller) throws -> any Encodable) -> HTTPResponder {
-        IdentityToolkitRoutes.json(caller: { try $0.administrator() }, operation)
+    /// An admin call served by the scope its path or body names (``IdentityToolkitRoutes/adminJSON(_:_:)``).
+    static func json(
+        _ scopes: Scopes, _ operation: @escaping @Sendable (IdentityPlatform, RequestFields, Caller) throws -> any Encodable
+    ) -> HTTPResponder {
+        IdentityToolkitRoutes.adminJSON(scopes, operation)
     }
 }

@@ -13,27 +13,30 @@ struct EmailActionRoutes {
     func register(in router: inout Router) {
         let actions = platform.emailActions
         let signIn = edge.clientCall(.signInPerClient)
+        let scopes = edge.scopes
         let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
-            ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(), IdentityToolkitRoutes.json { fields, caller in
-                try actions.sendOobCode(SendOobCodeRequest(fields: fields), by: caller)
-            }),
-            ("accounts:resetPassword", "resetPassword", signIn, IdentityToolkitRoutes.json { fields, caller in
-                try actions.resetPassword(ResetPasswordRequest(fields: fields), by: caller)
-            }),
-            ("accounts:signInWithEmailLink", "emailLinkSignin", signIn, IdentityToolkitRoutes.json { fields, caller in
-                try actions.signInWithEmailLink(SignInWithEmailLinkRequest(fields: fields), by: caller)
-            }),
-            ("accounts:createAuthUri", "createAuthUri", edge.clientCall(), IdentityToolkitRoutes.json { fields, _ in
-                try actions.createAuthUri(CreateAuthUriRequest(fields: fields))
+            ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(),
+             IdentityToolkitRoutes.json(scopes, use: Self.sendOobCodeUse) { platform, fields, caller in
+                 try platform.emailActions.sendOobCode(SendOobCodeRequest(fields: fields), by: caller)
+             }),
+            ("accounts:resetPassword", "resetPassword", signIn,
+             IdentityToolkitRoutes.json(scopes, use: { _ in .passwordSignIn }) { platform, fields, caller in
+                 try platform.emailActions.resetPassword(ResetPasswordRequest(fields: fields), by: caller)
+             }),
+            ("accounts:signInWithEmailLink", "emailLinkSignin", signIn,
+             IdentityToolkitRoutes.json(scopes, use: { _ in .emailLinkSignIn }) { platform, fields, caller in
+                 try platform.emailActions.signInWithEmailLink(SignInWithEmailLinkRequest(fields: fields), by: caller)
+             }),
+            ("accounts:createAuthUri", "createAuthUri", edge.clientCall(), IdentityToolkitRoutes.json(scopes) {
+                platform, fields, _ in try platform.emailActions.createAuthUri(CreateAuthUriRequest(fields: fields))
             }),
         ]
         IdentityToolkitRoutes.register(endpoints, in: &router)
-        router.add(.post, "\(AdminRoutes.base)/accounts:sendOobCode", edge.admin.handler(IdentityToolkitRoutes.json(caller: { try $0.administrator() }) { fields, caller in
-            try actions.sendOobCode(SendOobCodeRequest(fields: fields), by: caller)
-        }))
-        router.add(.post, "\(AdminRoutes.base)/tenants/{tenant}/accounts:sendOobCode", edge.admin.handler { _ in
-            throw WireError(.tenantNotFound, "This Hearth server has no tenants; call the project's own paths.")
+        let adminSend = edge.admin.handler(IdentityToolkitRoutes.adminJSON(scopes) { platform, fields, caller in
+            try platform.emailActions.sendOobCode(SendOobCodeRequest(fields: fields), by: caller)
         })
+        router.add(.post, "\(AdminRoutes.base)/accounts:sendOobCode", adminSend)
+        router.add(.post, "\(AdminRoutes.base)/tenants/{tenant}/accounts:sendOobCode", adminSend)
 
         let page = ActionPageRoutes(actions: actions, limiter: platform.rateLimiter)
         // The emulator's page, like its other helpers, answers trusted origins only.
@@ -41,6 +44,8 @@ struct EmailActionRoutes {
         if options.development {
             paths.append((ActionPageRoutes.emulatorPath, edge.restrictedPlain))
             router.add(.get, "/emulator/v1/projects/{project}/oobCodes", edge.restrictedFirebase.handler(oobCodes))
+            router.add(
+                .get, "/emulator/v1/projects/{project}/tenants/{tenant}/oobCodes", edge.restrictedFirebase.handler(oobCodes))
         }
         for (path, pageChain) in paths {
             router.add(.get, path, pageChain.handler(page.show))
@@ -48,15 +53,21 @@ struct EmailActionRoutes {
         }
     }
 
-    /// `GET /emulator/v1/projects/{p}/oobCodes`: codes still usable, as `{"oobCodes":[{email, newEmail?,
-    /// requestType, oobCode, oobLink}]}`.
+    /// What a client `sendOobCode` does, for a tenant's switches: an `EMAIL_SIGNIN` link is an email-link sign-in.
+    @Sendable static func sendOobCodeUse(_ fields: RequestFields) throws -> TenantClientUse {
+        try fields.string("requestType") == "EMAIL_SIGNIN" ? .emailLinkSignIn : .other
+    }
+
+    /// `GET /emulator/v1/projects/{p}/oobCodes` (and the emulator's `…/tenants/{t}/oobCodes`): codes still usable in
+    /// the project (the tenant), as `{"oobCodes":[{email, newEmail?, requestType, oobCode, oobLink}]}`.
     private var oobCodes: HTTPResponder {
-        { [platform] request in
+        { [platform, scopes = edge.scopes] request in
             guard request.pathParameters["project"] == platform.project.projectID else {
                 throw WireError(.notFound, "Unknown project \(request.pathParameters["project"] ?? "").")
             }
+            let scoped = try request.pathParameters["tenant"].map { try scopes.tenants.tenant($0).platform } ?? platform
             struct Listing: Encodable { var oobCodes: [IssuedOOBCode] }
-            return Responses.json(Listing(oobCodes: try platform.emailActions.openIssuedCodes()))
+            return Responses.json(Listing(oobCodes: try scoped.emailActions.openIssuedCodes()))
         }
     }
 }

@@ -34,29 +34,27 @@ struct IdentityToolkitRoutes {
     }
 
     func register(in router: inout Router) {
-        let accounts = platform.accounts
-        let customTokens = platform.customTokens
-        let mfa = platform.mfa
+        let scopes = edge.scopes
         let signIn = edge.clientCall(.signInPerClient)
         let secondFactor = edge.clientCall(.mfaPerClient)
         let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
-            ("accounts:signInWithIdp", "verifyAssertion", signIn, Self.json { fields, caller in
-                try accounts.signInWithIdp(SignInWithIdpRequest(fields: fields), by: caller)
+            ("accounts:signInWithIdp", "verifyAssertion", signIn, Self.json(scopes) { platform, fields, caller in
+                try platform.accounts.signInWithIdp(SignInWithIdpRequest(fields: fields), by: caller)
             }),
-            ("accounts:signInWithCustomToken", "verifyCustomToken", signIn, Self.json { fields, caller in
-                try customTokens.signIn(SignInWithCustomTokenRequest(fields: fields), by: caller)
+            ("accounts:signInWithCustomToken", "verifyCustomToken", signIn, Self.json(scopes) { platform, fields, caller in
+                try platform.customTokens.signIn(SignInWithCustomTokenRequest(fields: fields), by: caller)
             }),
-            ("accounts:signUp", "signupNewUser", edge.clientCall(), Self.json { fields, caller in
-                try accounts.signUp(SignUpRequest(fields: fields), by: caller)
+            ("accounts:signUp", "signupNewUser", edge.clientCall(), Self.json(scopes, use: Self.signUpUse) {
+                platform, fields, caller in try platform.accounts.signUp(SignUpRequest(fields: fields), by: caller)
             }),
-            ("accounts:lookup", "getAccountInfo", edge.clientCall(), Self.json { fields, _ in
-                try accounts.lookup(LookupRequest(fields: fields))
+            ("accounts:lookup", "getAccountInfo", edge.clientCall(), Self.json(scopes) { platform, fields, _ in
+                try platform.accounts.lookup(LookupRequest(fields: fields))
             }),
-            ("accounts:update", "setAccountInfo", edge.clientCall(), Self.json { fields, caller in
-                try accounts.update(UpdateAccountRequest(fields: fields), by: caller)
+            ("accounts:update", "setAccountInfo", edge.clientCall(), Self.json(scopes) { platform, fields, caller in
+                try platform.accounts.update(UpdateAccountRequest(fields: fields), by: caller)
             }),
-            ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json { fields, caller in
-                try accounts.delete(DeleteAccountRequest(fields: fields), by: caller)
+            ("accounts:delete", "deleteAccount", edge.clientCall(), Self.json(scopes) { platform, fields, caller in
+                try platform.accounts.delete(DeleteAccountRequest(fields: fields), by: caller)
             }),
         ] + PasswordRoutes.endpoints(platform, edge: edge)
         Self.register(endpoints, in: &router)
@@ -72,20 +70,20 @@ struct IdentityToolkitRoutes {
         }
         registerProjectConfig(in: &router)
         let mfaEndpoints: [(String, SecondFactorStep?, HTTPResponder)] = [
-            ("accounts/mfaEnrollment:start", .enrollmentStart, Self.json { fields, caller in
-                try mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields), by: caller)
+            ("accounts/mfaEnrollment:start", .enrollmentStart, Self.json(scopes) { platform, fields, caller in
+                try platform.mfa.startEnrollment(StartMFAEnrollmentRequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaEnrollment:finalize", .enrollmentFinalize, Self.json { fields, caller in
-                try mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields), by: caller)
+            ("accounts/mfaEnrollment:finalize", .enrollmentFinalize, Self.json(scopes) { platform, fields, caller in
+                try platform.mfa.finalizeEnrollment(FinalizeMFAEnrollmentRequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaEnrollment:withdraw", nil, Self.json { fields, caller in
-                try mfa.withdraw(WithdrawMFARequest(fields: fields), by: caller)
+            ("accounts/mfaEnrollment:withdraw", nil, Self.json(scopes) { platform, fields, caller in
+                try platform.mfa.withdraw(WithdrawMFARequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaSignIn:start", .signInStart, Self.json { fields, caller in
-                try mfa.startSignIn(StartMFASignInRequest(fields: fields), by: caller)
+            ("accounts/mfaSignIn:start", .signInStart, Self.json(scopes) { platform, fields, caller in
+                try platform.mfa.startSignIn(StartMFASignInRequest(fields: fields), by: caller)
             }),
-            ("accounts/mfaSignIn:finalize", .signInFinalize, Self.json { fields, caller in
-                try mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields), by: caller)
+            ("accounts/mfaSignIn:finalize", .signInFinalize, Self.json(scopes) { platform, fields, caller in
+                try platform.mfa.finalizeSignIn(FinalizeMFASignInRequest(fields: fields), by: caller)
             }),
         ]
         let metrics = edge.metrics
@@ -96,8 +94,8 @@ struct IdentityToolkitRoutes {
             router.add(.post, "\(Self.v2)/\(name)", chain.handler(responder))
         }
         // It calls Apple, so it shares the sign-in limit.
-        router.add(.post, "\(Self.v2)/accounts:revokeToken", signIn.handler(Self.json { fields, _ in
-            try accounts.revokeToken(RevokeTokenRequest(fields: fields))
+        router.add(.post, "\(Self.v2)/accounts:revokeToken", signIn.handler(Self.json(scopes) { platform, fields, _ in
+            try platform.accounts.revokeToken(RevokeTokenRequest(fields: fields))
         }))
         let refreshes = edge.clientCall { metrics.refresh(outcome: $0) }.appending(
             ThrottleFailures(limiter: platform.rateLimiter, bucket: .refreshFailuresPerClient))
@@ -142,41 +140,72 @@ struct IdentityToolkitRoutes {
         }
     }
 
-    /// A client call taking the request's JSON fields and its caller (``HTTPRequest/endUser``). A request that
-    /// names a tenant is refused: Hearth has no tenants yet, and serving it as if it had none would let
-    /// a caller believe its users are isolated.
-    static func json(_ operation: @escaping @Sendable (RequestFields, Caller) throws -> any Encodable) -> HTTPResponder {
-        json(caller: { $0.endUser }, operation)
-    }
-
-    /// A call taking the request's JSON fields and the caller `caller` finds in the request (tenants refused as above).
+    /// A client call taking the services of the scope the request names (``Scopes/client(_:_:)``: the project's
+    /// without `tenantId`, else the tenant's once its switches allow what `use` says the call does), the request's
+    /// JSON fields and its caller (``HTTPRequest/endUser``).
     static func json(
-        caller: @escaping @Sendable (HTTPRequest) throws -> Caller,
-        _ operation: @escaping @Sendable (RequestFields, Caller) throws -> any Encodable
+        _ scopes: Scopes, use: @escaping @Sendable (RequestFields) throws -> TenantClientUse = { _ in .other },
+        _ operation: @escaping @Sendable (IdentityPlatform, RequestFields, Caller) throws -> any Encodable
     ) -> HTTPResponder {
         { request in
             let fields = try RequestFields(json: request.body)
-            try refuseTenant(fields)
-            return Responses.json(try operation(fields, try caller(request)))
+            let platform = try scopes.client(fields, try use(fields))
+            return Responses.json(try operation(platform, fields, request.endUser))
         }
     }
 
-    static func refuseTenant(_ fields: RequestFields) throws {
-        if let tenant = try fields.string("tenantId"), !tenant.isEmpty {
-            throw WireError(.tenantNotFound, "This Hearth server has no tenants; send the request without tenantId.")
+    /// An admin call taking the services of the scope its path or body names (``Scopes/admin(_:_:)``), the
+    /// request's JSON fields and its caller as ``RequireAdmin`` accepted it (``HTTPRequest/administrator()``).
+    static func adminJSON(
+        _ scopes: Scopes, _ operation: @escaping @Sendable (IdentityPlatform, RequestFields, Caller) throws -> any Encodable
+    ) -> HTTPResponder {
+        { request in
+            let fields = try RequestFields(json: request.body)
+            let platform = try scopes.admin(request, fields)
+            return Responses.json(try operation(platform, fields, try request.administrator()))
         }
+    }
+
+    /// What a client `signUp` does, for a tenant's switches: with an email, a password or an ID token it makes or
+    /// links a password account, else an anonymous one (as the emulator tells them apart).
+    @Sendable static func signUpUse(_ fields: RequestFields) throws -> TenantClientUse {
+        let withPassword = try ["email", "password", "idToken"].contains { try fields.string($0) != nil }
+        return .signUp(withPassword: withPassword)
     }
 
     /// `securetoken /v1/token`: form (JS, REST) or JSON (iOS) bodies, snake_case or camelCase keys.
     private var refresh: HTTPResponder {
-        { [platform] request in
+        { [scopes = edge.scopes] request in
             let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
             let fields = contentType.hasPrefix("application/x-www-form-urlencoded")
                 ? RequestFields(form: String(decoding: request.body, as: UTF8.self))
                 : try RequestFields(json: request.body)
-            try Self.refuseTenant(fields)
-            return Responses.json(try platform.tokens.refresh(RefreshTokenRequest(fields: fields), by: request.endUser))
+            let refresh = try RefreshTokenRequest(fields: fields)
+            return Responses.json(try Self.refreshing(refresh, fields, scopes).tokens.refresh(refresh, by: request.endUser))
         }
+    }
+
+    /// The services a refresh is served by: the scope its refresh token names (the JS SDK sends no `tenantId` with
+    /// a refresh), which a `tenantId` given too must agree with (`TENANT_ID_MISMATCH`). A token naming a tenant that
+    /// is gone is `INVALID_REFRESH_TOKEN`; a disabled tenant refreshes nothing (`PROJECT_DISABLED`).
+    private static func refreshing(_ refresh: RefreshTokenRequest, _ fields: RequestFields, _ scopes: Scopes) throws
+        -> IdentityPlatform
+    {
+        let named = try Scopes.tenantID(fields)
+        guard let tenant = refresh.refreshToken.flatMap(TokenService.tenantID(ofRefreshToken:)) else {
+            return named == nil ? scopes.project : try scopes.client(fields, .other)
+        }
+        if let named, named != tenant {
+            throw WireError(.tenantIDMismatch, "The refresh token belongs to another tenant than the request names.")
+        }
+        let found: (tenant: Tenant, platform: IdentityPlatform)
+        do {
+            found = try scopes.tenants.tenant(tenant)
+        } catch let error as WireError where error.code == .tenantNotFound {
+            throw WireError(.invalidRefreshToken)
+        }
+        try found.tenant.permit(.other)
+        return found.platform
     }
 
     /// `GET /`: a health check, in the emulator's shape as well.

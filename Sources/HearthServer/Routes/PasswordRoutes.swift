@@ -9,11 +9,10 @@ enum PasswordRoutes {
     static func endpoints(_ platform: IdentityPlatform, edge: Edge)
         -> [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)]
     {
-        let passwords = platform.passwordAccounts
-        return [
+        [
             ("accounts:signInWithPassword", "verifyPassword", edge.clientCall(.signInPerClient),
-             IdentityToolkitRoutes.json { fields, caller in
-                 try passwords.signIn(SignInWithPasswordRequest(fields: fields), by: caller)
+             IdentityToolkitRoutes.json(edge.scopes, use: { _ in .passwordSignIn }) { platform, fields, caller in
+                 try platform.passwordAccounts.signIn(SignInWithPasswordRequest(fields: fields), by: caller)
              }),
         ]
     }

@@ -14,6 +14,8 @@ struct TenantRoutes {
     func register(in router: inout Router) {
         let tenants = platform.tenants
         let admin = edge.admin
+        // A tenant changed or deleted here is read again by the next request naming it.
+        let cached = edge.scopes.tenants
         router.add(.post, Self.base, admin.handler { request in
             Responses.json(try tenants.create(TenantFields(fields: try RequestFields(json: request.body)), by: try request.administrator()))
         })
@@ -26,10 +28,12 @@ struct TenantRoutes {
         router.add(.patch, "\(Self.base)/{tenant}", admin.handler { request in
             let fields = try TenantFields(fields: try RequestFields(json: request.body))
             let mask = try Self.query(request).string("updateMask")
+            defer { cached.forget(Self.tenantID(request)) }
             return Responses.json(
                 try tenants.update(id: Self.tenantID(request), fields, updateMask: mask, by: try request.administrator()))
         })
         router.add(.delete, "\(Self.base)/{tenant}", admin.handler { request in
+            defer { cached.forget(Self.tenantID(request)) }
             try tenants.delete(id: Self.tenantID(request), by: try request.administrator())
             return Responses.json([:] as [String: JSONValue])
         })
