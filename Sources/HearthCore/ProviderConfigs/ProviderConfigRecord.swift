@@ -5,7 +5,7 @@
 ///
 /// `clientSecret` is plain in memory only: the SQL stores seal it on every write and open it on every read
 /// (`SecretField.Kind.providerConfigClientSecret`), and the API never answers it in full
-/// (``ProviderConfigService/maskedSecret(_:)``).
+/// (``ProviderConfigRules/maskedSecret(_:)``).
 public struct ProviderConfigRecord: Sendable, Equatable {
     /// Which collection of the admin API the configuration belongs to.
     public enum Kind: String, Sendable, CaseIterable {

@@ -8,6 +8,8 @@ public final class IdentityProviderRegistry: Sendable {
     private let idTokens: OpenIDTokenVerifier
     private let googleAccessTokens: [String: GoogleAccessTokenVerifier]
     private let codeExchanges: OutboundCallLimiter
+    /// The `oidc.*` providers made through the admin API (after the file's, which win).
+    private let directory: ProviderConfigDirectory?
 
     /// - Parameters:
     ///   - providers: the entries; one without client IDs is left out (not enabled). A later entry with the same ID
@@ -16,8 +18,9 @@ public final class IdentityProviderRegistry: Sendable {
     ///   - limits: bounds on the outbound calls of access-token sign-ins, and likewise of code exchanges.
     public init(
         providers: [IdentityProvider], time: any TimeSource, clockSkew: Int64 = 300,
-        limits: OutboundCallLimits = OutboundCallLimits()
+        limits: OutboundCallLimits = OutboundCallLimits(), directory: ProviderConfigDirectory? = nil
     ) {
+        self.directory = directory
         let enabled = providers.filter { !$0.clientIDs.isEmpty }
         self.providers = Dictionary(enabled.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         idTokens = OpenIDTokenVerifier(time: time, clockSkew: clockSkew)
@@ -30,8 +33,15 @@ public final class IdentityProviderRegistry: Sendable {
     /// The enabled provider IDs, sorted.
     public var providerIDs: [String] { providers.keys.sorted() }
 
-    /// The enabled entry for `providerID`, if any.
+    /// The enabled entry of the config file for `providerID`, if any.
     public func provider(_ providerID: String) -> IdentityProvider? { providers[providerID] }
+
+    /// The enabled entry for `providerID` in `scope`: the config file's (project scope), else an enabled `oidc.*`
+    /// configuration made through the admin API (seen within `ProviderConfigDirectory.cacheLifetimeMillis`).
+    public func provider(_ providerID: String, in scope: StoreScope) throws -> IdentityProvider? {
+        if scope.isProject, let provider = providers[providerID] { return provider }
+        return try directory?.provider(providerID, in: scope)
+    }
 
     /// Verifies a credential for `providerID`: its ID token, else (Google only) its access token alone.
     ///
@@ -55,7 +65,7 @@ public final class IdentityProviderRegistry: Sendable {
     private func verifiedProfile(_ credential: IdpCredential, providerID: String, clientAddress: String?) throws
         -> FederatedProfile
     {
-        guard let provider = providers[providerID] else {
+        guard let provider = try provider(providerID, in: .project) else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
         if let idToken = credential.idToken, !idToken.isEmpty {
@@ -85,7 +95,7 @@ public final class IdentityProviderRegistry: Sendable {
     public func redeemingCode(_ credential: IdpCredential, providerID: String, clientAddress: String?) throws
         -> IdpCredential
     {
-        guard let provider = providers[providerID], provider.kind == .openID, credential.idToken?.isEmpty ?? true,
+        guard let provider = try provider(providerID, in: .project), provider.kind == .openID, credential.idToken?.isEmpty ?? true,
             let code = credential.authorizationCode, !code.isEmpty
         else { return credential }
         guard let exchange = provider.codeExchange else {
