@@ -92,7 +92,8 @@ public final class AccountService: Sendable {
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
         }
-        guard let enabled = providers.provider(providerID) else {
+        // The project's providers (the file's, then the admin API's); a tenant's sign-in passes its scope here.
+        guard let enabled = try providers.provider(providerID, in: .project) else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
         enabledProvider = providerID
