@@ -128,7 +128,11 @@ struct ProviderConfigAdminSDKTests {
         ]
         for (method, path, body, code) in refusals {
             let answer = try Self.send(server, method, path, body)
-            #expect(answer.status == 400 && answer.errorMessage?.hasPrefix(code) == true, "\(method) \(path): \(answer.text)")
+            // INVALID_ARGUMENT is a canonical status: its envelope carries it as `status`, its message is a sentence.
+            let found = code == "INVALID_ARGUMENT"
+                ? (answer.json["error"] as? [String: Any])?["status"] as? String == code
+                : answer.errorMessage?.hasPrefix(code) == true
+            #expect(answer.status == 400 && found, "\(method) \(path): \(answer.text)")
         }
         let list = try Self.send(server, "GET", "\(base)?pageSize=1")
         #expect((list.json["defaultSupportedIdpConfigs"] as? [[String: Any]])?.count == 1 && list.json["nextPageToken"] == nil)

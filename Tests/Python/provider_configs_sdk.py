@@ -6,22 +6,14 @@ Prints one JSON object: {"<step>": {"ok": true, "value": …} or {"ok": false, "
 """
 import json
 import sys
-import urllib.error
-import urllib.request
 
 import firebase_admin
-from firebase_admin import _utils, auth, credentials, tenant_mgt
+from firebase_admin import auth, tenant_mgt
+from owner import OwnerCredential, admin_get
 from steps import results, step
 
 settings = json.loads(sys.argv[1])
 base, project, issuer = settings["base"], settings["project"], settings["issuer"]
-
-
-class OwnerCredential(credentials.Base):
-    """The development admin credential (`Bearer owner`)."""
-
-    def get_credential(self):
-        return _utils.EmulatorAdminCredentials()
 
 
 tenant_mgt._TenantManagementService.TENANT_MGT_URL = f"{base}/identitytoolkit.googleapis.com/v2"
@@ -38,14 +30,6 @@ def ids(page):
     return [config.provider_id for config in page.provider_configs]
 
 
-def admin_get(path):
-    """A GET with the owner credential; returns (status, JSON)."""
-    request = urllib.request.Request(f"{base}{path}", headers={"Authorization": "Bearer owner"})
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
 
 
 step("create", lambda: record(auth.create_oidc_provider_config(
@@ -107,7 +91,7 @@ step("missing_tenant", lambda: record(tenant_mgt.auth_for_tenant("ghost-tenant",
                                       .get_oidc_provider_config("oidc.alpha")))
 step("audit_events", lambda: (lambda status, body: {"status": status, "kinds": sorted(
     event["kind"] for event in body.get("events", []) if event["kind"].startswith("provider_config_"))})(
-    *admin_get(f"/identitytoolkit.googleapis.com/v1/projects/{project}/auditEvents?maxResults=100")))
+    *admin_get(base, f"/identitytoolkit.googleapis.com/v1/projects/{project}/auditEvents?maxResults=100")))
 step("tenant_id", lambda: tenant.get("id"))
 
 print(json.dumps(results))

@@ -141,14 +141,7 @@ public struct ListProviderConfigsRequest: Sendable, Equatable {
 
     /// A page size that is not an integer from 1 to 100 is `INVALID_PAGE_SELECTION`.
     public init(fields: RequestFields) throws(WireError) {
-        pageToken = try fields.string("pageToken").flatMap { $0.isEmpty ? nil : $0 }
-        guard let text = try fields.string("pageSize") else {
-            pageSize = Self.maximumPageSize
-            return
-        }
-        guard let size = Int(text), (1...Self.maximumPageSize).contains(size) else {
-            throw WireError(.invalidPageSelection, "pageSize must be an integer from 1 to 100.")
-        }
-        pageSize = size
+        (pageSize, pageToken) = try fields.pageSelection(
+            default: Self.maximumPageSize, range: 1...Self.maximumPageSize)
     }
 }
