@@ -187,3 +187,53 @@ struct ProviderConfigAdminSDKTests {
         #expect(deleted.status == 400 && deleted.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(deleted.text)")
     }
 }
+
+/// Provider configurations are in the store: a configuration made or disabled through one instance's admin API is
+/// taken, then refused, by the other instance's `signInWithIdp` within the directory's bound (5 s).
+@Suite("Provider configurations on two instances on PostgreSQL (e2e)", .blocking, .serialized)
+struct ProviderConfigTwoInstanceTests {
+    /// Calls `attempt` every 250 ms until `done` holds for its answer, for at most `seconds`; the last answer.
+    static func poll(for seconds: Double, _ attempt: () throws -> HTTPResult, until done: (HTTPResult) -> Bool) throws
+        -> HTTPResult
+    {
+        let deadline = Date().addingTimeInterval(seconds)
+        var answer = try attempt()
+        while !done(answer), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.25)
+            answer = try attempt()
+        }
+        return answer
+    }
+
+    @Test("created and enabled on A, B signs in within the bound; disabled on A, B refuses within it")
+    func acrossInstances() throws {
+        let idp = HearthProcess()
+        try idp.start()
+        let pair = try InstancePair()
+        func signInOnB() throws -> HTTPResult {
+            let tokens = try DevGoogle(server: idp).signIn(email: "pair@example.com")
+            return try pair.b.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k", [
+                "requestUri": "http://localhost", "postBody": "providerId=oidc.pair&id_token=\(tokens.idToken)",
+                "returnSecureToken": true,
+            ])
+        }
+        let before = try signInOnB()
+        #expect(before.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "B caches the absence: \(before.text)")
+        let configs = "\(ProviderConfigAdminSDKTests.v2)/oauthIdpConfigs"
+        let create = try ProviderConfigAdminSDKTests.send(
+            pair.a, "POST", "\(configs)?oauthIdpConfigId=oidc.pair",
+            ["enabled": true, "clientId": DevGoogle.clientID, "issuer": "\(idp.baseURL)/dev/google"])
+        #expect(create.status == 200, "\(create.text)")
+        // The bound is 5 s; 3 s more for the requests themselves on a loaded machine.
+        let taken = try Self.poll(for: 8, signInOnB) { $0.status == 200 }
+        #expect(taken.status == 200 && taken.json["providerId"] as? String == "oidc.pair", "\(taken.text)")
+
+        let disable = try ProviderConfigAdminSDKTests.send(
+            pair.a, "PATCH", "\(configs)/oidc.pair?updateMask=enabled", ["enabled": false])
+        #expect(disable.status == 200, "\(disable.text)")
+        let refused = try Self.poll(for: 8, signInOnB) { $0.status == 400 }
+        #expect(refused.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(refused.text)")
+        let onB = try ProviderConfigAdminSDKTests.send(pair.b, "GET", "\(configs)/oidc.pair")
+        #expect(onB.json["enabled"] as? Bool == false, "B's admin API reads the store: \(onB.text)")
+    }
+}
