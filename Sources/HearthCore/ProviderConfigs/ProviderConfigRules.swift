@@ -1,5 +1,5 @@
 import Foundation
-public import HearthProtocol
+import HearthProtocol
 
 /// Identity Platform's rules for provider configurations, as firebase-admin checks them and Identity Platform answers
 /// them: provider ids (`MISSING_PROVIDER_ID`, `INVALID_PROVIDER_ID`), the client ID (`MISSING_OAUTH_CLIENT_ID`), the
