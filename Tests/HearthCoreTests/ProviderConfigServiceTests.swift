@@ -117,6 +117,11 @@ struct ProviderConfigServiceTests {
             updateMask: "enabled,responseType.idToken,displayName", tenantID: nil, by: .system)
         #expect(updated.enabled && updated.displayName == nil && updated.clientId == "corp-client")
         #expect(updated.responseType == OAuthResponseType(idToken: false, code: true))
+        _ = try configs.update(
+            .oauth, id: "oidc.corp", ProviderConfigFields(clientSecret: "****A1B2"), updateMask: "clientSecret",
+            tenantID: nil, by: .system)
+        #expect(try test.store.read { try $0.providerConfig(kind: .oauth, id: "oidc.corp") }?.clientSecret
+            == "corp-client-secret-A1B2", "the masked value sent back keeps the secret")
         #expect(wireErrorCode {
             _ = try configs.update(.oauth, id: "oidc.corp", ProviderConfigFields(), updateMask: "clientSecret", tenantID: nil, by: .system)
         } == .invalidConfig, "the code flow keeps needing its secret")
@@ -134,8 +139,8 @@ struct ProviderConfigServiceTests {
 
         let events = try test.store.read { try $0.auditEvents(AuditQuery(limit: 100)) }
         #expect(events.filter { $0.kind == .providerConfigCreated }.count == 2)
-        #expect(events.filter { $0.kind == .providerConfigUpdated }.map(\.detail)
-            == ["config=oauthIdpConfigs fields=displayName,enabled,responseType"])
+        #expect(events.filter { $0.kind == .providerConfigUpdated }.map(\.detail).sorted()
+            == ["config=oauthIdpConfigs fields=clientSecret", "config=oauthIdpConfigs fields=displayName,enabled,responseType"])
         #expect(events.filter { $0.kind == .providerConfigDeleted }.map(\.provider) == ["oidc.corp"])
         #expect(!events.contains { $0.detail.contains("corp-client-secret") })
     }

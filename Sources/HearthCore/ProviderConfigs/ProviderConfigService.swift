@@ -118,7 +118,8 @@ public final class ProviderConfigService: Sendable {
     /// `PATCH …/{id}?updateMask=…`: sets the fields the mask names (`displayName`, `enabled`, `clientId`, `issuer`,
     /// `clientSecret`, `responseType`, `responseType.idToken`, `responseType.code`) to the request's values, clearing
     /// those it leaves out; a name the resource has not is `INVALID_ARGUMENT`. Without a mask, the fields the request
-    /// gives are set. The result is checked as a new one is.
+    /// gives are set; a `clientSecret` equal to the masked one answered keeps the stored secret. The result is checked
+    /// as a new one is.
     public func update(
         _ kind: ProviderConfigRecord.Kind, id: String, _ fields: ProviderConfigFields, updateMask: String?,
         tenantID: String?, by caller: Caller
@@ -129,11 +130,14 @@ public final class ProviderConfigService: Sendable {
         let paths = try updateMask.map { try Self.maskPaths($0, kind: kind) }
         let updated = try store.scoped(to: scope).write { writer -> ProviderConfigRecord in
             guard var record = try writer.providerConfig(kind: kind, id: id) else { throw Self.notFound }
+            let stored = record.clientSecret
             if let paths {
                 Self.apply(fields, paths: paths, to: &record)
             } else {
                 Self.apply(fields, to: &record)
             }
+            // A client that sends back what it read (the masked secret) keeps the secret.
+            if let stored, record.clientSecret == ProviderConfigRules.maskedSecret(stored) { record.clientSecret = stored }
             try ProviderConfigRules.check(record)
             record.updatedAtMillis = time.nowMillis
             try writer.updateProviderConfig(record)
