@@ -21,6 +21,8 @@ public final class IdentityPlatform: Sendable {
     public let admin: AdminService
     /// Identity Platform's tenant API (`/v2/projects/{p}/tenants…`).
     public let tenants: TenantService
+    /// Identity Platform's provider-configuration API (`oauthIdpConfigs`, `defaultSupportedIdpConfigs`).
+    public let providerConfigs: ProviderConfigService
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The identity providers `signInWithIdp` accepts.
@@ -45,8 +47,12 @@ public final class IdentityPlatform: Sendable {
         try sessionKeys.loadOrCreate()
         let providers = [IdentityProvider.google(issuers: configuration.googleIssuers, clientIDs: project.googleClientIDs)]
             + configuration.otherProviders
+        let directory = configuration.makeOpenIDProvider.map {
+            ProviderConfigDirectory(store: store, time: time, make: $0)
+        }
         let identityProviders = IdentityProviderRegistry(
-            providers: providers, time: time, clockSkew: project.clockSkew, limits: configuration.outboundLimits)
+            providers: providers, time: time, clockSkew: project.clockSkew, limits: configuration.outboundLimits,
+            directory: directory)
         self.init(
             configuration, store: store, time: time, rateLimiter: rateLimiter, sessionKeys: sessionKeys,
             identityProviders: identityProviders)
@@ -72,6 +78,9 @@ public final class IdentityPlatform: Sendable {
             securityEvents: configuration.securityEvents, metrics: configuration.metrics)
         self.context = context
         tokens = TokenService(context: context, keys: sessionKeys, policy: configuration.sessionPolicy)
+        providerConfigs = ProviderConfigService(
+            context: context, fileDeclared: identityProviders.providerIDs.compactMap(identityProviders.provider),
+            changed: { identityProviders.directory?.forget($0) })
         mfa = MFAService(context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits)
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
@@ -120,6 +129,9 @@ extension IdentityPlatform {
         public var googleIssuers: [any GoogleAccessTokenIssuer] = []
         /// The other enabled providers (`apple.com`, `oidc.*`; in `--dev` the dev Apple among Apple's issuers).
         public var otherProviders: [IdentityProvider] = []
+        /// Makes the sign-in entries of enabled `oidc.*` configurations made through the admin API; nil: they are
+        /// stored and answered, but `signInWithIdp` does not take them.
+        public var makeOpenIDProvider: OpenIDProviderMaking?
         /// Apple's code exchange and the wake-up of queued revocations.
         public var providerTokens = ProviderTokenHandling()
         /// The wrong-password counters per email and per client.

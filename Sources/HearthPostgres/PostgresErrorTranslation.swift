@@ -57,6 +57,7 @@ let uniqueConstraintCodes: [String: StoreError.Code] = [
     "provider_token_revocations_pkey": .duplicateToken,
     "oob_codes_pkey": .duplicateToken,
     "tenants_pkey": .duplicateTenant,
+    "provider_configs_pkey": .duplicateProviderConfig,
 ]
 
 extension PostgresError {

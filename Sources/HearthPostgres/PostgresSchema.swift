@@ -25,6 +25,9 @@ enum PostgresSchema {
             version: 4, name: "scopes: a tenant_id on every scoped record, keys unique per scope (SQLite migration 12)",
             sql: version4),
         Migration(version: 5, name: "tenants: the project's Identity Platform tenants (SQLite migration 13)", sql: version5),
+        Migration(
+            version: 6, name: "provider configurations made through the admin API, per scope (SQLite migration 14)",
+            sql: version6),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -387,6 +390,25 @@ enum PostgresSchema {
             created_at_millis BIGINT NOT NULL,
             updated_at_millis BIGINT NOT NULL,
             CONSTRAINT tenants_pkey PRIMARY KEY (tenant_id)
+        );
+        """
+
+    /// Provider configurations made through the admin API, as SQLite's migration 14.
+    static let version6 = """
+        CREATE TABLE provider_configs (
+            tenant_id TEXT COLLATE "C" NOT NULL,
+            kind TEXT COLLATE "C" NOT NULL CHECK (kind IN ('oauth', 'default')),
+            provider_id TEXT COLLATE "C" NOT NULL,
+            display_name TEXT,
+            enabled BOOLEAN NOT NULL,
+            client_id TEXT,
+            issuer TEXT,
+            client_secret BYTEA,
+            id_token_response BOOLEAN NOT NULL,
+            code_response BOOLEAN NOT NULL,
+            created_at_millis BIGINT NOT NULL,
+            updated_at_millis BIGINT NOT NULL,
+            CONSTRAINT provider_configs_pkey PRIMARY KEY (tenant_id, kind, provider_id)
         );
         """
 }

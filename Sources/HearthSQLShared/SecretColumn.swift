@@ -54,6 +54,9 @@ public struct SecretColumn: Sendable {
         SecretColumn(
             kind: .providerTokenRevocation, table: "provider_token_revocations", keys: ["revocation_id"],
             column: "token", isText: false),
+        SecretColumn(
+            kind: .providerConfigClientSecret, table: "provider_configs", keys: ["kind", "provider_id"],
+            column: "client_secret", isText: false, isScoped: true),
     ]
 
     static let pageSize = 500

@@ -48,6 +48,9 @@ enum Schema {
         migrator.register(13, "tenants: the project's Identity Platform tenants and their settings") { db in
             try db.executeScript(version13)
         }
+        migrator.register(14, "provider configurations made through the admin API, per scope") { db in
+            try db.executeScript(version14)
+        }
         return migrator
     }
 
@@ -527,6 +530,26 @@ enum Schema {
             email_privacy_config TEXT,
             created_at_millis INTEGER NOT NULL,
             updated_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        """
+
+    /// Provider configurations made through the admin API (`oauthIdpConfigs`, `defaultSupportedIdpConfigs`): scoped,
+    /// by kind and provider id; the client secret sealed.
+    static let version14 = """
+        CREATE TABLE provider_configs (
+            tenant_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('oauth', 'default')),
+            provider_id TEXT NOT NULL,
+            display_name TEXT,
+            enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+            client_id TEXT,
+            issuer TEXT,
+            client_secret BLOB,
+            id_token_response INTEGER NOT NULL CHECK (id_token_response IN (0, 1)),
+            code_response INTEGER NOT NULL CHECK (code_response IN (0, 1)),
+            created_at_millis INTEGER NOT NULL,
+            updated_at_millis INTEGER NOT NULL,
+            PRIMARY KEY (tenant_id, kind, provider_id)
         ) STRICT, WITHOUT ROWID;
         """
 

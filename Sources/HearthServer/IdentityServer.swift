@@ -25,6 +25,7 @@ public final class IdentityServer: Sendable {
         IdentityToolkitRoutes(platform: platform, edge: edge).register(in: &router)
         AdminRoutes(platform: platform, edge: edge).register(in: &router)
         TenantRoutes(platform: platform, edge: edge).register(in: &router)
+        ProviderConfigRoutes(platform: platform, edge: edge).register(in: &router)
         AuditRoutes(platform: platform, edge: edge).register(in: &router)
         EmailActionRoutes(platform: platform, options: options, edge: edge).register(in: &router)
         PasswordPolicyRoutes(policy: options.passwordPolicy, edge: edge).register(in: &router)

@@ -34,6 +34,7 @@ struct ServePlatform {
         configuration.googleIssuers =
             serve.extraIssuers + [RemoteGoogleIssuer(http: URLSessionOutboundHTTP(timeout: timeout), time: time)]
         configuration.otherProviders = otherProviders
+        configuration.makeOpenIDProvider = Settings.apiOpenIDProvider(time: time, timeout: timeout)
         configuration.providerTokens = ProviderTokenHandling(
             apple: appleKeys.tokens, revocationsQueued: { maintenance.wake() })
         configuration.passwordLockouts = settings.passwordSignIn.lockouts

@@ -135,4 +135,24 @@ extension Settings {
         }
         return [.apple(issuers: [apple], clientIDs: Set(self.apple.clientIds ?? []))] + openID
     }
+
+    /// How an enabled `oidc.*` configuration made through the admin API becomes a registry entry: its issuer's keys
+    /// and token endpoint by discovery (`<issuer>/.well-known/openid-configuration`), its client ID the audience, and
+    /// with the code response type and a client secret, codes exchanged as that client.
+    static func apiOpenIDProvider(time: any TimeSource, timeout: TimeInterval) -> OpenIDProviderMaking {
+        let http = URLSessionOutboundHTTP(timeout: timeout)
+        return { record in
+            guard let issuerName = record.issuer, let clientID = record.clientID else { return nil }
+            let issuer = RemoteOpenIDIssuer(
+                issuerNames: [issuerName], keys: .discovery(issuer: issuerName),
+                tokenEndpoint: .discovery(issuer: issuerName), http: http, time: time)
+            var codeExchange: OpenIDCodeExchange?
+            if record.codeResponse, let secret = record.clientSecret {
+                codeExchange = OpenIDCodeExchange(
+                    clientID: clientID, clientSecret: secret, tokenEndpoint: issuer.tokenEndpoint, http: http)
+            }
+            return IdentityProvider.openID(
+                id: record.id, issuer: issuer, clientIDs: [clientID], codeExchange: codeExchange)
+        }
+    }
 }

@@ -183,6 +183,25 @@ struct AuditTrailTests {
                 try tenants.delete(id: id, by: adminCaller)
             }
             return Expected(kind: kind, client: nil, actor: serviceAccount, detail: detail)
+        case .providerConfigCreated, .providerConfigUpdated, .providerConfigDeleted:
+            let configs = f.platform.providerConfigs
+            let secret = "provider-secret-9c1e77"
+            _ = try configs.create(
+                .oauth, id: "oidc.audit",
+                ProviderConfigFields(clientId: "audit-client", issuer: "https://idp.example", clientSecret: secret),
+                tenantID: nil, by: adminCaller)
+            var detail = "config=oauthIdpConfigs"
+            if kind == .providerConfigUpdated {
+                _ = try configs.update(
+                    .oauth, id: "oidc.audit", ProviderConfigFields(enabled: true, clientSecret: secret + "-2"),
+                    updateMask: "enabled,clientSecret", tenantID: nil, by: adminCaller)
+                detail += " fields=clientSecret,enabled"
+            } else if kind == .providerConfigDeleted {
+                try configs.delete(.oauth, id: "oidc.audit", tenantID: nil, by: adminCaller)
+            }
+            return Expected(
+                kind: kind, provider: "oidc.audit", client: nil, actor: serviceAccount, detail: detail,
+                secrets: [secret])
         default:
             Issue.record("no scenario records \(kind)")
             return Expected(kind: kind)

@@ -134,6 +134,10 @@ struct TestPlatform {
             .openID(id: Self.untrustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID]),
             .openID(id: Self.trustedOpenID, issuer: google, clientIDs: [FakeGoogle.clientID], trustedForEmail: true),
         ]
+        // API-made `oidc.*` configurations sign in with `google`'s tokens, for their client ID.
+        configuration.makeOpenIDProvider = { [google] record in
+            record.clientID.map { IdentityProvider.openID(id: record.id, issuer: google, clientIDs: [$0]) }
+        }
         configuration.passwordLockouts = passwordLockouts
         configuration.smsSender = sms
         configuration.rateLimits = rateLimits

@@ -114,6 +114,36 @@ struct StoreCopyTests {
         }
     }
 
+    @Test("copies provider configurations of the project and of every tenant, one without accounts included; a target holding one is refused")
+    func copiesProviderConfigs() throws {
+        let source = InMemoryStore()
+        func config(_ kind: ProviderConfigRecord.Kind, _ id: String) -> ProviderConfigRecord {
+            ProviderConfigRecord(
+                kind: kind, id: id, enabled: true, clientID: "c-\(id)", issuer: kind == .oauth ? "https://i.example" : nil,
+                clientSecret: "secret-\(id)", idTokenResponse: true, createdAtMillis: 1, updatedAtMillis: 2)
+        }
+        let project = [config(.defaultSupported, "google.com")] + (1...3).map { config(.oauth, "oidc.p\($0)") }
+        try source.write { writer in
+            for record in project { try writer.insertProviderConfig(record) }
+            try writer.insertTenant(Tenant(id: "empty-1", createdAtMillis: 1, updatedAtMillis: 1))
+        }
+        try source.scoped(to: try .tenant("empty-1")).write { try $0.insertProviderConfig(config(.oauth, "oidc.t")) }
+        let target = InMemoryStore()
+        let report = try StoreCopy(from: source, to: target, pageSize: 2).run()
+        #expect(report.counts.providerConfigs == 5 && report.counts.accounts == 0)
+        #expect(try target.read { try $0.providerConfigs(kind: .oauth, after: nil, limit: 10) } == Array(project.dropFirst()))
+        #expect(try target.read { try $0.providerConfig(kind: .defaultSupported, id: "google.com") } == project[0])
+        #expect(try target.scoped(to: try .tenant("empty-1")).read { try $0.providerConfig(kind: .oauth, id: "oidc.t") }
+            == config(.oauth, "oidc.t"))
+        #expect(try StoreCopy(from: source, to: target).counts(of: target) == report.counts)
+
+        let holdsConfig = InMemoryStore()
+        try holdsConfig.write { try $0.insertProviderConfig(project[1]) }
+        #expect(throws: StoreCopy.Failure.targetNotEmpty(what: "provider configurations")) {
+            try StoreCopy(from: source, to: holdsConfig).run()
+        }
+    }
+
     @Test("what is written to the source during the copy is not in it: the copy is the snapshot it began with")
     func writesDuringTheCopy() throws {
         let source = try Self.source()

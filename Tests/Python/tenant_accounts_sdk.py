@@ -1,7 +1,7 @@
 """Drives firebase-admin's tenant-scoped client (tenant_mgt.auth_for_tenant, emulator mode) and the client API with
 `tenantId` against a running `hearth serve --dev`, and prints what each call returned.
 
-Tenants are made through tenant_mgt (its v2 base URL pointed at the server, owner_app.py); the tenant
+Tenants are made through tenant_mgt (its v2 base URL pointed at the server, owner.py); the tenant
 clients then call `/v1/projects/{p}/tenants/{t}/accounts…` on their own. Client calls are the REST requests the JS SDK
 sends, with `tenantId` in the body.
 
@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 from firebase_admin import auth, tenant_mgt
-from owner_app import owner_app
+from owner import owner_app
 from steps import results, step
 
 settings = json.loads(sys.argv[1])

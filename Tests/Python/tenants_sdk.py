@@ -10,11 +10,9 @@ Prints one JSON object: {"<step>": {"ok": true, "value": …} or {"ok": false, "
 """
 import json
 import sys
-import urllib.error
-import urllib.request
 
 from firebase_admin import tenant_mgt
-from owner_app import owner_app
+from owner import admin_get, owner_app
 from steps import results, step
 
 settings = json.loads(sys.argv[1])
@@ -27,14 +25,6 @@ def record(tenant):
             "emailLink": tenant.enable_email_link_sign_in}
 
 
-def admin_get(path):
-    """A GET with the owner credential; returns (status, JSON)."""
-    request = urllib.request.Request(f"{base}{path}", headers={"Authorization": "Bearer owner"})
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
 
 
 created = {}
@@ -73,7 +63,7 @@ step("update_missing_tenant", lambda: record(tenant_mgt.update_tenant("ghost-ten
 step("list_after_delete", lambda: sorted(t.tenant_id for t in tenant_mgt.list_tenants(app=app).iterate_all()))
 step("audit_events", lambda: (lambda status, body: {"status": status, "kinds": sorted(
     event["kind"] for event in body.get("events", []) if event["kind"].startswith("tenant_"))})(
-    *admin_get(f"/identitytoolkit.googleapis.com/v1/projects/{project}/auditEvents?maxResults=100")))
+    *admin_get(base, f"/identitytoolkit.googleapis.com/v1/projects/{project}/auditEvents?maxResults=100")))
 step("ids", lambda: created)
 
 print(json.dumps(results))

@@ -97,6 +97,7 @@ struct SealingStoreKind: Sendable, CustomTestStringConvertible {
         case .verificationSessionTOTPSecret: ("verification_sessions", "session_hash", "totp_secret")
         case .identityProviderRefreshToken: ("identities", "provider_id || '/' || raw_id", "provider_refresh_token")
         case .providerTokenRevocation: ("provider_token_revocations", "revocation_id", "token")
+        case .providerConfigClientSecret: ("provider_configs", "kind || '/' || provider_id", "client_secret")
         }
     }
 }
@@ -119,6 +120,10 @@ struct SealedSecretsConformanceTests {
         static let offered = Array("TOTPSECRETBYTES-offered!".utf8)
         static let appleToken = "APPLEREFRESHTOKEN-of-identity"
         static let queuedToken = "APPLEREFRESHTOKEN-queued"
+        static let clientSecret = "OIDCCLIENTSECRET-of-config"
+        static let providerConfig = ProviderConfigRecord(
+            kind: .oauth, id: "oidc.corp", enabled: true, clientID: "corp-client", issuer: "https://idp.example",
+            clientSecret: clientSecret, idTokenResponse: true, codeResponse: true, createdAtMillis: 5, updatedAtMillis: 5)
 
         static let key = SigningKeyRecord(keyID: "key-1", algorithm: "RS256", privateKeyPEM: pem, createdAt: 10)
         static let otherKey = SigningKeyRecord(keyID: "key-2", algorithm: "RS256", privateKeyPEM: pem + "2", createdAt: 11)
@@ -151,6 +156,7 @@ struct SealedSecretsConformanceTests {
             SecretField(.verificationSessionTOTPSecret, recordID: "session-1"),
             SecretField.providerRefreshToken(providerID: "apple.com", rawID: "001234.abcdef"),
             SecretField(.providerTokenRevocation, recordID: "rev-1"),
+            SecretField.providerConfigSecret(kind: .oauth, id: "oidc.corp"),
         ]
 
         static func write(to store: any HearthStore) throws {
@@ -160,6 +166,7 @@ struct SealedSecretsConformanceTests {
                 try writer.insertAccount(account)
                 try writer.insertVerificationSession(session)
                 try writer.enqueueProviderTokenRevocation(revocation)
+                try writer.insertProviderConfig(providerConfig)
             }
         }
 
@@ -170,6 +177,7 @@ struct SealedSecretsConformanceTests {
                 #expect(try reader.account(localID: "uid-1") == account)
                 #expect(try reader.verificationSession(hash: "session-1") == session)
                 #expect(try reader.providerTokenRevocation(id: "rev-1") == revocation)
+                #expect(try reader.providerConfig(kind: .oauth, id: "oidc.corp") == providerConfig)
             }
         }
     }
@@ -206,7 +214,7 @@ struct SealedSecretsConformanceTests {
                 #expect(try reader.account(localID: "uid-1") == account)
                 #expect(try reader.verificationSession(hash: "session-1") == session)
             }
-            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 7))
+            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 8))
             store.close()
 
             let disk = try kind.storedBytes(directory)
@@ -215,6 +223,7 @@ struct SealedSecretsConformanceTests {
             #expect(!Self.contains(disk, Array("TOTPSECRETBYTES".utf8)))
             #expect(!Self.contains(disk, Array("DETALLEVALAVAD".utf8)))  // enrol-2's secret, reversed
             #expect(!Self.contains(disk, Array("APPLEREFRESHTOKEN".utf8)))
+            #expect(!Self.contains(disk, Array("OIDCCLIENTSECRET".utf8)))
             #expect(Self.contains(disk, Array("hearth-sealed:v1:\(Self.sealer(Self.keyA).currentKeyID):".utf8)))
         }
     }
@@ -227,7 +236,7 @@ struct SealedSecretsConformanceTests {
             store.close()
             let plain = [
                 Array(Secrets.pem.utf8), Array((Secrets.pem + "2").utf8), Secrets.totp, Secrets.totp.reversed(), Secrets.offered,
-                Array(Secrets.appleToken.utf8), Array(Secrets.queuedToken.utf8),
+                Array(Secrets.appleToken.utf8), Array(Secrets.queuedToken.utf8), Array(Secrets.clientSecret.utf8),
             ]
             for (field, secret) in zip(Secrets.fields, plain) {
                 let stored = try #require(try kind.storedSecret(directory, field), "\(field)")
@@ -239,7 +248,7 @@ struct SealedSecretsConformanceTests {
 
     @Test("a sealed secret moved to another record does not open there", arguments: SealingStoreKind.allCases)
     func swappedSecrets(kind: SealingStoreKind) throws {
-        for (first, second) in [(0, 1), (2, 3), (2, 4), (5, 6)] {
+        for (first, second) in [(0, 1), (2, 3), (2, 4), (5, 6), (6, 7)] {
             try withDirectory(kind) { directory, open in
                 try open(Self.sealer(Self.keyA)).writeAndClose(Secrets.write)
                 let (a, b) = (Secrets.fields[first], Secrets.fields[second])
@@ -290,10 +299,10 @@ struct SealedSecretsConformanceTests {
 
             let store = try open(Self.sealer(Self.keyA))
             try Secrets.expectReadable(from: store)
-            #expect(try store.secretInventory() == SecretInventory(plain: 7))
-            #expect(try store.resealSecrets() == SecretInventory(plain: 7))
-            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 7))
-            #expect(try store.resealSecrets() == SecretInventory(sealedWithCurrentKey: 7), "nothing left to do")
+            #expect(try store.secretInventory() == SecretInventory(plain: 8))
+            #expect(try store.resealSecrets() == SecretInventory(plain: 8))
+            #expect(try store.secretInventory() == SecretInventory(sealedWithCurrentKey: 8))
+            #expect(try store.resealSecrets() == SecretInventory(sealedWithCurrentKey: 8), "nothing left to do")
             try Secrets.expectReadable(from: store)
             store.close()
             let disk = try kind.storedBytes(directory)
@@ -310,16 +319,16 @@ struct SealedSecretsConformanceTests {
 
             let rotated = try open(Self.sealer(Self.keyB, previous: [Self.keyA]))
             try Secrets.expectReadable(from: rotated)
-            #expect(try rotated.secretInventory() == SecretInventory(sealedWithOtherKey: 7))
+            #expect(try rotated.secretInventory() == SecretInventory(sealedWithOtherKey: 8))
             // New writes use the current key at once.
             try rotated.write { try $0.insertSigningKey(SigningKeyRecord(keyID: "key-3", algorithm: "RS256", privateKeyPEM: "p", createdAt: 12)) }
-            #expect(try rotated.secretInventory() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 7))
-            #expect(try rotated.resealSecrets() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 7))
+            #expect(try rotated.secretInventory() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 8))
+            #expect(try rotated.resealSecrets() == SecretInventory(sealedWithCurrentKey: 1, sealedWithOtherKey: 8))
             rotated.close()
 
             let newOnly = try open(Self.sealer(Self.keyB))
             try Secrets.expectReadable(from: newOnly)
-            #expect(try newOnly.secretInventory() == SecretInventory(sealedWithCurrentKey: 8))
+            #expect(try newOnly.secretInventory() == SecretInventory(sealedWithCurrentKey: 9))
             newOnly.close()
             let oldOnly = try open(Self.sealer(Self.keyA))
             defer { oldOnly.close() }

@@ -52,7 +52,7 @@ public final class AccountService: Sendable {
 
     /// `accounts:signInWithIdp` for the registry's providers (PROTOCOL.md §4): one path for Google, Apple and
     /// `oidc.*` from the verified profile on. An `oidc.*` authorization code sent without an ID token is first
-    /// exchanged for one (``IdentityProviderRegistry/redeemingCode(_:providerID:clientAddress:)``).
+    /// exchanged for one (``IdentityProviderRegistry/redeemingCode(_:providerID:in:clientAddress:)``).
     /// - Parameter caller: who signs in; its address is limited and recorded.
     public func signInWithIdp(_ request: SignInWithIdpRequest, by caller: Caller) throws -> SignInWithIdpResponse {
         var provider = MetricsOutcome.unknownProvider
@@ -92,7 +92,9 @@ public final class AccountService: Sendable {
         guard let providerID = parameters["providerId"], !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
         }
-        guard let enabled = providers.provider(providerID) else {
+        // The file's providers, then those this scope made through the admin API.
+        let scope = store.scope
+        guard let enabled = try providers.provider(providerID, in: scope) else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
         enabledProvider = providerID
@@ -100,10 +102,10 @@ public final class AccountService: Sendable {
             throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
         }
         let credential = try providers.redeemingCode(
-            IdpCredential(parameters), providerID: providerID, clientAddress: caller.client)
+            IdpCredential(parameters), providerID: providerID, in: scope, clientAddress: caller.client)
         let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
         if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
-        var profile = try providers.verify(credential, providerID: providerID, clientAddress: caller.client)
+        var profile = try providers.verify(credential, providerID: providerID, in: scope, clientAddress: caller.client)
         profile.providerRefreshToken = try appleRefreshToken(for: profile, redirectURI: credential.redirectURI)
         let email = EmailProof(profile, trust: enabled.emailTrust)
         var authentication = Authentication(.identity(profile, email), signInProvider: providerID)

@@ -84,12 +84,18 @@ public struct AuditEventKind: RawRepresentable, Hashable, Sendable, Comparable, 
     public static let tenantCreated = Self(rawValue: "tenant_created")
     public static let tenantUpdated = Self(rawValue: "tenant_updated")
     public static let tenantDeleted = Self(rawValue: "tenant_deleted")
+    /// A provider configuration was created, changed or deleted through the admin API (`provider`: its id; `detail`:
+    /// `config=<oauthIdpConfigs|defaultSupportedIdpConfigs>`, and the fields an update set; never the secret).
+    public static let providerConfigCreated = Self(rawValue: "provider_config_created")
+    public static let providerConfigUpdated = Self(rawValue: "provider_config_updated")
+    public static let providerConfigDeleted = Self(rawValue: "provider_config_deleted")
 
     /// Every kind, for filters and tests.
     public static let all: [Self] = [
         .signIn, .signInFailed, .signUp, .link, .unlink, .factorEnrolled, .factorRemoved, .mfaFailed, .lockout,
         .sessionsRevoked, .passwordChanged, .emailChanged, .accountCreated, .accountUpdated, .accountDisabled,
         .accountEnabled, .claimsChanged, .accountDeleted, .keyRotated, .tenantCreated, .tenantUpdated, .tenantDeleted,
+        .providerConfigCreated, .providerConfigUpdated, .providerConfigDeleted,
     ]
 }
 

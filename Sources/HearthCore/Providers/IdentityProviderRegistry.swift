@@ -2,12 +2,14 @@ import HearthProtocol
 
 /// The identity providers `signInWithIdp` accepts, by provider ID: Google, Apple and configured `oidc.*` providers,
 /// all verified with the one ID-token check (``OpenIDTokenVerifier``); Google also takes an access token alone, and an
-/// `oidc.*` provider with a client secret an authorization code (``redeemingCode(_:providerID:clientAddress:)``).
+/// `oidc.*` provider with a client secret an authorization code (``redeemingCode(_:providerID:in:clientAddress:)``).
 public final class IdentityProviderRegistry: Sendable {
     private let providers: [String: IdentityProvider]
     private let idTokens: OpenIDTokenVerifier
     private let googleAccessTokens: [String: GoogleAccessTokenVerifier]
     private let codeExchanges: OutboundCallLimiter
+    /// The `oidc.*` providers made through the admin API (after the file's, which win).
+    let directory: ProviderConfigDirectory?
 
     /// - Parameters:
     ///   - providers: the entries; one without client IDs is left out (not enabled). A later entry with the same ID
@@ -16,8 +18,9 @@ public final class IdentityProviderRegistry: Sendable {
     ///   - limits: bounds on the outbound calls of access-token sign-ins, and likewise of code exchanges.
     public init(
         providers: [IdentityProvider], time: any TimeSource, clockSkew: Int64 = 300,
-        limits: OutboundCallLimits = OutboundCallLimits()
+        limits: OutboundCallLimits = OutboundCallLimits(), directory: ProviderConfigDirectory? = nil
     ) {
+        self.directory = directory
         let enabled = providers.filter { !$0.clientIDs.isEmpty }
         self.providers = Dictionary(enabled.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         idTokens = OpenIDTokenVerifier(time: time, clockSkew: clockSkew)
@@ -30,8 +33,16 @@ public final class IdentityProviderRegistry: Sendable {
     /// The enabled provider IDs, sorted.
     public var providerIDs: [String] { providers.keys.sorted() }
 
-    /// The enabled entry for `providerID`, if any.
+    /// The enabled entry of the config file for `providerID`, if any.
     public func provider(_ providerID: String) -> IdentityProvider? { providers[providerID] }
+
+    /// The enabled entry for `providerID` in `scope`: the config file's (which every scope has), else an enabled
+    /// `oidc.*` configuration the scope made through the admin API (seen within
+    /// `ProviderConfigDirectory.cacheLifetimeMillis`).
+    public func provider(_ providerID: String, in scope: StoreScope) throws -> IdentityProvider? {
+        if let provider = providers[providerID] { return provider }
+        return try directory?.provider(providerID, in: scope)
+    }
 
     /// Verifies a credential for `providerID`: its ID token, else (Google only) its access token alone.
     ///
@@ -39,8 +50,10 @@ public final class IdentityProviderRegistry: Sendable {
     /// - Throws: `OPERATION_NOT_ALLOWED` for a provider that is not enabled, `INVALID_IDP_RESPONSE` for a credential
     ///   that does not verify, `MISSING_OR_INVALID_NONCE`, or `TOO_MANY_ATTEMPTS_TRY_LATER` when too many
     ///   access-token checks are running.
-    public func verify(_ credential: IdpCredential, providerID: String, clientAddress: String?) throws -> FederatedProfile {
-        var profile = try verifiedProfile(credential, providerID: providerID, clientAddress: clientAddress)
+    public func verify(
+        _ credential: IdpCredential, providerID: String, in scope: StoreScope = .project, clientAddress: String?
+    ) throws -> FederatedProfile {
+        var profile = try verifiedProfile(credential, providerID: providerID, in: scope, clientAddress: clientAddress)
         if let email = profile.email {
             // One spelling per address (as for the emails users type), so that no provider can make a second account
             // for an address by sending it in another Unicode form.
@@ -52,10 +65,10 @@ public final class IdentityProviderRegistry: Sendable {
         return profile
     }
 
-    private func verifiedProfile(_ credential: IdpCredential, providerID: String, clientAddress: String?) throws
-        -> FederatedProfile
-    {
-        guard let provider = providers[providerID] else {
+    private func verifiedProfile(
+        _ credential: IdpCredential, providerID: String, in scope: StoreScope, clientAddress: String?
+    ) throws -> FederatedProfile {
+        guard let provider = try provider(providerID, in: scope) else {
             throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
         }
         if let idToken = credential.idToken, !idToken.isEmpty {
@@ -72,7 +85,7 @@ public final class IdentityProviderRegistry: Sendable {
     }
 
     /// For an `oidc.*` credential with an authorization code and no ID token (a code flow): the credential with the ID
-    /// token and access token the provider's token endpoint gives for the code, to be checked by ``verify(_:providerID:clientAddress:)``
+    /// token and access token the provider's token endpoint gives for the code, to be checked by ``verify(_:providerID:in:clientAddress:)``
     /// like any other, its audience then only the client ID the code was exchanged as. Any other credential unchanged.
     ///
     /// Exchanges run within the same bounds as access-token checks (their own slots): they come before any token is
@@ -82,10 +95,10 @@ public final class IdentityProviderRegistry: Sendable {
     /// - Throws: `INVALID_IDP_RESPONSE` when the provider has no client secret to exchange codes with, or the exchange
     ///   fails (a used or expired code, a wrong verifier or redirect URI, the provider unreachable);
     ///   `TOO_MANY_ATTEMPTS_TRY_LATER` when too many exchanges are running.
-    public func redeemingCode(_ credential: IdpCredential, providerID: String, clientAddress: String?) throws
-        -> IdpCredential
-    {
-        guard let provider = providers[providerID], provider.kind == .openID, credential.idToken?.isEmpty ?? true,
+    public func redeemingCode(
+        _ credential: IdpCredential, providerID: String, in scope: StoreScope = .project, clientAddress: String?
+    ) throws -> IdpCredential {
+        guard let provider = try provider(providerID, in: scope), provider.kind == .openID, credential.idToken?.isEmpty ?? true,
             let code = credential.authorizationCode, !code.isEmpty
         else { return credential }
         guard let exchange = provider.codeExchange else {

@@ -72,6 +72,8 @@ public final class InMemoryStore: HearthStore {
         var verificationSessions: [String: VerificationSession] = [:]
         var limitCounters: [String: LimitCounter] = [:]
         var oobCodes: [String: OOBCodeRecord] = [:]
+        /// Provider configurations by kind, then id.
+        var providerConfigs: [ProviderConfigRecord.Kind: [String: ProviderConfigRecord]] = [:]
         /// Audit events by id, ascending (byte order).
         var auditEvents: [AuditEvent] = []
     }
@@ -191,6 +193,20 @@ public final class InMemoryStore: HearthStore {
 
         func tenants(after id: String?, limit: Int) throws -> [Tenant] {
             let sorted = state.tenants.values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+            let after = id.map { cursor in sorted.filter { cursor.utf8.lexicographicallyPrecedes($0.id.utf8) } }
+            return Array((after ?? sorted).prefix(max(1, limit)))
+        }
+
+        func providerConfig(kind: ProviderConfigRecord.Kind, id: String) throws -> ProviderConfigRecord? {
+            records.providerConfigs[kind]?[id]
+        }
+
+        func providerConfigs(kind: ProviderConfigRecord.Kind, after id: String?, limit: Int) throws
+            -> [ProviderConfigRecord]
+        {
+            let sorted = (records.providerConfigs[kind] ?? [:]).values.sorted {
+                $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)
+            }
             let after = id.map { cursor in sorted.filter { cursor.utf8.lexicographicallyPrecedes($0.id.utf8) } }
             return Array((after ?? sorted).prefix(max(1, limit)))
         }
@@ -348,6 +364,24 @@ public final class InMemoryStore: HearthStore {
                 state.scopes[scope] = records
             }
             return deleted
+        }
+
+        // MARK: Provider configurations
+
+        func insertProviderConfig(_ config: ProviderConfigRecord) throws {
+            guard records.providerConfigs[config.kind]?[config.id] == nil else {
+                throw StoreError(.duplicateProviderConfig)
+            }
+            records.providerConfigs[config.kind, default: [:]][config.id] = config
+        }
+
+        func updateProviderConfig(_ config: ProviderConfigRecord) throws {
+            guard records.providerConfigs[config.kind]?[config.id] != nil else { throw StoreError(.notFound) }
+            records.providerConfigs[config.kind]?[config.id] = config
+        }
+
+        func deleteProviderConfig(kind: ProviderConfigRecord.Kind, id: String) throws -> Bool {
+            records.providerConfigs[kind]?.removeValue(forKey: id) != nil
         }
 
         // MARK: Tenants

@@ -52,6 +52,8 @@ public struct SecretField: Sendable, Hashable, CustomStringConvertible {
         case identityProviderRefreshToken = "identity-provider-refresh-token"
         /// `ProviderTokenRevocation.token`, by revocation id.
         case providerTokenRevocation = "provider-token-revocation"
+        /// `ProviderConfigRecord.clientSecret`, by `<kind>/<provider id>` (the same in every scope).
+        case providerConfigClientSecret = "provider-config-client-secret"
     }
 
     public let kind: Kind
@@ -78,6 +80,7 @@ public struct SecretField: Sendable, Hashable, CustomStringConvertible {
         case .verificationSessionTOTPSecret: "the TOTP secret of a verification session"
         case .identityProviderRefreshToken: "the provider refresh token of identity \(recordID)"
         case .providerTokenRevocation: "the token of provider-token revocation \(recordID)"
+        case .providerConfigClientSecret: "the client secret of provider configuration \(recordID)"
         }
     }
 }

@@ -148,6 +148,14 @@ public protocol StoreReader {
     /// beginning), in that order: a page of the tenant listing. Project-wide.
     func tenants(after id: String?, limit: Int) throws -> [Tenant]
 
+    // MARK: Provider configurations (scoped)
+
+    /// The provider configuration `kind`/`id` of the scope, if any (its client secret opened).
+    func providerConfig(kind: ProviderConfigRecord.Kind, id: String) throws -> ProviderConfigRecord?
+    /// At most `limit` configurations of `kind` (at least 1) whose id sorts after `id` (byte order of UTF-8; `nil`
+    /// starts at the beginning), in that order: a page of the scope's listing.
+    func providerConfigs(kind: ProviderConfigRecord.Kind, after id: String?, limit: Int) throws -> [ProviderConfigRecord]
+
     // MARK: Audit log
 
     /// At most `query.limit` events (at least 1) matching every filter `query` gives, newest first (by id,
@@ -310,6 +318,16 @@ public protocol StoreWriter: StoreReader {
     /// nothing and returns 0.
     @discardableResult func deleteScopeState(limit: Int) throws -> Int
 
+    // MARK: Provider configurations (scoped)
+
+    /// Stores a new provider configuration as given (its client secret sealed). Throws `.duplicateProviderConfig` if
+    /// the scope has one of that kind and id.
+    func insertProviderConfig(_ config: ProviderConfigRecord) throws
+    /// Replaces the scope's configuration of the same kind and id by `config`. Throws `.notFound`.
+    func updateProviderConfig(_ config: ProviderConfigRecord) throws
+    /// Deletes the scope's configuration `kind`/`id`; returns whether it existed.
+    @discardableResult func deleteProviderConfig(kind: ProviderConfigRecord.Kind, id: String) throws -> Bool
+
     // MARK: Audit log
 
     /// Appends an event as given. Throws `.duplicateToken` if its id exists. Its id must be
@@ -358,6 +376,8 @@ public struct StoreError: Error, Equatable, CustomStringConvertible {
         public static let invalidScope = Code("invalidScope")
         /// A tenant id that another tenant already has.
         public static let duplicateTenant = Code("duplicateTenant")
+        /// A provider configuration whose kind and id the scope already has.
+        public static let duplicateProviderConfig = Code("duplicateProviderConfig")
     }
 
     public let code: Code

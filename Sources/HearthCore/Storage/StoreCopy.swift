@@ -1,5 +1,5 @@
 /// Copies what a store keeps for good into an empty store of any kind (`hearth db copy`, from SQLite to PostgreSQL and
-/// back): every account with its identities and second factors, signing key, dev IdP account, service account, tenant, live
+/// back): every account with its identities and second factors, signing key, dev IdP account, service account, tenant, provider configuration, live
 /// refresh session of an account that exists, queued provider-token revocation and audit event. Short-lived state
 /// (pending sign-ins, verification sessions, action codes, dev IdP grants, limit counters) is left behind, as are
 /// revoked sessions.
@@ -20,6 +20,7 @@ public struct StoreCopy {
         public var refreshSessions = 0
         public var providerTokenRevocations = 0
         public var tenants = 0
+        public var providerConfigs = 0
         public var auditEvents = 0
 
         public init() {}
@@ -27,7 +28,8 @@ public struct StoreCopy {
         public var description: String {
             "accounts=\(accounts) signing_keys=\(signingKeys) dev_accounts=\(devAccounts) "
                 + "service_accounts=\(serviceAccounts) refresh_sessions=\(refreshSessions) "
-                + "provider_token_revocations=\(providerTokenRevocations) tenants=\(tenants) audit_events=\(auditEvents)"
+                + "provider_token_revocations=\(providerTokenRevocations) tenants=\(tenants) "
+                + "provider_configs=\(providerConfigs) audit_events=\(auditEvents)"
         }
     }
 
@@ -82,7 +84,7 @@ public struct StoreCopy {
             try addScopedCounts(in: snapshot, to: &expected)
             let takenAt = time.nowMillis
             try copyScoped(snapshot, into: target, &copied, progress) { try copyProjectWide(snapshot, &$0, progress) }
-            return (try snapshot.scopes().filter { !$0.isProject }, takenAt)
+            return (try Self.tenantScopes(snapshot), takenAt)
         }
         for scope in tenants {
             try source.scoped(to: scope).read { snapshot in
@@ -102,12 +104,34 @@ public struct StoreCopy {
         let tenants = try store.read { reader in
             counts = try projectWideCounts(in: reader)
             try addScopedCounts(in: reader, to: &counts)
-            return try reader.scopes().filter { !$0.isProject }
+            return try Self.tenantScopes(reader)
         }
         for scope in tenants {
             try store.scoped(to: scope).read { try addScopedCounts(in: $0, to: &counts) }
         }
         return counts
+    }
+
+    /// The tenants' scopes to copy: those that hold an account and those of tenant records (whose provider
+    /// configurations may be all they hold), in order.
+    private static func tenantScopes(_ reader: any StoreReader) throws -> [StoreScope] {
+        var scopes = Set(try reader.scopes().filter { !$0.isProject })
+        var cursor: String?
+        repeat {
+            let page = try reader.tenants(after: cursor, limit: 500)
+            scopes.formUnion(page.map(\.scope))
+            cursor = page.count == 500 ? page.last?.id : nil
+        } while cursor != nil
+        return StoreScope.ordered(scopes)
+    }
+
+    /// Every provider configuration of the reader's scope, of every kind.
+    private func forEachProviderConfigPage(
+        of reader: any StoreReader, _ body: ([ProviderConfigRecord]) throws -> Void
+    ) throws {
+        for kind in ProviderConfigRecord.Kind.allCases {
+            try forEachPage(of: reader, { try $0.providerConfigs(kind: kind, after: $1, limit: $2) }, key: \.id, body)
+        }
     }
 
     /// The counts of the project-wide records (the scoped ones left at 0).
@@ -128,6 +152,7 @@ public struct StoreCopy {
             counts.refreshSessions += try Self.copiedSessions(page, in: reader).count
         }
         try forEachPage(of: reader, Self.auditEventPage, key: \.id) { counts.auditEvents += $0.count }
+        try forEachProviderConfigPage(of: reader) { counts.providerConfigs += $0.count }
     }
 
     /// Copies the records of the snapshot's scope into `scopedTarget` (the target's view of that scope), running
@@ -149,6 +174,11 @@ public struct StoreCopy {
         }
         try scoped.copyPages(of: snapshot, Self.auditEventPage, key: \.id, count: \.auditEvents, &copied, progress) {
             try $0.insertAuditEvent($1)
+        }
+        try forEachProviderConfigPage(of: snapshot) { page in
+            try scoped.write(page) { try $0.insertProviderConfig($1) }
+            copied.providerConfigs += page.count
+            progress(copied)
         }
     }
 
@@ -188,6 +218,10 @@ public struct StoreCopy {
             if try !Self.allRevocations(reader).isEmpty { return "provider-token revocations" }
             if try !reader.tenants(after: nil, limit: 1).isEmpty { return "tenants" }
             if try !reader.auditEvents(AuditQuery(limit: 1)).isEmpty { return "audit events" }
+            for kind in ProviderConfigRecord.Kind.allCases
+            where try !reader.providerConfigs(kind: kind, after: nil, limit: 1).isEmpty {
+                return "provider configurations"
+            }
             return nil
         }
         if let found { throw Failure.targetNotEmpty(what: found) }

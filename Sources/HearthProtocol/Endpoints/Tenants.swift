@@ -86,15 +86,23 @@ public struct ListTenantsRequest: Sendable, Equatable {
 
     /// A page size that is not an integer from 1 to 1,000 is `INVALID_PAGE_SELECTION`.
     public init(fields: RequestFields) throws(WireError) {
-        pageToken = try fields.string("pageToken").flatMap { $0.isEmpty ? nil : $0 }
-        guard let text = try fields.string("pageSize") else {
-            pageSize = Self.defaultPageSize
-            return
+        (pageSize, pageToken) = try fields.pageSelection(default: Self.defaultPageSize, range: Self.pageSizeRange)
+    }
+}
+
+extension RequestFields {
+    /// A v2 listing's `pageSize` (`defaultSize` when left out) and `pageToken` (`nil` when left out or empty). A
+    /// size that is not an integer in `range` is `INVALID_PAGE_SELECTION`.
+    public func pageSelection(default defaultSize: Int, range: ClosedRange<Int>) throws(WireError)
+        -> (size: Int, token: String?)
+    {
+        let token = try string("pageToken").flatMap { $0.isEmpty ? nil : $0 }
+        guard let text = try string("pageSize") else { return (defaultSize, token) }
+        guard let size = Int(text), range.contains(size) else {
+            throw WireError(
+                .invalidPageSelection, "pageSize must be an integer from \(range.lowerBound) to \(range.upperBound).")
         }
-        guard let size = Int(text), Self.pageSizeRange.contains(size) else {
-            throw WireError(.invalidPageSelection, "pageSize must be an integer from 1 to 1000.")
-        }
-        pageSize = size
+        return (size, token)
     }
 }
 

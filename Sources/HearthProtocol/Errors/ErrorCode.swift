@@ -136,4 +136,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let unverifiedEmail = ErrorCode(rawValue: "UNVERIFIED_EMAIL")
     public static let quotaExceeded = ErrorCode(rawValue: "QUOTA_EXCEEDED")
     public static let tooManyAttemptsTryLater = ErrorCode(rawValue: "TOO_MANY_ATTEMPTS_TRY_LATER")
+    // Provider configurations (`oauthIdpConfigs`, `defaultSupportedIdpConfigs`), as Identity Platform names them.
+    public static let configurationNotFound = ErrorCode(rawValue: "CONFIGURATION_NOT_FOUND")
+    public static let configurationExists = ErrorCode(rawValue: "CONFIGURATION_EXISTS")
+    public static let invalidConfig = ErrorCode(rawValue: "INVALID_CONFIG")
+    public static let missingIssuer = ErrorCode(rawValue: "MISSING_ISSUER")
+    public static let missingOAuthClientID = ErrorCode(rawValue: "MISSING_OAUTH_CLIENT_ID")
 }
