@@ -33,10 +33,17 @@ public enum ConsoleHTML {
         return escape(components.string ?? path)
     }
 
-    /// The path of a user's page (the uid percent-encoded as one path segment).
-    public static func userPath(_ localID: String) -> String {
-        "\(ConsolePaths.users)/\(localID.addingPercentEncoding(withAllowedCharacters: pathSegment) ?? localID)"
+    /// The path of a user's page (the uid percent-encoded as one path segment), in the project or under a tenant.
+    public static func userPath(_ localID: String, tenantID: String? = nil) -> String {
+        "\(usersPath(tenantID: tenantID))/\(segment(localID))"
     }
+
+    /// The users page of the project, or of the tenant `tenantID` (`/console/tenants/<id>/users`).
+    public static func usersPath(tenantID: String?) -> String {
+        tenantID.map { "\(ConsolePaths.tenants)/\(segment($0))/users" } ?? ConsolePaths.users
+    }
+
+    static func segment(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: pathSegment) ?? text }
 
     /// RFC 3986's unreserved characters: what a path segment may hold unescaped.
     private static let pathSegment = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: "\u{21}"..."\u{7E}"))
@@ -56,6 +63,7 @@ public enum ConsolePaths {
     public static let keys = "/console/keys"
     public static let rotateKey = "/console/keys/rotate"
     public static let audit = "/console/audit"
+    public static let tenants = "/console/tenants"
     public static let development = "/console/dev"
     public static let signIn = "/console/sign-in"
     public static let callback = "/console/callback"

@@ -3,13 +3,14 @@
 public enum ConsoleLayout {
     /// The navigation entries.
     public enum Section: String, Sendable {
-        case users, keys, audit, development
+        case users, tenants, keys, audit, development
     }
 
     /// A whole page for `viewer`, with `section` marked as current in the navigation.
     public static func page(title: String, viewer: ConsoleViewer, section: Section?, body: String) -> String {
         var entries: [(Section, String, String)] = [
-            (.users, "Users", ConsolePaths.users), (.keys, "Signing keys", ConsolePaths.keys),
+            (.users, "Users", ConsolePaths.users), (.tenants, "Tenants", ConsolePaths.tenants),
+            (.keys, "Signing keys", ConsolePaths.keys),
             (.audit, "Audit log", ConsolePaths.audit),
         ]
         if viewer.development { entries.append((.development, "Development", ConsolePaths.development)) }

@@ -11,15 +11,22 @@ public struct UserPage: Sendable {
     public var claimsError: String?
     /// What the last change did (`Sessions revoked.`).
     public var notice: String?
+    /// The tenant the account belongs to; nil for the project's. A tenant's account is shown without the change
+    /// steps: change it with the admin API (`/v1/projects/{p}/tenants/{t}/accounts…`) or `hearth users … --tenant`.
+    public var tenant: Tenant?
 
-    public init(account: Account, claimsText: String? = nil, claimsError: String? = nil, notice: String? = nil) {
+    public init(
+        account: Account, claimsText: String? = nil, claimsError: String? = nil, notice: String? = nil, tenant: Tenant? = nil
+    ) {
         self.account = account
+        self.tenant = tenant
         self.claimsText = claimsText ?? account.customAttributes ?? "{}"
         self.claimsError = claimsError
         self.notice = notice
     }
 
     public func html(_ viewer: ConsoleViewer) -> String {
+        if let tenant { return readOnly(viewer, tenant: tenant) }
         let path = ConsoleHTML.userPath(account.localID)
         let status = notice.map { "<p class=\"status\" role=\"status\">\(ConsoleHTML.escape($0))</p>" } ?? ""
         let toggle = account.disabled
@@ -42,6 +49,19 @@ public struct UserPage: Sendable {
             <textarea id="claims" name="claims" spellcheck="false"\(claimsError != nil ? " aria-invalid=\"true\"" : "")>\(ConsoleHTML.escape(claimsText))</textarea>
             <div class="actions"><button type="submit" id="save-claims">Save claims</button></div></form></section>
             <p><a href="\(ConsoleHTML.link(ConsolePaths.audit, [("uid", account.localID)]))" id="user-audit">Audit log of this user</a></p>
+            """)
+    }
+
+    /// A tenant's account: profile, providers and factors, and where to change it.
+    private func readOnly(_ viewer: ConsoleViewer, tenant: Tenant) -> String {
+        ConsoleLayout.page(title: account.email ?? account.localID, viewer: viewer, section: .tenants, body: """
+            <p class="muted" id="scope">A user of tenant <a href="\(ConsoleHTML.escape(ConsoleHTML.usersPath(tenantID: tenant.id)))" class="mono">\(ConsoleHTML.escape(tenant.id))</a>. \
+            Change it with the admin API or <code>hearth users … --tenant \(ConsoleHTML.escape(tenant.id))</code>.</p>
+            <section aria-labelledby="profile"><h2 id="profile">Profile</h2>\(profile)</section>
+            <section aria-labelledby="providers-heading"><h2 id="providers-heading">Sign-in providers</h2>\(providers)</section>
+            <section aria-labelledby="factors-heading"><h2 id="factors-heading">Second factors</h2>\(factors(nil))</section>
+            <section aria-labelledby="claims-heading"><h2 id="claims-heading">Custom claims</h2>
+            <pre id="claims" class="mono">\(ConsoleHTML.escape(claimsText))</pre></section>
             """)
     }
 
@@ -71,14 +91,18 @@ public struct UserPage: Sendable {
             """
     }
 
-    private func factors(_ path: String) -> String {
+    /// The factors, each with its remove step under `path` (none without a path).
+    private func factors(_ path: String?) -> String {
         guard !account.mfaEnrollments.isEmpty else { return "<p class=\"muted\" id=\"no-factors\">No second factor.</p>" }
         let rows = account.mfaEnrollments.map { factor in
-            let remove = "\(path)/factors/\(factor.enrollmentID)/remove"
+            let remove = path.map { path in
+                let step = "\(path)/factors/\(factor.enrollmentID)/remove"
+                return "<a href=\"\(ConsoleHTML.escape(step))\" class=\"remove-factor\" aria-label=\"Remove the factor \(ConsoleHTML.escape(factor.displayName ?? factor.enrollmentID))\">Remove…</a>"
+            } ?? ""
             return """
                 <tr><td>\(factor.kind == .totp ? "Authenticator app (TOTP)" : "SMS")</td><td>\(ConsoleHTML.escape(factor.displayName ?? "—"))</td>
                 <td>\(ConsoleHTML.escape(factor.phoneNumber ?? "—"))</td><td>\(ConsoleHTML.time(millis: factor.enrolledAtMillis))</td>
-                <td><a href="\(ConsoleHTML.escape(remove))" class="remove-factor" aria-label="Remove the factor \(ConsoleHTML.escape(factor.displayName ?? factor.enrollmentID))">Remove…</a></td></tr>
+                <td>\(remove)</td></tr>
                 """
         }.joined()
         return """

@@ -35,6 +35,14 @@ struct ConsoleBrowserTests {
         _ = try SignedIn(client.signIn("outsider@example.com"))
         let claims = try server.runCommand(["users", "set-claims", admin.localID, #"{"hearthAdmin": true}"#])
         #expect(claims.status == 0, "\(claims.output)")
+        // A tenant with its own account of the needle's email.
+        let owner = [("Authorization", "Bearer owner")]
+        let made = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants", ["displayName": "Console-Tenant"], headers: owner)
+        let tenant = try #require((made.json["name"] as? String)?.split(separator: "/").last.map(String.init))
+        let tenantUser = try FirebaseAdminClient(server: server).post(
+            "/tenants/\(tenant)/accounts", #"{"localId": "tenant-needle", "email": "needle@example.com"}"#)
+        #expect(tenantUser.status == 200, "\(tenantUser.text)")
 
         try PythonClients.browser.get()
         let facts = try PythonClients.run(
@@ -62,6 +70,15 @@ struct ConsoleBrowserTests {
         let keysAfter = facts["keys_after"] as? [String] ?? []
         #expect((facts["rotated"] as? String)?.hasPrefix("Key rotated") == true)
         #expect(keysAfter.count == keysBefore.count + 1 && keysAfter.filter { $0.hasSuffix("signing") }.count == 1, "\(keysAfter)")
+        // The tenant's users: its own needle, shown without change steps.
+        #expect(facts["tenant_rows"] as? [String] == ["\(tenant) Console-Tenant — " + (facts["tenant_created"] as? String ?? "")])
+        #expect(facts["tenant_users_heading"] as? String == "Users of Console-Tenant")
+        let tenantRows = facts["tenant_user_rows"] as? [String] ?? []
+        #expect(tenantRows.count == 1 && tenantRows[0].hasPrefix("tenant-needle needle@example.com — active"), "\(tenantRows)")
+        #expect(facts["tenant_search_rows"] as? Int == 1)
+        #expect(facts["tenant_user_scope"] as? String == "A user of tenant \(tenant). Change it with the admin API or hearth users … --tenant \(tenant).")
+        #expect(facts["tenant_user_steps"] as? Int == 0)
+        #expect((facts["missing_tenant"] as? String)?.hasPrefix("Not available: TENANT_NOT_FOUND") == true, "\(facts["missing_tenant"] ?? "")")
         #expect(facts["signed_out"] as? String == "Signed out")
         #expect(facts["after_sign_out"] as? String == "Sign in")
 

@@ -28,6 +28,26 @@ struct ConsolePagesTests {
         #expect(user.contains(#"name="csrf" value="tok&quot;en""#))
     }
 
+    @Test("tenants link to their users; a tenant's user pages are scoped, escaped and offer no change step")
+    func tenantPages() {
+        let tenant = Tenant(id: "acme-x4k2q", displayName: "<Acme>", allowPasswordSignup: true, createdAtMillis: 1, updatedAtMillis: 1)
+        let list = TenantsPage(tenants: [tenant], nextAfter: "acme-x4k2q", isFirstPage: true).html(Self.viewer)
+        #expect(list.contains(#"href="/console/tenants/acme-x4k2q/users""#))
+        #expect(list.contains("&lt;Acme&gt;") && !list.contains("<Acme>"))
+        #expect(list.contains("after=acme-x4k2q") && list.contains("password sign-up"))
+        let users = UsersPage(query: "", accounts: [Self.account()], nextAfter: nil, isFirstPage: true, tenant: tenant)
+            .html(Self.viewer)
+        #expect(users.contains(#"href="/console/tenants/acme-x4k2q/users/uid-1""#))
+        #expect(users.contains(#"action="/console/tenants/acme-x4k2q/users""#))
+        #expect(users.contains("Users of &lt;Acme&gt;"))
+        let user = UserPage(account: Self.account(), tenant: tenant).html(Self.viewer)
+        #expect(user.contains(#"id="scope""#) && user.contains("&lt;b&gt;mallory&lt;/b&gt;@example.com"))
+        for step in ["<textarea", "remove-factor", #"id="revoke""#, #"id="disable""#] {
+            #expect(!user.contains(step), "\(step)")
+        }
+        #expect(TenantsPage(tenants: [], nextAfter: nil, isFirstPage: true).html(Self.viewer).contains(#"id="no-tenants""#))
+    }
+
     @Test("a refused claims text is shown as posted, with the reason announced")
     func refusedClaims() {
         let page = UserPage(account: Self.account(), claimsText: #"{"sub":"x"}"#, claimsError: "FORBIDDEN_CLAIM : sub").html(Self.viewer)
@@ -74,6 +94,8 @@ struct ConsolePagesTests {
         let pages = [
             UsersPage(query: "x", accounts: [Self.account()], nextAfter: nil, isFirstPage: true).html(Self.viewer),
             UserPage(account: Self.account(), claimsError: "bad").html(Self.viewer),
+            UserPage(account: Self.account(), tenant: Tenant(id: "t-1", createdAtMillis: 1, updatedAtMillis: 1)).html(Self.viewer),
+            TenantsPage(tenants: [Tenant(id: "t-1", createdAtMillis: 1, updatedAtMillis: 1)], nextAfter: nil, isFirstPage: true).html(Self.viewer),
             KeysPage(keys: [SigningKeyRecord(keyID: "k", algorithm: "RS256", privateKeyPEM: "", createdAt: 1)]).html(Self.viewer),
             AuditPage(uid: "", kind: "", since: "", events: [event], olderBefore: nil).html(Self.viewer),
             DevelopmentPage(accounts: [], smsCodes: [.init(phoneNumber: "+1555", code: "123456")], emailCodes: []).html(Self.viewer),

@@ -1,7 +1,7 @@
 """Drives Hearth's admin console in a real headless Chromium: signs in through the dev Google chooser (refused as a
 non-administrator, let in as one), finds one user among many, edits its claims (an invalid set refused first),
-revokes its sessions, disables it, removes its second factor, rotates the signing key, reads the audit log, and signs
-out. With CONSOLE_SCREENSHOTS=<dir> it also saves console-users.png, console-user.png, console-keys.png, console-audit.png.
+revokes its sessions, disables it, removes its second factor, rotates the signing key, reads the audit log, opens a
+tenant's users (read-only), and signs out. With CONSOLE_SCREENSHOTS=<dir> it also saves console-users.png, console-user.png, console-keys.png, console-audit.png.
 
 Usage: python console_browser.py BASE_URL ADMIN_EMAIL OUTSIDER_EMAIL NEEDLE_EMAIL
 Prints one JSON object of what the pages showed (the Swift test checks it).
@@ -141,6 +141,21 @@ def main():
         driver.get(f"{base}/console/audit?kind=key_rotated")
         element("h1")
         facts["key_events"] = [row.find_element(By.CSS_SELECTOR, ".actor").text for row in driver.find_elements(By.CSS_SELECTOR, "#events tbody tr")]
+
+        click("nav a[href='/console/tenants']")
+        facts["tenant_rows"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#tenants tbody tr")]
+        facts["tenant_created"] = text("#tenants tbody tr td:last-child")
+        click("#tenants tbody tr a")
+        facts["tenant_users_heading"] = text("h1")
+        facts["tenant_user_rows"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#users tbody tr")]
+        element("#q").send_keys(needle)
+        click("#search")
+        facts["tenant_search_rows"] = len(driver.find_elements(By.CSS_SELECTOR, "#users tbody tr"))
+        click("#users tbody tr a")
+        facts["tenant_user_scope"] = text("#scope")
+        facts["tenant_user_steps"] = len(driver.find_elements(By.CSS_SELECTOR, "#revoke, #disable, #save-claims, .remove-factor"))
+        driver.get(f"{base}/console/tenants/no-such-tenant/users")
+        facts["missing_tenant"] = text("h1") + ": " + text("p.alert")
 
         click("#sign-out")
         facts["signed_out"] = text("h1")

@@ -48,11 +48,11 @@ struct ConsoleChanges {
         let user = "\(ConsolePaths.users)/{uid}"
         for change in Self.accountChanges {
             router.add(.get, "\(user)/\(change.name)", chain.handler(gate.page { request, visit in
-                let account = try ConsoleRoutes.account(request, platform)
+                let account = try ConsoleRoutes.account(request, platform.store)
                 return Self.confirm(change.title, "\(change.explanation) Account: \(account.email ?? account.localID).", request, change.button, visit)
             }))
             router.add(.post, "\(user)/\(change.name)", chain.handler(gate.change { request, _, visit in
-                let account = try ConsoleRoutes.account(request, platform)
+                let account = try ConsoleRoutes.account(request, platform.store)
                 var update = AdminUpdateAccountRequest(localId: account.localID)
                 change.update(&update, platform.time.nowSeconds)
                 _ = try platform.admin.update(update, by: visit.caller)
@@ -60,13 +60,13 @@ struct ConsoleChanges {
             }))
         }
         router.add(.get, "\(user)/delete", chain.handler(gate.page { request, visit in
-            let account = try ConsoleRoutes.account(request, platform)
+            let account = try ConsoleRoutes.account(request, platform.store)
             return Self.confirm(
                 "Delete account", "The account \(account.email ?? account.localID), its identities, second factors and sessions are deleted. This cannot be undone.",
                 request, "Delete for good", visit)
         }))
         router.add(.post, "\(user)/delete", chain.handler(gate.change { request, _, visit in
-            let account = try ConsoleRoutes.account(request, platform)
+            let account = try ConsoleRoutes.account(request, platform.store)
             _ = try platform.admin.delete(
                 AdminDeleteAccountRequest(fields: RequestFields(["localId": .string(account.localID)])), by: visit.caller)
             return .html(ConsoleLayout.page(title: "Account deleted", viewer: visit.viewer, section: .users, body: """
@@ -112,7 +112,7 @@ struct ConsoleChanges {
     /// characters) apply; a refusal shows the page again with the text as posted and the reason.
     private var claims: @Sendable (HTTPRequest, [String: String], ConsoleGate.Visit) throws -> HTTPResponse {
         { [platform] request, form, visit in
-            let account = try ConsoleRoutes.account(request, platform)
+            let account = try ConsoleRoutes.account(request, platform.store)
             let text = (form["claims"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             var update = AdminUpdateAccountRequest(localId: account.localID)
             update.customAttributes = text.isEmpty ? "{}" : text
@@ -127,7 +127,7 @@ struct ConsoleChanges {
     }
 
     private static func factor(_ request: HTTPRequest, _ platform: IdentityPlatform) throws -> (Account, MFAEnrollment) {
-        let account = try ConsoleRoutes.account(request, platform)
+        let account = try ConsoleRoutes.account(request, platform.store)
         guard let factor = account.mfaEnrollments.first(where: { $0.enrollmentID == request.pathParameters["factor"] }) else {
             throw WireError(.mfaEnrollmentNotFound, "This account has no such second factor.", httpStatus: 404)
         }

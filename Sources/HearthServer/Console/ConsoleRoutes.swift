@@ -5,8 +5,8 @@ import HearthDevProviders
 import HearthHTTP
 import HearthProtocol
 
-/// The admin console at `/console` (issue 12 §1): users (exact search and keyset paging), a user, signing keys, the
-/// audit log and, in development, the dev IdP's accounts and the codes waiting to be read. Pages are GETs that change
+/// The admin console at `/console` (issue 12 §1): users (exact search and keyset paging), a user, the tenants and
+/// each tenant's users (read-only), signing keys, the audit log and, in development, the dev IdP's accounts and the codes waiting to be read. Pages are GETs that change
 /// nothing; every change is a POST through ``ConsoleGate/change(_:)`` into the admin operations, recorded as done by
 /// the signed-in administrator (``ConsoleChanges``).
 struct ConsoleRoutes {
@@ -66,6 +66,9 @@ struct ConsoleRoutes {
         })
         router.add(.get, ConsolePaths.users, chain.handler(gate.page(users)))
         router.add(.get, "\(ConsolePaths.users)/{uid}", chain.handler(gate.page(user)))
+        router.add(.get, ConsolePaths.tenants, chain.handler(gate.page(tenants)))
+        router.add(.get, "\(ConsolePaths.tenants)/{tenant}/users", chain.handler(gate.page(users)))
+        router.add(.get, "\(ConsolePaths.tenants)/{tenant}/users/{uid}", chain.handler(gate.page(user)))
         router.add(.get, ConsolePaths.keys, chain.handler(gate.page(keys)))
         router.add(.get, ConsolePaths.audit, chain.handler(gate.page(audit)))
         if options.development {
@@ -80,12 +83,14 @@ struct ConsoleRoutes {
     }
 
     /// `?q=` searches (exact: uid, email, phone number, a provider's id for the person; each an indexed lookup);
-    /// without it, one page of every account after `?after=` in uid order.
+    /// without it, one page of every account after `?after=` in uid order. Under `/console/tenants/{tenant}` the
+    /// tenant's accounts.
     private var users: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
         { [platform] request, visit in
+            let (store, tenant) = try Self.scope(request, platform)
             let query = (request.query["q"] ?? "").trimmingCharacters(in: .whitespaces)
             if !query.isEmpty {
-                let found = try platform.store.read { reader -> [Account] in
+                let found = try store.read { reader -> [Account] in
                     var found = [
                         try reader.account(localID: query), try reader.account(email: query), try reader.account(phoneNumber: query),
                     ]
@@ -95,28 +100,53 @@ struct ConsoleRoutes {
                     var seen = Set<String>()
                     return found.compactMap { $0 }.filter { seen.insert($0.localID).inserted }
                 }
-                return .html(UsersPage(query: query, accounts: found, nextAfter: nil, isFirstPage: true).html(visit.viewer))
+                let page = UsersPage(query: query, accounts: found, nextAfter: nil, isFirstPage: true, tenant: tenant)
+                return .html(page.html(visit.viewer))
             }
             let after = request.query["after"].flatMap { $0.isEmpty ? nil : $0 }
-            let page = try platform.store.read { try $0.accounts(after: after, limit: Self.pageSize + 1) }
+            let page = try store.read { try $0.accounts(after: after, limit: Self.pageSize + 1) }
             let shown = Array(page.prefix(Self.pageSize))
             let next = page.count > Self.pageSize ? shown.last?.localID : nil
-            return .html(UsersPage(query: "", accounts: shown, nextAfter: next, isFirstPage: after == nil).html(visit.viewer))
+            let users = UsersPage(query: "", accounts: shown, nextAfter: next, isFirstPage: after == nil, tenant: tenant)
+            return .html(users.html(visit.viewer))
         }
     }
 
     private var user: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
         { [platform] request, visit in
-            let account = try Self.account(request, platform)
+            let (store, tenant) = try Self.scope(request, platform)
+            let account = try Self.account(request, store)
             let notice = request.query["done"].flatMap { ConsoleChanges.notices[$0] }
-            return .html(UserPage(account: account, notice: notice).html(visit.viewer))
+            return .html(UserPage(account: account, notice: notice, tenant: tenant).html(visit.viewer))
         }
     }
 
+    /// One page of the tenants after `?after=`, by id.
+    private var tenants: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform] request, visit in
+            let after = request.query["after"].flatMap { $0.isEmpty ? nil : $0 }
+            let page = try platform.store.read { try $0.tenants(after: after, limit: Self.pageSize + 1) }
+            let shown = Array(page.prefix(Self.pageSize))
+            let next = page.count > Self.pageSize ? shown.last?.id : nil
+            return .html(TenantsPage(tenants: shown, nextAfter: next, isFirstPage: after == nil).html(visit.viewer))
+        }
+    }
+
+    /// The store the page reads: the project's, or under `/console/tenants/{tenant}` that tenant's view and its
+    /// record (`TENANT_NOT_FOUND`, 404, for an unknown or malformed id).
+    static func scope(_ request: HTTPRequest, _ platform: IdentityPlatform) throws -> (any HearthStore, Tenant?) {
+        guard let id = request.pathParameters["tenant"] else { return (platform.store, nil) }
+        let notFound = WireError(.tenantNotFound, "There is no tenant with this id.", httpStatus: 404)
+        guard let scope = try? StoreScope.tenant(id),
+            let tenant = try platform.store.read({ try $0.tenant(id: id) })
+        else { throw notFound }
+        return (platform.store.scoped(to: scope), tenant)
+    }
+
     /// The account the path's `{uid}` names, or `USER_NOT_FOUND`.
-    static func account(_ request: HTTPRequest, _ platform: IdentityPlatform) throws -> Account {
+    static func account(_ request: HTTPRequest, _ store: any HearthStore) throws -> Account {
         let localID = request.pathParameters["uid"] ?? ""
-        guard let account = try platform.store.read({ try $0.account(localID: localID) }) else {
+        guard let account = try store.read({ try $0.account(localID: localID) }) else {
             throw WireError(.userNotFound, "There is no account with this uid.", httpStatus: 404)
         }
         return account
