@@ -205,6 +205,31 @@ struct ProviderConfigServiceTests {
         #expect(wireErrorCode { _ = try test.signIn(subject: "u-1", providerID: "oidc.api") } == .operationNotAllowed)
     }
 
+    @Test("a tenant's API-made oidc.* provider signs in only in that tenant; the project's only in the project")
+    func signInPerScope() throws {
+        let test = try TestPlatform()
+        let configs = test.platform.providerConfigs
+        let made = try test.platform.tenants.create(TenantFields(displayName: "Tenant-A"), by: .system)
+        let tenantID = String(made.name.split(separator: "/").last!)
+        let fields = ProviderConfigFields(enabled: true, clientId: FakeGoogle.clientID, issuer: "https://idp.example.com")
+        _ = try configs.create(.oauth, id: "oidc.tenant", fields, tenantID: tenantID, by: .system)
+        _ = try configs.create(.oauth, id: "oidc.project", fields, tenantID: nil, by: .system)
+        let tenant = test.platform.scoped(to: try .tenant(tenantID))
+        func signIn(_ platform: IdentityPlatform, _ providerID: String) throws -> SignInWithIdpResponse {
+            let request = test.signInRequest(
+                idToken: try test.google.idToken(subject: "u-1", email: "u1@example.com"), providerID: providerID)
+            return try platform.accounts.signInWithIdp(request, by: .user(client: nil))
+        }
+        let inTenant = try signIn(tenant, "oidc.tenant")
+        #expect(try tenant.store.read { try $0.account(localID: inTenant.localId ?? "") }?.providers.map(\.providerID)
+            == ["oidc.tenant"])
+        #expect(try test.store.read { try $0.account(localID: inTenant.localId ?? "") } == nil, "the tenant's account")
+        #expect(wireErrorCode { _ = try signIn(test.platform, "oidc.tenant") } == .operationNotAllowed)
+        #expect(wireErrorCode { _ = try signIn(tenant, "oidc.project") } == .operationNotAllowed)
+        #expect(try signIn(test.platform, "oidc.project").localId != inTenant.localId)
+        #expect(try signIn(tenant, "google.com").localId != nil, "the file's providers sign in in every scope")
+    }
+
     @Test("another instance's change is seen within 5 s: the directory reads the store again once its entry is 5 s old")
     func cacheBound() throws {
         let store = InMemoryStore()
