@@ -23,6 +23,45 @@ struct TwoInstanceTests {
         #expect(try FirebaseIOSClient(server: pair.a).refresh(rotated).status == 200)
     }
 
+    @Test("a tenant made on A signs in on B; disabled, re-enabled and deleted on A, B follows within the 5 s bound")
+    func tenantAcross() throws {
+        let pair = try InstancePair()
+        let owner = [("Authorization", "Bearer owner")]
+        let tenants = "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants"
+        let made = try pair.a.postJSON(tenants, ["displayName": "Pair-Tenant"], headers: owner)
+        let tenant = try #require((made.json["name"] as? String)?.split(separator: "/").last.map(String.init))
+        func signInOnB() throws -> HTTPResult {
+            let idToken = try DevGoogle(server: pair.b).signIn(email: "pair-tenant@example.com").idToken
+            return try pair.b.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k", [
+                "requestUri": "http://localhost", "postBody": "providerId=google.com&id_token=\(idToken)",
+                "returnSecureToken": true, "tenantId": tenant,
+            ])
+        }
+        let first = try signInOnB()
+        #expect(first.status == 200, "B reads a tenant it never saw at once: \(first.text)")
+        #expect((JWTParts.claims(try #require(first.json["idToken"] as? String))["firebase"] as? [String: Any])?["tenant"]
+            as? String == tenant)
+
+        func patch(_ body: [String: Any]) throws {
+            let answer = try pair.a.request(
+                "PATCH", "\(tenants)/\(tenant)?updateMask=disableAuth",
+                headers: owner + [("Content-Type", "application/json")], body: try JSONSerialization.data(withJSONObject: body))
+            #expect(answer.status == 200, "\(answer.text)")
+        }
+        // The bound is 5 s (TenantPlatforms' record cache); 3 s more for the requests themselves on a loaded machine.
+        try patch(["disableAuth": true])
+        let refused = try ProviderConfigTwoInstanceTests.poll(for: 8, signInOnB) { $0.status == 400 }
+        #expect(refused.errorMessage?.hasPrefix("PROJECT_DISABLED") == true, "\(refused.text)")
+        try patch(["disableAuth": false])
+        let again = try ProviderConfigTwoInstanceTests.poll(for: 8, signInOnB) { $0.status == 200 }
+        #expect(again.status == 200 && again.json["localId"] as? String == first.json["localId"] as? String, "\(again.text)")
+
+        let deleted = try pair.a.request("DELETE", "\(tenants)/\(tenant)", headers: owner)
+        #expect(deleted.status == 200, "\(deleted.text)")
+        let gone = try ProviderConfigTwoInstanceTests.poll(for: 8, signInOnB) { $0.status == 400 }
+        #expect(gone.errorMessage?.hasPrefix("TENANT_NOT_FOUND") == true, "\(gone.text)")
+    }
+
     @Test("disabling, revoking and deleting through B's admin API are refused on A at the next refresh")
     func revocationAcross() throws {
         let pair = try InstancePair()

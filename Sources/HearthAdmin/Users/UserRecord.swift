@@ -28,6 +28,8 @@ public struct UserRecord: Sendable, Equatable {
     public var tokensValidAfterTime: Date?
     /// The enrolled second factors (`mfaInfo`).
     public var multiFactor: [MultiFactorInfo]
+    /// The tenant the user belongs to (`tenantId`); nil for the project's users.
+    public var tenantID: String?
 
     /// Reads a record from the admin wire format (PROTOCOL.md §3.5).
     ///
@@ -47,6 +49,7 @@ public struct UserRecord: Sendable, Equatable {
             lastRefreshTime: wire.lastRefreshAt.flatMap(RFC3339.date(from:)))
         tokensValidAfterTime = wire.validSince.flatMap(Int64.init).map { Date(timeIntervalSince1970: TimeInterval($0)) }
         multiFactor = (wire.mfaInfo ?? []).map(MultiFactorInfo.init(wire:))
+        tenantID = wire.tenantId
     }
 
     private static func claims(from text: String?) throws(HearthAdminError) -> [String: JSONValue]? {
