@@ -9,7 +9,8 @@ public typealias OpenIDProviderMaking = @Sendable (ProviderConfigRecord) -> Iden
 /// 5 s (through this instance, at once: the service drops the scope's entries when it commits a change). Disabled,
 /// deleted and unknown configurations are cached as absent too.
 ///
-/// The seam for tenants: ``provider(_:in:)`` takes the scope; `signInWithIdp` asks it for the project scope today.
+/// Each scope has its own entries: `signInWithIdp` asks ``provider(_:in:)`` for the scope of the call (the project, or the
+/// tenant the call names).
 public final class ProviderConfigDirectory: Sendable {
     /// How long an entry (present or absent) is used before the store is read again, in milliseconds.
     public static let cacheLifetimeMillis: Int64 = 5_000
