@@ -78,7 +78,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthCore", "HearthDevProviders", "HearthProtocol", "HearthOutbound", "HearthHTTP", "HearthCrypto", "SMTP",
-                "HearthMetrics", "HearthConsole",
+                "HearthMetrics", "HearthConsole", "SAML",
             ]),
 
         // Client side: Foundation only on Apple platforms (HearthSignIn checks ID token signatures with
@@ -97,7 +97,7 @@ let package = Package(
             name: "hearth",
             dependencies: [
                 "HearthServer", "HearthProviders", "HearthDevProviders", "HearthOutbound", "HearthSQLite", "HearthPostgres",
-                "HearthCommandLine",
+                "HearthCommandLine", "SAML",
             ],
             linkerSettings: staticSwiftRuntime()),
 

@@ -49,6 +49,11 @@ public enum ConsoleHTML {
     private static let pathSegment = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: "\u{21}"..."\u{7E}"))
         .union(CharacterSet(charactersIn: "-._~"))
 
+    /// The overview of the project, or of the tenant `tenantID` (`/console/tenants/<id>`).
+    public static func homePath(tenantID: String?) -> String {
+        tenantID.map { "\(ConsolePaths.tenants)/\(segment($0))" } ?? ConsolePaths.home
+    }
+
     /// An announced error message, or nothing.
     public static func alert(_ message: String?) -> String {
         message.map { "<p class=\"alert\" role=\"alert\">\(escape($0))</p>" } ?? ""
@@ -59,6 +64,7 @@ public enum ConsoleHTML {
 public enum ConsolePaths {
     public static let base = "/console"
     public static let stylesheet = "/console/console.css"
+    public static let home = "/console/home"
     public static let users = "/console/users"
     public static let keys = "/console/keys"
     public static let rotateKey = "/console/keys/rotate"

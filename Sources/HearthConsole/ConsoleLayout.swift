@@ -3,13 +3,13 @@
 public enum ConsoleLayout {
     /// The navigation entries.
     public enum Section: String, Sendable {
-        case users, tenants, keys, audit, development
+        case home, users, tenants, keys, audit, development
     }
 
     /// A whole page for `viewer`, with `section` marked as current in the navigation.
     public static func page(title: String, viewer: ConsoleViewer, section: Section?, body: String) -> String {
         var entries: [(Section, String, String)] = [
-            (.users, "Users", ConsolePaths.users), (.tenants, "Tenants", ConsolePaths.tenants),
+            (.home, "Overview", ConsolePaths.home), (.users, "Users", ConsolePaths.users), (.tenants, "Tenants", ConsolePaths.tenants),
             (.keys, "Signing keys", ConsolePaths.keys),
             (.audit, "Audit log", ConsolePaths.audit),
         ]
@@ -27,7 +27,7 @@ public enum ConsoleLayout {
             "<p class=\"who\">Development: open on loopback</p>"
         }
         return document(title: title, body: """
-            <header><a href="\(ConsolePaths.users)" class="brand">Hearth console</a>
+            <header><a href="\(ConsolePaths.home)" class="brand">Hearth console</a>
             <nav aria-label="Console"><ul>\(navigation)</ul></nav>\(who)</header>
             <main id="main"><h1>\(ConsoleHTML.escape(title))</h1>
             \(body)

@@ -37,6 +37,13 @@ public enum ConsoleStylesheet {
         .muted{color:var(--muted)}.badge{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:9px;font-size:.85rem;border:1px solid currentColor}
         .badge.off{color:var(--danger)}.badge.on{color:var(--ok)}
         code,.mono{font-family:ui-monospace,monospace;font-size:.92em}
+        .stats{display:flex;flex-wrap:wrap;gap:1rem;margin:0 0 1rem}.stats div{background:#fff;border:1px solid var(--line);border-radius:6px;padding:.6rem 1rem;min-width:9rem}
+        .stats dt{font-size:.9rem}.stats dd{font-size:1.6rem;font-weight:500}
+        figure.chart{background:#fff;border:1px solid var(--line);border-radius:6px;padding:1rem 1.2rem;margin:0 0 1rem}
+        figure.chart figcaption{font-weight:500;margin-bottom:.4rem}figure.chart>svg{width:100%;height:auto;max-height:16rem}
+        svg .grid{stroke:var(--line)}svg .tick{font-size:11px;fill:var(--muted)}
+        .legend{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;list-style:none;margin:.4rem 0;padding:0}
+        .swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:2px;margin-right:.4rem;vertical-align:-.1rem}
         .pager{display:flex;gap:1rem;margin:1rem 0}
         @media (max-width:40rem){header{padding:.6rem 1rem}main{padding:0 1rem}dl{grid-template-columns:1fr}.who{margin-left:0}}
         """

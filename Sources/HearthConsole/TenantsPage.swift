@@ -23,7 +23,7 @@ public struct TenantsPage: Sendable {
             ? "<p class=\"muted\" id=\"no-tenants\">No tenant. Create them with the tenant API or <code>hearth tenants create</code>.</p>"
             : """
             <div class="table"><table id="tenants"><thead><tr><th scope="col">Id</th><th scope="col">Name</th>
-            <th scope="col">Sign-in</th><th scope="col">Created</th></tr></thead>
+            <th scope="col">Sign-in</th><th scope="col">Created</th><th scope="col">Activity</th></tr></thead>
             <tbody>\(tenants.map(Self.row).joined(separator: "\n"))</tbody></table></div>
             """
         return ConsoleLayout.page(title: "Tenants", viewer: viewer, section: .tenants, body: """
@@ -41,7 +41,8 @@ public struct TenantsPage: Sendable {
         return """
             <tr><td><a href="\(ConsoleHTML.escape(ConsoleHTML.usersPath(tenantID: tenant.id)))" class="mono">\(ConsoleHTML.escape(tenant.id))</a></td>
             <td>\(ConsoleHTML.escape(tenant.displayName ?? "—"))</td><td>\(switches.isEmpty ? "—" : switches.joined(separator: ", "))</td>
-            <td>\(ConsoleHTML.time(millis: tenant.createdAtMillis))</td></tr>
+            <td>\(ConsoleHTML.time(millis: tenant.createdAtMillis))</td>
+            <td><a href="\(ConsoleHTML.escape(ConsoleHTML.homePath(tenantID: tenant.id)))" class="overview">Overview</a></td></tr>
             """
     }
 }

@@ -21,6 +21,15 @@ extension SQLCatalogue {
         """
     }
 
+    /// Counted per day and provider over a range of the kind's index (the time is also a range of ids).
+    static let countAuditEvents = SQLStatement { d in
+        """
+        SELECT at_millis / \(AuditDayCount.millisPerDay) AS day, provider, COUNT(*) FROM audit_events
+        WHERE tenant_id = \(d.scope) AND kind = :kind AND id >= :lowest AND at_millis >= :since
+        GROUP BY day, provider
+        """
+    }
+
     /// The page statement of each combination of filters, by `filterBits`.
     private static let auditEventPages = AuditQuery.everyFilterCombination.map { query in
         SQLStatement { d in
@@ -54,7 +63,7 @@ extension SQLCatalogue {
 
     /// A page with every combination of filters, and the purge.
     static let auditEventLookups: [(name: String, statement: SQLStatement)] =
-        [("deleteAuditEvents", deleteAuditEvents)]
+        [("deleteAuditEvents", deleteAuditEvents), ("countAuditEvents", countAuditEvents)]
         + AuditQuery.everyFilterCombination.map { ("auditEventPage \($0.filterNames)", auditEventPage($0).statement) }
 }
 
@@ -63,6 +72,19 @@ extension SQLStoreReading {
         precondition(query.limit >= 1, "a page needs a limit of at least 1")
         let page = SQLCatalogue.auditEventPage(query)
         return try run("auditEvents") { try self.query(page.statement, page.binds) { try $0.auditEvent() } }
+    }
+
+    public func auditEventCounts(kind: AuditEventKind, sinceMillis: Int64) throws -> [AuditDayCount] {
+        let binds: SQLBinds = [
+            "kind": .text(kind.rawValue), "since": .integer(sinceMillis),
+            "lowest": .text(AuditEvent.idPrefix(atMillis: sinceMillis)),
+        ]
+        let counts = try run("auditEventCounts") {
+            try query(SQLCatalogue.countAuditEvents, binds) { row in
+                AuditDayCount(day: try row.requiredInt64(0), provider: row.text(1), count: Int(try row.requiredInt64(2)))
+            }
+        }
+        return AuditDayCount.ordered(counts)
     }
 }
 

@@ -40,6 +40,11 @@ public final class IdentityServer: Sendable {
                     platform: platform, provider: dev, publicURL: options.publicURL, pending: .init(), edge: edge
                 ).register(in: &router)
             }
+            if let devSAML = options.devSAML, let dev = options.devIdentityProvider {
+                DevSAMLRoutes(
+                    issuer: devSAML, accounts: dev, publicURL: options.publicURL, edge: edge, time: platform.time, log: log
+                ).register(in: &router)
+            }
             if let devApple = options.devApple {
                 DevAppleRoutes(provider: devApple, edge: edge, log: log).register(in: &router)
             }

@@ -1,4 +1,4 @@
-import CXMLSec
+internal import CXMLSec
 
 /// A parsed XML document (libxml2), freed with the last reference. Parsing refuses what SAML never needs and
 /// attacks use: a DTD or entity declaration anywhere, network access, and documents over ``maximumSize``.

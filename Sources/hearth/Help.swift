@@ -42,7 +42,7 @@ enum Help {
           --project-id ID      Firebase project id (HEARTH_PROJECT_ID; --dev default demo-hearth)
           --dev                Development mode: any non-empty API key, the dev Google IdP at /dev/google,
                                Google client ID hearth-dev.apps.googleusercontent.com, the dev Apple at
-                               /dev/apple (HEARTH_DEV=1)
+                               /dev/apple, the dev SAML IdP at /dev/saml (HEARTH_DEV=1)
           --firebase-issuer    Issue tokens with iss https://securetoken.google.com/<project>, as firebase-admin
                                expects (HEARTH_FIREBASE_ISSUER=1; the default with --dev)
           --hearth-issuer      Issue tokens with iss <public-url>/<project> (HEARTH_FIREBASE_ISSUER=0; the default

@@ -24,6 +24,7 @@ extension ServeCommand {
             lines.append("  Dev Google IdP     \(publicURL)/dev/google/.well-known/openid-configuration")
             lines.append("  Try signing in     \(publicURL)/dev/google/try")
             lines.append("  Dev Apple          \(publicURL)/dev/apple/.well-known/openid-configuration")
+            lines.append("  Dev SAML IdP       \(publicURL)/dev/saml/metadata")
             lines.append(
                 "  Any non-empty API key works; Google client ID \(Settings.developmentClientID), Apple client ID "
                     + DevAppleConfiguration.developmentClientID)

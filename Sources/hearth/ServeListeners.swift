@@ -28,7 +28,10 @@ struct ServeListeners {
                 publicURL: site.publicURL, development: settings.development,
                 sentVerificationCodes: senders.developmentCodes, trustedProxies: serve.trustedProxies,
                 adminVerifiers: adminVerifiers, devIdentityProvider: devProviders?.google,
-                devApple: devProviders?.apple, passwordPolicy: settings.passwords.policy,
+                devApple: devProviders?.apple,
+                devSAML: devProviders == nil
+                    ? nil : try DevSAMLKey.issuer(dataDirectory: settings.dataDirectory, publicURL: site.publicURL, now: time.now),
+                passwordPolicy: settings.passwords.policy,
                 operations: operations.mainEndpoints(readiness: readiness), console: console),
             log: serve.log)
         let http = HTTPServer(

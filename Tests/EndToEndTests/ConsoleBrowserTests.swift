@@ -33,6 +33,7 @@ struct ConsoleBrowserTests {
         _ = try client.enrollTOTP(needle)
         let admin = try SignedIn(client.signIn("admin@example.com"))
         _ = try SignedIn(client.signIn("outsider@example.com"))
+        _ = try SignedIn(client.signIn("outsider@example.com"))  // a returning sign-in, for the overview's chart
         let claims = try server.runCommand(["users", "set-claims", admin.localID, #"{"hearthAdmin": true}"#])
         #expect(claims.status == 0, "\(claims.output)")
         // A tenant with its own account of the needle's email.
@@ -53,6 +54,20 @@ struct ConsoleBrowserTests {
         #expect((facts["outsider"] as? String)?.hasPrefix("Not an administrator: ") == true, "\(facts["outsider"] ?? "")")
         #expect(facts["signed_in_as"] as? String == "admin@example.com")
         #expect(facts["first_page_rows"] as? Int == 50)
+        // The overview: every account, and the sign-ins drawn as bars the browser lays out, named for screen readers.
+        let home = facts["home"] as? [String: Any] ?? [:]
+        let figures = home["figures"] as? [String: String] ?? [:]
+        #expect(home["heading"] as? String == "Overview")
+        #expect(figures["users"] == "10003", "\(figures)")
+        let signIns = Int(figures["sign-in-total"] ?? "") ?? 0
+        #expect(signIns >= 1 && home["table_total"] as? Int == signIns, "\(home)")
+        #expect(home["chart_role"] as? String == "img")
+        #expect((home["chart_name"] as? String)?.hasPrefix("Sign-ins per day, by provider Sign-ins per day, by provider, 14 days: google.com ") == true, "\(home)")
+        #expect((home["legend"] as? [String])?.contains("google.com") == true, "\(home)")
+        #expect((home["bars"] as? Int ?? 0) >= 1 && home["days"] as? Int == 14)
+        let size = home["chart_size"] as? [Double] ?? []
+        #expect(size.count == 2 && size[0] > 300 && size[1] > 80, "\(size)")
+        #expect(home["charts"] as? [String] == ["Sign-ins per day, by provider", "New users per day", "Refusals and lockouts per day"])
         let rows = facts["search_rows"] as? [String] ?? []
         #expect(rows.count == 1 && rows.first?.contains(needle.localID) == true, "\(rows)")
         #expect(facts["user_heading"] as? String == "needle@example.com")
@@ -71,7 +86,14 @@ struct ConsoleBrowserTests {
         #expect((facts["rotated"] as? String)?.hasPrefix("Key rotated") == true)
         #expect(keysAfter.count == keysBefore.count + 1 && keysAfter.filter { $0.hasSuffix("signing") }.count == 1, "\(keysAfter)")
         // The tenant's users: its own needle, shown without change steps.
-        #expect(facts["tenant_rows"] as? [String] == ["\(tenant) Console-Tenant — " + (facts["tenant_created"] as? String ?? "")])
+        #expect(facts["tenant_rows"] as? [String] == ["\(tenant) Console-Tenant — " + (facts["tenant_created"] as? String ?? "") + " Overview"])
+        // The tenant's overview counts its own account only.
+        let tenantHome = facts["tenant_home"] as? [String: Any] ?? [:]
+        #expect(tenantHome["heading"] as? String == "Overview of tenant Console-Tenant")
+        #expect(tenantHome["figures"] as? [String: String] == [
+            "users": "1", "sign-in-total": "0", "new-user-total": "1", "refusal-total": "0", "lockout-total": "0",
+        ])
+        #expect(tenantHome["bars"] as? Int == 0 && tenantHome["table_total"] as? Int == 0)
         #expect(facts["tenant_users_heading"] as? String == "Users of Console-Tenant")
         let tenantRows = facts["tenant_user_rows"] as? [String] ?? []
         #expect(tenantRows.count == 1 && tenantRows[0].hasPrefix("tenant-needle needle@example.com — active"), "\(tenantRows)")

@@ -96,6 +96,7 @@ struct ConsolePagesTests {
             UserPage(account: Self.account(), claimsError: "bad").html(Self.viewer),
             UserPage(account: Self.account(), tenant: Tenant(id: "t-1", createdAtMillis: 1, updatedAtMillis: 1)).html(Self.viewer),
             TenantsPage(tenants: [Tenant(id: "t-1", createdAtMillis: 1, updatedAtMillis: 1)], nextAfter: nil, isFirstPage: true).html(Self.viewer),
+            HomePage(activity: Self.activity, tenant: nil).html(Self.viewer),
             KeysPage(keys: [SigningKeyRecord(keyID: "k", algorithm: "RS256", privateKeyPEM: "", createdAt: 1)]).html(Self.viewer),
             AuditPage(uid: "", kind: "", since: "", events: [event], olderBefore: nil).html(Self.viewer),
             DevelopmentPage(accounts: [], smsCodes: [.init(phoneNumber: "+1555", code: "123456")], emailCodes: []).html(Self.viewer),
@@ -118,5 +119,64 @@ struct ConsolePagesTests {
                 #expect(page.contains(#"<label for="\#(id)">"#), "no label for \(tag)")
             }
         }
+    }
+    /// Three days of a scope's activity: sign-ins by two providers and one without, new users, refusals and a lockout.
+    static let activity = HomePage.Activity(days: [20_000, 20_001, 20_002], users: 42, counts: [
+        .signIn: [
+            AuditDayCount(day: 19_999, provider: "google.com", count: 99),  // before the days shown: left out
+            AuditDayCount(day: 20_000, provider: nil, count: 1),
+            AuditDayCount(day: 20_000, provider: "google.com", count: 3),
+            AuditDayCount(day: 20_002, provider: "google.com", count: 4),
+            AuditDayCount(day: 20_002, provider: "<password>", count: 2),
+        ],
+        .signUp: [AuditDayCount(day: 20_001, provider: "google.com", count: 5)],
+        .accountCreated: [AuditDayCount(day: 20_001, provider: nil, count: 1)],
+        .signInFailed: [AuditDayCount(day: 20_002, provider: "password", count: 7)],
+        .lockout: [AuditDayCount(day: 20_002, provider: nil, count: 1)],
+    ])
+
+    @Test("the overview counts the days shown, draws each day's bar stacked by provider to scale, and names each chart")
+    func overview() throws {
+        let page = HomePage(activity: Self.activity, tenant: nil)
+        let signIns = page.signInChart
+        #expect(signIns.series.map(\.label) == ["google.com", "<password>", "other"])
+        #expect(signIns.series.map(\.counts) == [[3, 0, 4], [0, 0, 2], [1, 0, 0]])
+        #expect(signIns.scaleTop == 10)
+        #expect(page.newUsersChart.series.map(\.counts) == [[0, 5, 0], [0, 1, 0]])
+        #expect(page.refusalsChart.series.map(\.label) == ["sign-ins refused", "lockouts"])
+
+        let html = page.html(Self.viewer)
+        for (id, value) in [("users", 42), ("sign-in-total", 10), ("new-user-total", 6), ("refusal-total", 7), ("lockout-total", 1)] {
+            #expect(html.contains(#"<dd id="\#(id)">\#(value)</dd>"#), "\(id)")
+        }
+        #expect(html.contains("&lt;password&gt;") && !html.contains("<password>"))
+        // Bars: one rect per non-zero part, in a 186-unit-high plot.
+        let sign = signIns.html()
+        #expect(sign.components(separatedBy: "<rect ").count - 1 == 4 + 3, "4 parts and 3 legend swatches")
+        #expect(sign.contains(#"<desc id="sign-ins-desc">Sign-ins per day, by provider, 3 days: google.com 7, &lt;password&gt; 2, other 1</desc>"#))
+        #expect(sign.contains(#"role="img" aria-labelledby="sign-ins-title sign-ins-desc""#))
+        let heights = try Regex(#"<rect x="[^"]+" y="([^"]+)" width="[^"]+" height="([^"]+)""#)
+        let parts = sign.matches(of: heights).map { Double($0.output[2].substring ?? "") ?? 0 }
+        #expect(parts.count == 4 && abs(parts.reduce(0, +) - 186) < 0.01, "10 events on a scale of 10 fill the plot once: \(parts)")
+        #expect(sign.contains(#"<th scope="row">google.com</th><td>3</td><td>0</td><td>4</td>"#))
+        #expect(sign.contains(#"<th scope="col">10-04</th>"#), "day 20,000 is 2024-10-04")
+    }
+
+    @Test("an empty scope draws empty charts that say so, on a scale of 1")
+    func emptyOverview() {
+        let page = HomePage(activity: HomePage.Activity(days: [20_000], users: 0, counts: [:]), tenant: nil)
+        #expect(page.signInChart.scaleTop == 1 && page.signInChart.series.isEmpty)
+        let html = page.html(Self.viewer)
+        #expect(html.contains("Nothing in these days.") && !html.contains("<rect x="))
+    }
+
+    @Test("a tenant's overview names the tenant and links its users")
+    func tenantOverview() {
+        let tenant = Tenant(id: "acme-x4k2q", displayName: "<Acme>", createdAtMillis: 1, updatedAtMillis: 1)
+        let html = HomePage(activity: Self.activity, tenant: tenant).html(Self.viewer)
+        #expect(html.contains("<h1>Overview of tenant &lt;Acme&gt;</h1>"))
+        #expect(html.contains(#"href="/console/tenants/acme-x4k2q/users""#))
+        let list = TenantsPage(tenants: [tenant], nextAfter: nil, isFirstPage: true).html(Self.viewer)
+        #expect(list.contains(#"href="/console/tenants/acme-x4k2q" class="overview""#))
     }
 }

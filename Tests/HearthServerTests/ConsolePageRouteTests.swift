@@ -180,12 +180,12 @@ struct ConsolePageRouteTests {
         #expect(multiline.status == 303)
     }
 
-    @Test("the stylesheet is served as CSS, and /console leads to the users page")
+    @Test("the stylesheet is served as CSS, and /console leads to the overview")
     func stylesheetAndIndex() throws {
         let fixture = try ServerFixture()
         let css = fixture.call(.get, "/console/console.css")
         #expect(css.status == 200 && css.headers["Content-Type"] == "text/css; charset=utf-8" && css.text.contains(":focus-visible"))
         let index = fixture.call(.get, "/console", from: Self.local)
-        #expect(index.status == 302 && index.headers["Location"] == "/console/users")
+        #expect(index.status == 302 && index.headers["Location"] == "/console/home")
     }
 }

@@ -60,6 +60,25 @@ def main():
             driver.save_screenshot(os.path.join(shots, f"console-{name}.png"))
             driver.set_window_size(1280, 900)
 
+    def overview():
+        """What an overview page shows: its figures, and of the sign-in chart what a reader and a viewer get."""
+        chart = element("svg#sign-ins")
+        cells = driver.find_elements(By.CSS_SELECTOR, "#sign-ins-table tbody td")
+        for summary in driver.find_elements(By.CSS_SELECTOR, "figure.chart summary"):
+            summary.click()
+        return {
+            "heading": text("h1"),
+            "figures": {e.get_attribute("id"): e.text for e in driver.find_elements(By.CSS_SELECTOR, ".stats dd")},
+            "chart_role": chart.get_attribute("role"),
+            "chart_name": chart.accessible_name,
+            "chart_size": [chart.size["width"], chart.size["height"]],
+            "bars": len(chart.find_elements(By.CSS_SELECTOR, "rect")),
+            "legend": [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#sign-ins ~ .legend li")],
+            "days": len(driver.find_elements(By.CSS_SELECTOR, "#sign-ins-table thead th")) - 1,
+            "table_total": sum(int(cell.text) for cell in cells),
+            "charts": [e.text for e in driver.find_elements(By.CSS_SELECTOR, "figure.chart figcaption")],
+        }
+
     def choose(email):
         """On the dev Google chooser, picks the account with `email`."""
         row = wait.until(expected_conditions.element_to_be_clickable(
@@ -89,6 +108,11 @@ def main():
         facts["signed_in_as"] = text("header .who span")
         facts["first_page_rows"] = len(driver.find_elements(By.CSS_SELECTOR, "#users tbody tr"))
         shoot("users")
+
+        click("nav a[href='/console/home']")
+        facts["home"] = overview()
+        shoot("home")
+        driver.get(f"{base}/console/users")
 
         element("#q").send_keys(needle)
         click("#search")
@@ -144,7 +168,11 @@ def main():
 
         click("nav a[href='/console/tenants']")
         facts["tenant_rows"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#tenants tbody tr")]
-        facts["tenant_created"] = text("#tenants tbody tr td:last-child")
+        facts["tenant_created"] = text("#tenants tbody tr td:nth-child(4)")
+        click("#tenants tbody tr a.overview")
+        facts["tenant_home"] = overview()
+        driver.back()
+        element("#tenants")
         click("#tenants tbody tr a")
         facts["tenant_users_heading"] = text("h1")
         facts["tenant_user_rows"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#users tbody tr")]

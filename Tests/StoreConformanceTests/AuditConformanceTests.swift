@@ -180,4 +180,49 @@ struct AuditConformanceTests {
             #expect(try store.read { try $0.auditEvents(AuditQuery()) } == [Self.event(1_000)])
         }
     }
+    @Test("counts per UTC day and provider: the kind's events from the time on, in this scope, nothing else",
+          arguments: StoreKind.allCases)
+    func countsPerDay(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let day: Int64 = AuditDayCount.millisPerDay
+            let start = 20_000 * day  // a day's first millisecond
+            func at(_ millis: Int64, _ suffix: String, _ eventKind: AuditEventKind = .signIn, _ provider: String?)
+                -> AuditEvent
+            {
+                var event = Self.event(millis, suffix, kind: eventKind)
+                event.provider = provider
+                return event
+            }
+            let events = [
+                at(start - 1, "before", .signIn, "google.com"),  // the day before the time asked for
+                at(start, "first", .signIn, "google.com"), at(start + 5, "second", .signIn, "google.com"),
+                at(start + 9, "mail", .signIn, "password"), at(start + 9, "none", .signIn, nil),
+                at(start + day - 1, "last", .signIn, "google.com"), at(start + day, "next", .signIn, "google.com"),
+                at(start + 3 * day + 7, "later", .signIn, "apple.com"), at(start + 10, "other", .signUp, "google.com"),
+            ]
+            try insert(events, into: store)
+            let tenant = store.scoped(to: try StoreScope.tenant("tenant-counted"))
+            try tenant.write { try $0.insertAuditEvent(at(start + 1, "tenant", .signIn, "google.com")) }
+
+            let counts = try store.read { try $0.auditEventCounts(kind: .signIn, sinceMillis: start) }
+            #expect(
+                counts == [
+                    AuditDayCount(day: 20_000, provider: nil, count: 1),
+                    AuditDayCount(day: 20_000, provider: "google.com", count: 3),
+                    AuditDayCount(day: 20_000, provider: "password", count: 1),
+                    AuditDayCount(day: 20_001, provider: "google.com", count: 1),
+                    AuditDayCount(day: 20_003, provider: "apple.com", count: 1),
+                ])
+            #expect(
+                try store.read { try $0.auditEventCounts(kind: .signUp, sinceMillis: 0) }
+                    == [AuditDayCount(day: 20_000, provider: "google.com", count: 1)])
+            #expect(try store.read { try $0.auditEventCounts(kind: .lockout, sinceMillis: 0) } == [])
+            #expect(
+                try tenant.read { try $0.auditEventCounts(kind: .signIn, sinceMillis: start) }
+                    == [AuditDayCount(day: 20_000, provider: "google.com", count: 1)])
+            #expect(
+                try store.read { try $0.auditEventCounts(kind: .signIn, sinceMillis: start + 3 * day) }
+                    == [AuditDayCount(day: 20_003, provider: "apple.com", count: 1)])
+        }
+    }
 }

@@ -45,6 +45,30 @@ public struct AuditEvent: Sendable, Equatable {
     }
 }
 
+/// How many events of one kind one UTC day held for one provider: a bar of the console's charts
+/// (`StoreReader.auditEventCounts(kind:sinceMillis:)`).
+public struct AuditDayCount: Sendable, Equatable {
+    /// Whole days since 1970-01-01 UTC.
+    public var day: Int64
+    /// The events' provider or factor; nil for events that name none.
+    public var provider: String?
+    public var count: Int
+
+    public init(day: Int64, provider: String?, count: Int) {
+        self.day = day
+        self.provider = provider
+        self.count = count
+    }
+
+    /// Milliseconds in a day: `atMillis / millisPerDay` is an event's day.
+    public static let millisPerDay: Int64 = 86_400_000
+
+    /// `counts` in the order every store answers them: by day, then by provider (nil first).
+    public static func ordered(_ counts: [AuditDayCount]) -> [AuditDayCount] {
+        counts.sorted { ($0.day, $0.provider ?? "") < ($1.day, $1.provider ?? "") }
+    }
+}
+
 /// What an ``AuditEvent`` records. Stable raw values: they are stored, filtered on and shown.
 public struct AuditEventKind: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: String

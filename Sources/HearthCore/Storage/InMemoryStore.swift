@@ -483,6 +483,17 @@ public final class InMemoryStore: HearthStore {
             return page
         }
 
+        func auditEventCounts(kind: AuditEventKind, sinceMillis: Int64) throws -> [AuditDayCount] {
+            var counts: [Int64: [String?: Int]] = [:]
+            for event in records.auditEvents where event.kind == kind && event.atMillis >= sinceMillis {
+                counts[event.atMillis / AuditDayCount.millisPerDay, default: [:]][event.provider, default: 0] += 1
+            }
+            return AuditDayCount.ordered(
+                counts.flatMap { day, providers in
+                    providers.map { AuditDayCount(day: day, provider: $0.key, count: $0.value) }
+                })
+        }
+
         func insertAuditEvent(_ event: AuditEvent) throws {
             guard !state.scopes.values.contains(where: { $0.auditEvents.contains { $0.id == event.id } }) else {
                 throw StoreError(.duplicateToken)

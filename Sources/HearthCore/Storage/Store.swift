@@ -161,6 +161,9 @@ public protocol StoreReader {
     /// At most `query.limit` events (at least 1) matching every filter `query` gives, newest first (by id,
     /// descending). Served from indexes with any combination of filters, at any size.
     func auditEvents(_ query: AuditQuery) throws -> [AuditEvent]
+    /// The scope's events of `kind` at or after `sinceMillis`, counted per UTC day and provider, by day then provider
+    /// (nil first), days without events left out. Served from the kind's index (a range of it, not the whole log).
+    func auditEventCounts(kind: AuditEventKind, sinceMillis: Int64) throws -> [AuditDayCount]
 }
 
 /// Changes available inside `write`.

@@ -18,6 +18,8 @@ struct ConsoleRoutes {
 
     /// Accounts per page of the listing, and events per page of the audit log.
     static let pageSize = 50
+    /// What the overview reads, kept a minute per scope: the charts scan the audit log's last days.
+    let activity = ConsoleActivity()
 
     init(platform: IdentityPlatform, options: ServerOptions, log: @escaping @Sendable (String) -> Void) {
         self.platform = platform
@@ -57,13 +59,15 @@ struct ConsoleRoutes {
 
     func register(in router: inout Router, edge: Edge) {
         let chain = edge.restrictedPlain
-        router.add(.get, ConsolePaths.base, chain.handler { _ in ConsoleGate.secured(.redirect(to: ConsolePaths.users)) })
+        router.add(.get, ConsolePaths.base, chain.handler { _ in ConsoleGate.secured(.redirect(to: ConsolePaths.home)) })
         router.add(.get, ConsolePaths.stylesheet, chain.handler { _ in
             var response = HTTPResponse(status: 200, headers: ["Content-Type": "text/css; charset=utf-8"], body: Array(ConsoleStylesheet.css.utf8))
             response.headers["Cache-Control"] = "max-age=3600"
             response.headers["X-Content-Type-Options"] = "nosniff"
             return response
         })
+        router.add(.get, ConsolePaths.home, chain.handler(gate.page(home)))
+        router.add(.get, "\(ConsolePaths.tenants)/{tenant}", chain.handler(gate.page(home)))
         router.add(.get, ConsolePaths.users, chain.handler(gate.page(users)))
         router.add(.get, "\(ConsolePaths.users)/{uid}", chain.handler(gate.page(user)))
         router.add(.get, ConsolePaths.tenants, chain.handler(gate.page(tenants)))
@@ -79,6 +83,15 @@ struct ConsoleRoutes {
             router.add(.get, ConsolePaths.signIn, chain.handler(signIn.start))
             router.add(.get, ConsolePaths.callback, chain.handler(signIn.callback))
             router.add(.post, ConsolePaths.secondFactor, chain.handler(signIn.secondFactor))
+        }
+    }
+
+    /// The overview of the project, or under `/console/tenants/{tenant}` of that tenant.
+    private var home: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform, activity] request, visit in
+            let (store, tenant) = try Self.scope(request, platform)
+            let read = try activity.read(store, scopeKey: tenant?.id ?? "", now: platform.time.now)
+            return .html(HomePage(activity: read, tenant: tenant).html(visit.viewer))
         }
     }
 

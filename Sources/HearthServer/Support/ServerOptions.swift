@@ -1,5 +1,6 @@
 public import HearthCore
 public import HearthDevProviders
+public import SAML
 
 /// How the identity server presents itself over HTTP.
 public struct ServerOptions: Sendable {
@@ -21,6 +22,8 @@ public struct ServerOptions: Sendable {
     public var devIdentityProvider: DevIdentityProvider?
     /// In development, the Sign in with Apple look-alike served at `/dev/apple`.
     public var devApple: DevAppleProvider?
+    /// In development, the SAML identity provider served at `/dev/saml` (its accounts are the dev Google's).
+    public var devSAML: SAMLResponseIssuer?
     /// The password policy `GET /v2/passwordPolicy` publishes (the one the password hasher enforces).
     public var passwordPolicy: PasswordPolicy
     /// `/metrics`, `/healthz` and `/readyz` on this listener, and the metrics requests are counted into; nil
@@ -33,7 +36,7 @@ public struct ServerOptions: Sendable {
         publicURL: String, development: Bool, keyCacheMaxAge: Int = 300,
         sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
         adminVerifiers: [any AdminTokenVerifier] = [], devIdentityProvider: DevIdentityProvider? = nil,
-        devApple: DevAppleProvider? = nil,
+        devApple: DevAppleProvider? = nil, devSAML: SAMLResponseIssuer? = nil,
         passwordPolicy: PasswordPolicy = .firebaseDefault, operations: OperatorEndpoints? = nil,
         console: ConsoleOptions = ConsoleOptions()
     ) {
@@ -47,6 +50,7 @@ public struct ServerOptions: Sendable {
         self.adminVerifiers = adminVerifiers
         self.devIdentityProvider = devIdentityProvider
         self.devApple = devApple
+        self.devSAML = devSAML
         self.passwordPolicy = passwordPolicy
     }
 }

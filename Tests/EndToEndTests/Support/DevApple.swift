@@ -10,13 +10,12 @@ struct DevApple {
 
     /// Headless sign-in (`login_hint`): the fields the form_post page would POST to the redirect URI.
     func signIn(email: String, nonce: String, hideEmail: Bool = false) throws -> [String: String] {
-        var query = URLComponents()
-        query.queryItems = [
+        let query = FormBody.encode([
             ("response_type", "code id_token"), ("response_mode", "form_post"), ("client_id", Self.clientID),
             ("redirect_uri", Self.redirectURI), ("scope", "name email"), ("state", "st"), ("nonce", nonce),
             ("login_hint", email), ("hide_my_email", hideEmail ? "true" : "false"),
-        ].map { URLQueryItem(name: $0.0, value: $0.1) }
-        let page = try server.request("GET", "/dev/apple/auth/authorize?" + Self.encoded(query))
+        ])
+        let page = try server.request("GET", "/dev/apple/auth/authorize?" + query)
         guard page.status == 200 else { throw RawHTTP.Failure(description: "authorize: \(page.status) \(page.text)") }
         let form = Self.form(page.text)
         guard form.action == Self.redirectURI else { throw RawHTTP.Failure(description: "form action \(form.action ?? "none")") }
@@ -39,11 +38,9 @@ struct DevApple {
 
     /// `POST /dev/apple/auth/<endpoint>` with a form body, as Apple's clients send it.
     func post(_ endpoint: String, _ fields: [(String, String)]) throws -> HTTPResult {
-        var body = URLComponents()
-        body.queryItems = fields.map { URLQueryItem(name: $0.0, value: $0.1) }
-        return try server.request(
+        try server.request(
             "POST", "/dev/apple/auth/\(endpoint)", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Data(Self.encoded(body).utf8))
+            body: Data(FormBody.encode(fields).utf8))
     }
 
     /// An Apple client secret's shape (ES256 header, Apple's claims) with `signature` as its signature.
@@ -52,9 +49,5 @@ struct DevApple {
         let header = #"{"alg":"ES256","kid":"HEARTHDEVKY"}"#
         let claims = #"{"iss":"HEARTHDEVTM","iat":\#(now),"exp":\#(now + 3600),"aud":"https://appleid.apple.com","sub":"\#(clientID)"}"#
         return Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8)) + "." + Base64URL.encode(signature)
-    }
-
-    private static func encoded(_ components: URLComponents) -> String {
-        (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
     }
 }

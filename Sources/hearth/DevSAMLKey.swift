@@ -1,0 +1,33 @@
+import Foundation
+import HearthCrypto
+import HearthServer
+import SAML
+
+/// The `--dev` SAML IdP's signing key, kept in the data directory (`dev-saml-idp-key.pem`, made with mode 0600 on
+/// first start) so that a `saml.*` configuration made from its certificate keeps verifying across restarts; the
+/// certificate is made from it at every start (same key, so the same certificate verifies).
+enum DevSAMLKey {
+    static let file = "dev-saml-idp-key.pem"
+
+    static func issuer(dataDirectory: String, publicURL: String, now: Date) throws -> SAMLResponseIssuer {
+        let path = (dataDirectory as NSString).appendingPathComponent(file)
+        let key: RSAPrivateKey
+        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
+            do {
+                key = try RSAPrivateKey(pemRepresentation: pem)
+            } catch {
+                throw StartupError("\(path) is not an RSA private key: delete it to have a new one made")
+            }
+        } else {
+            key = try RSAPrivateKey.generate()
+            guard FileManager.default.createFile(
+                atPath: path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+            else { throw StartupError("cannot write the dev SAML IdP key \(path)") }
+        }
+        let certificate = try X509Certificate.selfSignedPEM(
+            for: key, commonName: "Hearth development SAML IdP", notBefore: now.addingTimeInterval(-86_400),
+            notAfter: now.addingTimeInterval(10 * 365 * 86_400))
+        return SAMLResponseIssuer(
+            entityID: DevSAMLRoutes.entityID(publicURL: publicURL), keyPEM: key.pemRepresentation, certificatePEM: certificate)
+    }
+}
