@@ -31,13 +31,14 @@ struct SAMLSignInTests {
         return try PythonClients.run("saml_idp.py", [file.path])["responses"] as? [String] ?? []
     }
 
-    static func answer(_ inResponseTo: String, signResponse: Bool = true, signAssertion: Bool = false, nameID: String = "ada@idp.example.test")
-        -> [String: Any]
-    {
+    static func answer(
+        _ inResponseTo: String, signResponse: Bool = true, signAssertion: Bool = false,
+        nameID: String = "ada@idp.example.test", mail: String? = nil
+    ) -> [String: Any] {
         [
             "in_response_to": inResponseTo, "name_id": nameID, "sign_response": signResponse,
             "sign_assertion": signAssertion,
-            "attributes": ["mail": ["ada@idp.example.test"], "givenName": ["Ada"], "sn": ["Lovelace"]],
+            "attributes": ["mail": [mail ?? nameID], "givenName": ["Ada"], "sn": ["Lovelace"]],
         ]
     }
 
@@ -99,9 +100,12 @@ struct SAMLSignInTests {
         var first = Self.answer("")
         first["saml_request"] = samlRequest
         let good = try Self.responses(
-            [first, Self.answer(requestID, signResponse: false, signAssertion: true, nameID: "grace@idp.example.test")],
+            [
+                first, Self.answer(requestID, signResponse: false, signAssertion: true, nameID: "grace@idp.example.test"),
+                Self.answer(requestID, nameID: "mallory", mail: "ada@idp.example.test"),
+            ],
             key: key, certificate: certificateFile)
-        try #require(good.count == 2)
+        try #require(good.count == 3)
 
         let signedIn = try Self.signIn(server, good[0], sessionID: sessionID)
         #expect(signedIn.status == 200, "\(signedIn.text)")
@@ -123,6 +127,11 @@ struct SAMLSignInTests {
         let again = try Self.signIn(server, good[1], sessionID: sessionID)
         #expect(again.status == 200, "\(again.text)")
         #expect(again.json["localId"] as? String != localID, "another NameID is another account")
+        #expect(again.json["email"] as? String == "grace@idp.example.test" && again.json["idToken"] is String)
+        // Another NameID claiming Ada's email: not verified, so it does not sign in to Ada's account.
+        let claimed = try Self.signIn(server, good[2], sessionID: sessionID)
+        #expect(claimed.status == 200 && claimed.json["needConfirmation"] as? Bool == true, "\(claimed.text)")
+        #expect(claimed.json["idToken"] == nil, "\(claimed.text)")
 
         // The same assertion again: a replay.
         let replay = try Self.signIn(server, good[0], sessionID: sessionID)
