@@ -85,7 +85,7 @@ struct SQLiteStoreTests {
             tables == [
                 "accounts", "audit_events", "dev_accounts", "dev_grants", "identities", "legacy_refresh_tokens", "limit_counters",
                 "mfa_enrollments", "mfa_pending_sign_ins", "oob_codes", "provider_configs", "provider_token_revocations",
-                "refresh_sessions",
+                "refresh_sessions", "saml_assertions",
                 "schema_migrations", "service_accounts", "signing_keys", "tenants", "verification_sessions",
             ])
     }
