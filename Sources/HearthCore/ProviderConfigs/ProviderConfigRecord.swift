@@ -1,7 +1,7 @@
 /// One provider configuration made through Identity Platform's admin API, as the store keeps it: an
 /// `oauthIdpConfigs` entry (an OpenID Connect provider `oidc.*`), a `defaultSupportedIdpConfigs` entry
-/// (`google.com`, `apple.com`) or an `inboundSamlConfigs` entry (a SAML identity provider `saml.*`). A scoped record: the project and each tenant have their own set, and the same id may
-/// exist once in each scope.
+/// (`google.com`, `apple.com`) or an `inboundSamlConfigs` entry (a SAML identity provider `saml.*`). A scoped
+/// record: the project and each tenant have their own set, and the same id may exist once in each scope.
 ///
 /// `clientSecret` is plain in memory only: the SQL stores seal it on every write and open it on every read
 /// (`SecretField.Kind.providerConfigClientSecret`), and the API never answers it in full
