@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "HearthMetrics"),
 
         // Domain logic: no HTTP, no SQL.
-        .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2", "BCrypt"]),
+        .target(name: "HearthCore", dependencies: ["JOSE", "HearthCrypto", "HearthProtocol", "Argon2", "BCrypt", "SAML"]),
 
         // The clients of Google, Apple and `oidc.*` providers behind HearthCore's issuer and code-exchange protocols.
         .target(name: "HearthProviders", dependencies: ["HearthCore", "JOSE", "HearthCrypto", "HearthProtocol"]),

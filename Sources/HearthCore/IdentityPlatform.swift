@@ -29,6 +29,8 @@ public final class IdentityPlatform: Sendable {
     public let identityProviders: IdentityProviderRegistry
     /// Email actions: `sendOobCode`, `resetPassword`, applying codes, email-link sign-in, `createAuthUri`.
     public let emailActions: EmailActionService
+    /// SAML sign-in with the scope's `inboundSamlConfigs` (`createAuthUri`'s start, `signInWithIdp`'s check).
+    public let saml: SAMLSignIn
     /// The audit log's settings, which every service writes its events under.
     public let audit: AuditLog
     /// What the services share (store, clock, rate limiter, audit log, security events, metrics, project).
@@ -90,17 +92,20 @@ public final class IdentityPlatform: Sendable {
             context: context, maximumFactors: configuration.mfaLimits.maximumFactors, passwords: configuration.passwords,
             revocationsQueued: configuration.providerTokens.revocationsQueued)
         tenants = TenantService(context: context)
+        let saml = SAMLSignIn(context: context, keys: sessionKeys)
+        self.saml = saml
         emailActions = EmailActionService(
             context: context, tokens: tokens, mfa: mfa, sender: configuration.emailSender,
             passwords: configuration.passwords, settings: configuration.emailActions,
-            issuedCodes: configuration.issuedOOBCodes)
+            issuedCodes: configuration.issuedOOBCodes, saml: saml)
         passwordAccounts = PasswordAccounts(
             context: context, tokens: tokens, mfa: mfa, hasher: configuration.passwords,
             lockouts: configuration.passwordLockouts, emailChanges: configuration.emailActions.emailChanges,
             emailActions: emailActions)
         accounts = AccountService(
             context: context, tokens: tokens, providers: identityProviders, mfa: mfa,
-            providerTokens: configuration.providerTokens, emailActions: emailActions, passwords: passwordAccounts)
+            providerTokens: configuration.providerTokens, emailActions: emailActions, passwords: passwordAccounts,
+            saml: saml)
     }
 
     /// The services acting in `scope` (``StoreScope``): over the store's view `store.scoped(to: scope)`, sharing this

@@ -28,6 +28,9 @@ enum PostgresSchema {
         Migration(
             version: 6, name: "provider configurations made through the admin API, per scope (SQLite migration 14)",
             sql: version6),
+        Migration(
+            version: 7, name: "SAML provider configurations; the SAML assertion ids seen (SQLite migration 15)",
+            sql: version7),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -410,5 +413,22 @@ enum PostgresSchema {
             updated_at_millis BIGINT NOT NULL,
             CONSTRAINT provider_configs_pkey PRIMARY KEY (tenant_id, kind, provider_id)
         );
+        """
+
+    /// SAML provider configurations and the assertion ids seen, as SQLite's migration 15 (here the `kind` CHECK is
+    /// replaced in place).
+    static let version7 = """
+        ALTER TABLE provider_configs DROP CONSTRAINT provider_configs_kind_check;
+        ALTER TABLE provider_configs ADD CONSTRAINT provider_configs_kind_check
+            CHECK (kind IN ('oauth', 'default', 'saml'));
+        ALTER TABLE provider_configs ADD COLUMN saml_config TEXT;
+
+        CREATE TABLE saml_assertions (
+            tenant_id TEXT COLLATE "C" NOT NULL,
+            assertion_key TEXT COLLATE "C" NOT NULL,
+            expires_at_millis BIGINT NOT NULL,
+            CONSTRAINT saml_assertions_pkey PRIMARY KEY (tenant_id, assertion_key)
+        );
+        CREATE INDEX saml_assertions_expires ON saml_assertions (expires_at_millis);
         """
 }

@@ -1,12 +1,14 @@
+import Foundation
 public import HearthCore
 
 /// Provider configurations made through the admin API (`provider_configs`): scoped, by kind and provider id. The
-/// client secret is sealed (`SecretField.providerConfigSecret`).
+/// client secret is sealed (`SecretField.providerConfigSecret`); a SAML entry's settings are JSON text
+/// (`saml_config`, nothing secret: entity ids, URLs, public certificates).
 extension SQLCatalogue {
     /// In `StoredRow.providerConfig(sealer:)`'s order; each is also the name of its bind (`ProviderConfigRecord.binds`).
     static let providerConfigColumns = [
         "kind", "provider_id", "display_name", "enabled", "client_id", "issuer", "client_secret", "id_token_response",
-        "code_response", "created_at_millis", "updated_at_millis",
+        "code_response", "created_at_millis", "updated_at_millis", "saml_config",
     ]
     private static func providerConfigSelect(_ d: SQLDialect) -> String {
         "SELECT \(list(providerConfigColumns)) FROM provider_configs WHERE tenant_id = \(d.scope) AND kind = :kind"
@@ -49,7 +51,16 @@ extension StoredRow {
         return ProviderConfigRecord(
             kind: kind, id: id, displayName: text(2), enabled: try requiredBool(3), clientID: text(4), issuer: text(5),
             clientSecret: secret, idTokenResponse: try requiredBool(7), codeResponse: try requiredBool(8),
-            createdAtMillis: try requiredInt64(9), updatedAtMillis: try requiredInt64(10))
+            saml: try text(11).map(Self.samlSettings), createdAtMillis: try requiredInt64(9),
+            updatedAtMillis: try requiredInt64(10))
+    }
+
+    static func samlSettings(_ text: String) throws -> SAMLProviderSettings {
+        do {
+            return try JSONDecoder().decode(SAMLProviderSettings.self, from: Data(text.utf8))
+        } catch {
+            throw StoreError(.corrupt, "a SAML provider configuration that is not its JSON")
+        }
     }
 }
 
@@ -63,7 +74,14 @@ extension SQLStoreSession {
             "client_secret": try sealed(config.clientSecret.map { Array($0.utf8) }, config.secretField),
             "id_token_response": .bool(config.idTokenResponse), "code_response": .bool(config.codeResponse),
             "created_at_millis": .integer(config.createdAtMillis), "updated_at_millis": .integer(config.updatedAtMillis),
+            "saml_config": SQLValue(try config.saml.map(Self.samlJSON)),
         ]
+    }
+
+    static func samlJSON(_ settings: SAMLProviderSettings) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(settings), as: UTF8.self)
     }
 }
 

@@ -27,7 +27,7 @@ extension SQLCatalogue {
     /// both engines run it as one statement); never in the project's scope (`tenant_id` `''`).
     static let scopeStateDeletions: [SQLStatement] = [
         ("refresh_sessions", "session_id"), ("oob_codes", "code_hash"), ("verification_sessions", "session_hash"),
-        ("limit_counters", "key"),
+        ("limit_counters", "key"), ("provider_configs", "provider_id"), ("saml_assertions", "assertion_key"),
     ].map { table, key in
         SQLStatement { d in
             """

@@ -51,6 +51,9 @@ enum Schema {
         migrator.register(14, "provider configurations made through the admin API, per scope") { db in
             try db.executeScript(version14)
         }
+        migrator.register(15, "SAML provider configurations; the SAML assertion ids seen, until they expire") { db in
+            try db.executeScript(version15)
+        }
         return migrator
     }
 
@@ -551,6 +554,47 @@ enum Schema {
             updated_at_millis INTEGER NOT NULL,
             PRIMARY KEY (tenant_id, kind, provider_id)
         ) STRICT, WITHOUT ROWID;
+        """
+
+    /// SAML provider configurations (`inboundSamlConfigs`): `provider_configs` rebuilt, since its `kind` CHECK must
+    /// take `saml`, with `saml_config` (the settings as JSON text). And `saml_assertions`: the ids of the SAML assertions
+    /// that signed in, per scope and provider (`assertion_key` is `<provider id> <assertion id>`), kept until the
+    /// assertion expires so that a replay is refused; the maintenance task purges expired rows.
+    static let version15 = """
+        CREATE TABLE provider_configs_v15 (
+            tenant_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('oauth', 'default', 'saml')),
+            provider_id TEXT NOT NULL,
+            display_name TEXT,
+            enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+            client_id TEXT,
+            issuer TEXT,
+            client_secret BLOB,
+            id_token_response INTEGER NOT NULL CHECK (id_token_response IN (0, 1)),
+            code_response INTEGER NOT NULL CHECK (code_response IN (0, 1)),
+            created_at_millis INTEGER NOT NULL,
+            updated_at_millis INTEGER NOT NULL,
+            saml_config TEXT,
+            PRIMARY KEY (tenant_id, kind, provider_id)
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO provider_configs_v15 (\(providerConfigColumnsV14))
+            SELECT \(providerConfigColumnsV14) FROM provider_configs;
+        DROP TABLE provider_configs;
+        ALTER TABLE provider_configs_v15 RENAME TO provider_configs;
+
+        CREATE TABLE saml_assertions (
+            tenant_id TEXT NOT NULL,
+            assertion_key TEXT NOT NULL,
+            expires_at_millis INTEGER NOT NULL,
+            PRIMARY KEY (tenant_id, assertion_key)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX saml_assertions_expires ON saml_assertions(expires_at_millis);
+        """
+
+    /// The columns `provider_configs` had before migration 15, copied into its rebuilt table.
+    private static let providerConfigColumnsV14 = """
+        tenant_id, kind, provider_id, display_name, enabled, client_id, issuer, client_secret, id_token_response, \
+        code_response, created_at_millis, updated_at_millis
         """
 
     /// The columns `accounts` had before migration 12, copied into its rebuilt table.

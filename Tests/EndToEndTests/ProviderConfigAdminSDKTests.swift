@@ -81,8 +81,6 @@ struct ProviderConfigAdminSDKTests {
             == ["provider_config_created", "provider_config_created", "provider_config_created",
                 "provider_config_deleted", "provider_config_updated", "provider_config_updated"],
             "the project's log; the tenant's changes are in the tenant's")
-        #expect(try server.request("GET", "\(Self.v2)/inboundSamlConfigs", headers: Self.owner).status == 501,
-                "SAML is not served yet")
     }
 
     @Test("defaultSupportedIdpConfigs with Identity Platform's REST shapes: the file's providers locked, a tenant's own set")

@@ -144,10 +144,9 @@ struct MaintenanceTaskTests {
         let before = store.writes
         #expect(try task.runPass().anonymousAccounts == 5)
         #expect(try store.read { try $0.accountCount() } == 0)
-        // 3 pages of guests, then one each for MFA state, dev grants, limit counters, email action codes, audit events,
-        // sessions,
-        // legacy tokens.
-        #expect(store.writes - before == 3 + 7)
+        // 3 pages of guests, then one each for MFA state, dev grants, limit counters, email action codes, SAML
+        // assertions, audit events, sessions, legacy tokens.
+        #expect(store.writes - before == 3 + 8)
     }
 
     // MARK: Expired state
@@ -200,8 +199,8 @@ struct MaintenanceTaskTests {
         let before = store.writes
         #expect(try task.runPass().auditEvents == 3)
         // Two batches of audit events (2, then 1), and one write each for guests, MFA state, dev grants, limit counters,
-        // email action codes, sessions, legacy tokens.
-        #expect(store.writes - before == 2 + 7)
+        // email action codes, SAML assertions, sessions, legacy tokens.
+        #expect(store.writes - before == 2 + 8)
         #expect(try store.read { try $0.auditEvents(AuditQuery()) } == kept.reversed())
         #expect(lines.withLock { $0 }.contains { $0.contains("audit_events_deleted=3") })
         #expect(try task.runPass().auditEvents == 0)
@@ -211,6 +210,26 @@ struct MaintenanceTaskTests {
     }
 
     // MARK: Revocations
+
+    @Test("a pass purges the ids of expired SAML assertions in every scope, in batches, and logs how many; live ones stay")
+    func expiredSAMLAssertions() throws {
+        let test = try TestPlatform()
+        let now = test.time.nowMillis
+        let tenant = test.store.scoped(to: try .tenant("t-1"))
+        for (store, id, expires) in [
+            (test.store, "_old-1", now - 1), (test.store, "_old-2", now - 5), (tenant, "_old-3", now - 2),
+            (test.store, "_live", now + 60_000),
+        ] as [(any HearthStore, String, Int64)] {
+            _ = try store.write { try $0.insertSAMLAssertion(providerID: "saml.a", assertionID: id, expiresAtMillis: expires) }
+        }
+        let lines = Mutex<[String]>([])
+        let report = try Self.task(test, batchSize: 2, log: { line in lines.withLock { $0.append(line) } }).runPass()
+        #expect(report.samlAssertions == 3)
+        #expect(lines.withLock { $0 }.contains { $0.contains(" saml_assertions_deleted=3 ") }, "\(lines.withLock { $0 })")
+        #expect(try test.store.write { try $0.insertSAMLAssertion(providerID: "saml.a", assertionID: "_old-1", expiresAtMillis: now) })
+        #expect(try test.store.write { try $0.insertSAMLAssertion(providerID: "saml.a", assertionID: "_live", expiresAtMillis: now) }
+            == false, "a live id is still a replay")
+    }
 
     @Test("a failing revocation is logged without its token, retried after the backoff and removed only after success")
     func retriedRevocation() throws {

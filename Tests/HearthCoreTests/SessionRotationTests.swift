@@ -326,7 +326,8 @@ struct SessionRotationTests {
             lines.waitForLine(timeout: 60)
                 == "event=maintenance sessions_deleted=1 legacy_refresh_tokens_deleted=0 limit_counters_deleted=0"
                 + " anonymous_accounts_deleted=0 mfa_state_deleted=0 dev_grants_deleted=0 provider_tokens_revoked=0"
-                + " provider_token_revocations_failed=0 oob_codes_deleted=0 audit_events_deleted=0 tenant_records_purged=0")
+                + " provider_token_revocations_failed=0 oob_codes_deleted=0 saml_assertions_deleted=0 audit_events_deleted=0"
+                + " tenant_records_purged=0")
         purger.stop()
         purger.stop()
         #expect(try session(test, first) == nil)

@@ -128,7 +128,7 @@ struct TenantServiceTests {
 
     }
 
-    @Test("deleting a tenant deletes its users (queueing their provider tokens' revocation), sessions and codes, not the project's")
+    @Test("deleting a tenant deletes its users (queueing their provider tokens' revocation), sessions, codes, provider configurations and SAML assertions, not the project's")
     func deletionPurgesTheScope() throws {
         let test = try TestPlatform()
         let tenants = test.platform.tenants
@@ -146,6 +146,11 @@ struct TenantServiceTests {
                     OOBCodeRecord(
                         codeHash: "code-\(scoped.scope.tenantID)", kind: .verifyEmail, localID: "u1", email: "u1@example.com",
                         createdAtMillis: 1, expiresAtMillis: .max))
+                for kind in [ProviderConfigRecord.Kind.oauth, .saml] {
+                    try writer.insertProviderConfig(
+                        ProviderConfigRecord(kind: kind, id: kind == .oauth ? "oidc.corp" : "saml.corp", createdAtMillis: 1, updatedAtMillis: 1))
+                }
+                _ = try writer.insertSAMLAssertion(providerID: "saml.corp", assertionID: "_a", expiresAtMillis: .max)
             }
         }
 
@@ -153,6 +158,11 @@ struct TenantServiceTests {
         #expect(wireErrorCode { _ = try tenants.get(id: id) } == .tenantNotFound)
         #expect(try doomed.read { try $0.accountCount() } == 0)
         #expect(try doomed.read { try $0.oobCode(hash: "code-\(id)") } == nil)
+        #expect(try doomed.read { try $0.providerConfig(kind: .oauth, id: "oidc.corp") } == nil)
+        #expect(try doomed.read { try $0.providerConfig(kind: .saml, id: "saml.corp") } == nil)
+        #expect(try doomed.write { try $0.insertSAMLAssertion(providerID: "saml.corp", assertionID: "_a", expiresAtMillis: 1) },
+                "its recorded assertions went too")
+        #expect(try test.store.read { try $0.providerConfig(kind: .saml, id: "saml.corp") } != nil, "the project's stay")
         #expect(try test.store.read { try $0.accountCount() } == 3, "the project's users stay")
         #expect(try test.store.read { try $0.oobCode(hash: "code-") } != nil)
         let queued = try test.store.read { try $0.dueProviderTokenRevocations(atMillis: .max, limit: 10) }

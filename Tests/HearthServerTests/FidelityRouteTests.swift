@@ -16,8 +16,6 @@ import Testing
         let paths = [
             "/identitytoolkit.googleapis.com/v1/accounts:sendPasskeyChallenge",
             "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config",
-            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/inboundSamlConfigs",
-            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants/t-1/inboundSamlConfigs",
             "/identitytoolkit.googleapis.com/v2/passwordPolicy/unknown",
             "/www.googleapis.com/identitytoolkit/v3/relyingparty/signOutUser",
             "/www.googleapis.com/identitytoolkit/v3/relyingparty/somethingElse",

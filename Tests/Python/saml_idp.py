@@ -1,6 +1,7 @@
 """A real SAML 2.0 identity provider, pysaml2's `Server`, answering one authentication request the way it answers a
 service provider: `python saml_idp.py CONFIG.json` reads the IdP's key and certificate paths, the service provider's
-entity id and ACS URL, and each response to make (`in_response_to`, `name_id`, `sign_response`, `sign_assertion`,
+entity id and ACS URL (and optionally `lifetime_minutes`, how long assertions last: negative for expired ones), and
+each response to make (`in_response_to`, `name_id`, `sign_response`, `sign_assertion`,
 attributes, and `sha1` for pysaml2's old default algorithms instead of
 RSA-SHA256; or `saml_request`, the service provider's HTTP-Redirect `SAMLRequest`, which pysaml2 parses and the
 response answers), and prints {"responses": [base64 SAMLResponse, ...], "requests": [what pysaml2 read of each
@@ -47,7 +48,8 @@ def main():
         "metadata": {"local": [metadata_path]},
         "service": {"idp": {
             "endpoints": {"single_sign_on_service": [(settings["idp_entity_id"] + "/sso", BINDING_HTTP_REDIRECT)]},
-            "policy": {"default": {"lifetime": {"minutes": 5}, "attribute_restrictions": None,
+            "policy": {"default": {"lifetime": {"minutes": settings.get("lifetime_minutes", 5)},
+                                   "attribute_restrictions": None,
                                    "name_form": "urn:oasis:names:tc:SAML:2.0:attrname-format:uri"}},
             "name_id_format": [NAMEID_FORMAT_EMAILADDRESS],
         }},

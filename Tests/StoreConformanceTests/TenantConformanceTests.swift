@@ -124,7 +124,7 @@ struct TenantConformanceTests {
         }
     }
 
-    @Test("deleteScopeState deletes a tenant's sessions, codes, verification sessions and counters in batches, never the project's",
+    @Test("deleteScopeState deletes a tenant's sessions, codes, verification sessions, counters, provider configurations and SAML assertions in batches, never the project's",
           arguments: StoreKind.allCases)
     func scopeState(kind: StoreKind) throws {
         try withStore(kind) { store throws in
@@ -146,6 +146,9 @@ struct TenantConformanceTests {
                     try writer.insertVerificationSession(verificationSession("\(tag)-vs"))
                     try writer.saveLimitCounter(
                         LimitCounter(key: "\(tag)-counter", windowStartMillis: 0, expiresAtMillis: 9_000_000_000_000))
+                    try writer.insertProviderConfig(SAMLAssertionConformanceTests.samlConfig("saml.idp"))
+                    _ = try writer.insertSAMLAssertion(
+                        providerID: "saml.idp", assertionID: "_\(tag)", expiresAtMillis: 9_000_000_000_000)
                 }
             }
             #expect(try store.write { try $0.deleteScopeState(limit: 100) } == 0, "the project's are never deleted")
@@ -154,13 +157,14 @@ struct TenantConformanceTests {
             while batches.last.map({ $0 == 2 }) ?? true {
                 batches.append(try doomed.write { try $0.deleteScopeState(limit: 2) })
             }
-            #expect(batches == [2, 2, 2, 0])
+            #expect(batches == [2, 2, 2, 2, 0])
             try doomed.read { reader throws in
                 #expect(try reader.refreshSession(id: "t-rt1") == nil)
                 #expect(try reader.oobCode(hash: "t-code") == nil)
                 #expect(try reader.oobCode(hash: "t-signin") == nil)
                 #expect(try reader.verificationSession(hash: "t-vs") == nil)
                 #expect(try reader.limitCounter(key: "t-counter") == nil)
+                #expect(try reader.providerConfig(kind: .saml, id: "saml.idp") == nil)
                 #expect(try reader.account(localID: "uid-1") != nil, "accounts are not part of it")
             }
             try store.read { reader throws in
@@ -170,6 +174,7 @@ struct TenantConformanceTests {
                 #expect(try reader.oobCode(hash: "p-signin") != nil)
                 #expect(try reader.verificationSession(hash: "p-vs") != nil)
                 #expect(try reader.limitCounter(key: "p-counter") != nil)
+                #expect(try reader.providerConfig(kind: .saml, id: "saml.idp") != nil)
             }
         }
     }

@@ -17,6 +17,8 @@ public final class AccountService: Sendable {
     let emailActions: EmailActionService
     /// Email and password sign-up, linking and changes, which `signUp` and `update` hand over.
     let passwords: PasswordAccounts
+    /// Checks the SAML responses of `saml.*` providers; nil: they are not enabled.
+    let saml: SAMLSignIn?
     /// Counts sign-ins by provider and outcome.
     private let metrics: any MetricsRecording
     /// Records sign-ins, sign-ups, links and the account's changes.
@@ -30,10 +32,13 @@ public final class AccountService: Sendable {
     ///   - providerTokens: Apple's code exchange, and the wake-up after deletions queued revocations.
     ///   - emailActions: applies the action codes `update` receives.
     ///   - passwords: email and password accounts.
+    ///   - saml: checks the responses of the scope's `saml.*` providers.
     public init(
         context: ServiceContext, tokens: TokenService, providers: IdentityProviderRegistry, mfa: MFAService,
-        providerTokens: ProviderTokenHandling, emailActions: EmailActionService, passwords: PasswordAccounts
+        providerTokens: ProviderTokenHandling, emailActions: EmailActionService, passwords: PasswordAccounts,
+        saml: SAMLSignIn? = nil
     ) {
+        self.saml = saml
         audit = context.auditRecorder
         metrics = context.metrics
         self.emailActions = emailActions
@@ -89,29 +94,46 @@ public final class AccountService: Sendable {
         _ request: SignInWithIdpRequest, by caller: Caller, enabledProvider: inout String
     ) throws -> (SignInWithIdpResponse, outcome: String) {
         let parameters = try IdpParameters(request)
-        guard let providerID = parameters["providerId"], !providerID.isEmpty else {
+        guard let providerID = parameters["providerId"] ?? request.providerId, !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
         }
-        // The file's providers, then those this scope made through the admin API.
-        let scope = store.scope
-        guard let enabled = try providers.provider(providerID, in: scope) else {
-            throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
+        let linkingUser: AuthenticatedUser?
+        let profile: FederatedProfile
+        let email: EmailProof
+        let credential: IdpCredential?
+        if providerID.hasPrefix("saml."), let saml {
+            // A SAML response: checked by SAMLSignIn against the scope's configuration; its emails are never verified.
+            let settings = try saml.enabledSettings(providerID)
+            credential = nil
+            enabledProvider = providerID
+            linkingUser = try userLinking(request)
+            profile = try saml.verify(
+                parameters["SAMLResponse"], providerID: providerID, settings: settings, sessionID: request.sessionId,
+                redirectURI: parameters.redirectURI)
+            email = EmailProof(profile, trust: .none)
+        } else {
+            // The file's providers, then those this scope made through the admin API.
+            let scope = store.scope
+            guard let enabled = try providers.provider(providerID, in: scope) else {
+                throw WireError(.operationNotAllowed, "The identity provider \(providerID) is not enabled for this project.")
+            }
+            enabledProvider = providerID
+            if request.pendingToken != nil {
+                throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
+            }
+            let redeemed = try providers.redeemingCode(
+                IdpCredential(parameters), providerID: providerID, in: scope, clientAddress: caller.client)
+            credential = redeemed
+            linkingUser = try userLinking(request)
+            var verified = try providers.verify(redeemed, providerID: providerID, in: scope, clientAddress: caller.client)
+            verified.providerRefreshToken = try appleRefreshToken(for: verified, redirectURI: redeemed.redirectURI)
+            profile = verified
+            email = EmailProof(verified, trust: enabled.emailTrust)
         }
-        enabledProvider = providerID
-        if request.pendingToken != nil {
-            throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
-        }
-        let credential = try providers.redeemingCode(
-            IdpCredential(parameters), providerID: providerID, in: scope, clientAddress: caller.client)
-        let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
-        if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
-        var profile = try providers.verify(credential, providerID: providerID, in: scope, clientAddress: caller.client)
-        profile.providerRefreshToken = try appleRefreshToken(for: profile, redirectURI: credential.redirectURI)
-        let email = EmailProof(profile, trust: enabled.emailTrust)
         var authentication = Authentication(.identity(profile, email), signInProvider: providerID)
         authentication.createsAccount = request.autoCreate ?? true
 
-        var response = Self.credentialEcho(profile: profile, idToken: credential.idToken, accessToken: credential.accessToken)
+        var response = Self.credentialEcho(profile: profile, idToken: credential?.idToken, accessToken: credential?.accessToken)
         let now = time.nowMillis
         let takes = RateLimitTakes(limiter)
         let decision: SignInDecision
@@ -153,6 +175,13 @@ public final class AccountService: Sendable {
             response.fill(signedIn, try tokens.issue(signedIn))
         }
         return (response, decision.metricsOutcome)
+    }
+
+    /// The signed-in user a `signInWithIdp` links to (its `idToken`), who must have signed in recently; nil to sign in.
+    private func userLinking(_ request: SignInWithIdpRequest) throws -> AuthenticatedUser? {
+        let linkingUser = try request.idToken.flatMap { $0.isEmpty ? nil : try tokens.authenticate(idToken: $0) }
+        if let linkingUser { try tokens.requireRecentSignIn(linkingUser) }
+        return linkingUser
     }
 
     /// The IdP fields every `signInWithIdp` response echoes.

@@ -57,7 +57,13 @@ extension EmailActionService {
 
     /// `accounts:createAuthUri` for an email (PROTOCOL.md §3.10): whether an account has it and how it signs in
     /// (`password`, `emailLink`, identity providers). With enumeration protection on, only a session id.
+    ///
+    /// With a `providerId` of a SAML provider (`saml.*`), the SP-initiated start instead (``SAMLSignIn/start(providerID:)``):
+    /// no identifier is needed.
     public func createAuthUri(_ request: CreateAuthUriRequest) throws -> CreateAuthUriResponse {
+        if let providerID = request.providerId, providerID.hasPrefix("saml."), let saml {
+            return try saml.start(providerID: providerID)
+        }
         guard let identifier = request.identifier, !identifier.isEmpty else { throw WireError(.missingIdentifier) }
         guard let email = try? AccountFieldRules.checkedEmail(identifier) else { throw WireError(.invalidIdentifier) }
         guard let continueURI = request.continueUri, !continueURI.isEmpty else { throw WireError(.missingContinueURI) }

@@ -22,6 +22,8 @@ public final class EmailActionService: Sendable {
     let issuedCodes: IssuedOOBCodes?
     let report: @Sendable (SecurityEvent) -> Void
     let audit: AuditRecorder
+    /// The SAML providers' SP-initiated start (`createAuthUri` with a `saml.*` provider); nil: not served.
+    let saml: SAMLSignIn?
 
     /// - Parameters:
     ///   - context: the project, store and clock; its security events receive exhausted send quotas and failed
@@ -30,10 +32,13 @@ public final class EmailActionService: Sendable {
     ///   - sender: delivers the emails.
     ///   - passwords: sets the new password of a reset; without one, resets are refused (`OPERATION_NOT_ALLOWED`).
     ///   - issuedCodes: in development, records every code in plain text (log line and listing).
+    ///   - saml: answers `createAuthUri` for `saml.*` providers.
     public init(
         context: ServiceContext, tokens: TokenService, mfa: MFAService, sender: any EmailSender,
-        passwords: (any PasswordHashing)?, settings: EmailActionSettings, issuedCodes: IssuedOOBCodes?
+        passwords: (any PasswordHashing)?, settings: EmailActionSettings, issuedCodes: IssuedOOBCodes?,
+        saml: SAMLSignIn? = nil
     ) {
+        self.saml = saml
         audit = context.auditRecorder
         project = context.project
         store = context.store

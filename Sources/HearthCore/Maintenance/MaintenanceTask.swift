@@ -7,7 +7,8 @@ import Synchronization
 ///    (their sessions are then revoked by step 5, their provider tokens queued for revocation);
 /// 2. deletes expired pending MFA sign-ins and verification sessions (those still throttling SMS stay);
 /// 3. deletes expired dev IdP grants;
-/// 4. deletes expired limit counters (`LimitCounter`), expired email action codes (`OOBCodeRecord`) and audit events
+/// 4. deletes expired limit counters (`LimitCounter`), expired email action codes (`OOBCodeRecord`), the recorded ids
+///    of expired SAML assertions (`StoreWriter.insertSAMLAssertion`) and audit events
 ///    older than the audit log's retention (`AuditLog.retentionDays`), oldest first;
 /// 5. walks every session: sessions of deleted accounts or revoked by `validSince` are revoked when first
 ///    seen, revoked sessions are deleted after the retention, and with them their tokens;
@@ -57,14 +58,17 @@ public final class MaintenanceTask: Sendable {
         public var oobCodes = 0
         /// Audit events older than the retention.
         public var auditEvents = 0
+        /// Recorded ids of expired SAML assertions.
+        public var samlAssertions = 0
         /// Records (accounts, sessions, codes, counters) of deleted tenants.
         public var deletedTenantRecords = 0
 
         public init(
             sessions: Int = 0, legacyRefreshTokens: Int = 0, limitCounters: Int = 0, anonymousAccounts: Int = 0,
             mfaState: Int = 0, devGrants: Int = 0, revokedProviderTokens: Int = 0, failedRevocations: Int = 0,
-            oobCodes: Int = 0, auditEvents: Int = 0, deletedTenantRecords: Int = 0
+            oobCodes: Int = 0, auditEvents: Int = 0, deletedTenantRecords: Int = 0, samlAssertions: Int = 0
         ) {
+            self.samlAssertions = samlAssertions
             self.sessions = sessions
             self.legacyRefreshTokens = legacyRefreshTokens
             self.limitCounters = limitCounters
@@ -196,12 +200,16 @@ public final class MaintenanceTask: Sendable {
                 try $0.deleteExpiredLimitCounters(before: now, limit: $1)
             }),
             let oobCodes = try purgeInBatches(pausing: pausing, { try $0.deleteExpiredOOBCodes(before: now, limit: $1) }),
+            let samlAssertions = try purgeInBatches(pausing: pausing, {
+                try $0.deleteExpiredSAMLAssertions(before: now, limit: $1)
+            }),
             let auditEvents = try purgeInBatches(pausing: pausing, {
                 try $0.deleteAuditEvents(before: Self.daysBefore(now, auditRetentionDays), limit: $1)
             })
         else { return nil }
         report.limitCounters = limitCounters
         report.oobCodes = oobCodes
+        report.samlAssertions = samlAssertions
         report.auditEvents = auditEvents
         let rotatedBefore = now - policy.reuseDetectionMillis
         let revokedBefore = now - policy.revokedRetentionMillis
@@ -229,7 +237,8 @@ public final class MaintenanceTask: Sendable {
                     + " mfa_state_deleted=\(report.mfaState) dev_grants_deleted=\(report.devGrants)"
                     + " provider_tokens_revoked=\(report.revokedProviderTokens)"
                     + " provider_token_revocations_failed=\(report.failedRevocations)"
-                    + " oob_codes_deleted=\(report.oobCodes) audit_events_deleted=\(report.auditEvents)"
+                    + " oob_codes_deleted=\(report.oobCodes) saml_assertions_deleted=\(report.samlAssertions)"
+                    + " audit_events_deleted=\(report.auditEvents)"
                     + " tenant_records_purged=\(report.deletedTenantRecords)")
         }
         return report

@@ -1,8 +1,9 @@
 import Foundation
 public import HearthProtocol
 
-/// Identity Platform's provider-configuration API (`/v2/projects/{p}/oauthIdpConfigs…` and
-/// `/v2/projects/{p}/defaultSupportedIdpConfigs…`, and the same under `/tenants/{t}/`), as firebase-admin calls it:
+/// Identity Platform's provider-configuration API (`/v2/projects/{p}/oauthIdpConfigs…`,
+/// `/v2/projects/{p}/defaultSupportedIdpConfigs…` and `/v2/projects/{p}/inboundSamlConfigs…`, and the same under
+/// `/tenants/{t}/`), as firebase-admin calls it:
 /// create with a caller-chosen id, get, list by id in pages, update with an `updateMask`, delete. Callers are
 /// authorized at the request edge; each change is one transaction with its audit event (`provider_config_created`,
 /// `…_updated`, `…_deleted`, in the scope's log, never with the secret).
@@ -40,12 +41,26 @@ public final class ProviderConfigService: Sendable {
         switch kind {
         case .oauth: "oauthIdpConfigs"
         case .defaultSupported: "defaultSupportedIdpConfigs"
+        case .saml: "inboundSamlConfigs"
         }
     }
 
     /// The wire fields `kind`'s resource has.
     public static func allowedFields(_ kind: ProviderConfigRecord.Kind) -> [String] {
-        kind == .oauth ? ProviderConfigFields.oauthFields : ProviderConfigFields.defaultSupportedFields
+        switch kind {
+        case .oauth: ProviderConfigFields.oauthFields
+        case .defaultSupported: ProviderConfigFields.defaultSupportedFields
+        case .saml: ProviderConfigFields.samlFields
+        }
+    }
+
+    /// The query parameter that names a new configuration's id.
+    public static func idParameter(_ kind: ProviderConfigRecord.Kind) -> String {
+        switch kind {
+        case .oauth: "oauthIdpConfigId"
+        case .defaultSupported: "idpId"
+        case .saml: "inboundSamlConfigId"
+        }
     }
 
     // MARK: - create
@@ -63,7 +78,8 @@ public final class ProviderConfigService: Sendable {
         try checkNotDeclared(kind, id, scope, "created")
         let now = time.nowMillis
         var record = ProviderConfigRecord(
-            kind: kind, id: id, idTokenResponse: kind == .oauth, createdAtMillis: now, updatedAtMillis: now)
+            kind: kind, id: id, idTokenResponse: kind == .oauth, saml: kind == .saml ? SAMLProviderSettings() : nil,
+            createdAtMillis: now, updatedAtMillis: now)
         Self.apply(fields, to: &record)
         try ProviderConfigRules.check(record)
         do {
@@ -154,7 +170,13 @@ public final class ProviderConfigService: Sendable {
 
     /// The mask's paths; an empty one or a name the resource has not is `INVALID_ARGUMENT`.
     static func maskPaths(_ mask: String, kind: ProviderConfigRecord.Kind) throws -> [String] {
-        let allowed = allowedFields(kind) + (kind == .oauth ? ["responseType.idToken", "responseType.code"] : [])
+        let nested: [String] =
+            switch kind {
+            case .oauth: ["responseType.idToken", "responseType.code"]
+            case .defaultSupported: []
+            case .saml: ProviderConfigFields.samlMaskPaths
+            }
+        let allowed = allowedFields(kind) + nested
         let paths = mask.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
@@ -214,6 +236,15 @@ public final class ProviderConfigService: Sendable {
         if let value = fields.clientSecret { record.clientSecret = value }
         if let value = fields.idTokenResponse { record.idTokenResponse = value }
         if let value = fields.codeResponse { record.codeResponse = value }
+        guard record.kind == .saml else { return }
+        var saml = record.saml ?? SAMLProviderSettings()
+        if let value = fields.idpEntityId { saml.idpEntityID = value }
+        if let value = fields.ssoUrl { saml.ssoURL = value }
+        if let value = fields.signRequest { saml.signRequest = value }
+        if let value = fields.idpCertificates { saml.idpCertificates = value }
+        if let value = fields.spEntityId { saml.spEntityID = value }
+        if let value = fields.callbackUri { saml.callbackURI = value }
+        record.saml = saml
     }
 
     /// `record` with the masked fields taken from `fields` (cleared when it gives none).
@@ -232,6 +263,17 @@ public final class ProviderConfigService: Sendable {
             case "responseType.code": record.codeResponse = fields.codeResponse ?? false
             default: break
             }
+            guard record.kind == .saml else { continue }
+            var saml = record.saml ?? SAMLProviderSettings()
+            let idp = path == "idpConfig"
+            let sp = path == "spConfig"
+            if idp || path == "idpConfig.idpEntityId" { saml.idpEntityID = fields.idpEntityId }
+            if idp || path == "idpConfig.ssoUrl" { saml.ssoURL = fields.ssoUrl }
+            if idp || path == "idpConfig.signRequest" { saml.signRequest = fields.signRequest ?? false }
+            if idp || path == "idpConfig.idpCertificates" { saml.idpCertificates = fields.idpCertificates ?? [] }
+            if sp || path == "spConfig.spEntityId" { saml.spEntityID = fields.spEntityId }
+            if sp || path == "spConfig.callbackUri" { saml.callbackURI = fields.callbackUri }
+            record.saml = saml
         }
     }
 
@@ -244,6 +286,10 @@ public final class ProviderConfigService: Sendable {
         if fields.issuer != nil { names.append("issuer") }
         if fields.clientSecret != nil { names.append("clientSecret") }
         if fields.idTokenResponse != nil || fields.codeResponse != nil { names.append("responseType") }
+        if fields.idpEntityId != nil || fields.ssoUrl != nil || fields.signRequest != nil || fields.idpCertificates != nil {
+            names.append("idpConfig")
+        }
+        if fields.spEntityId != nil || fields.callbackUri != nil { names.append("spConfig") }
         return names
     }
 
@@ -265,6 +311,12 @@ public final class ProviderConfigService: Sendable {
             clientSecret: record.clientSecret.map(ProviderConfigRules.maskedSecret),
             responseType: record.kind == .oauth
                 ? OAuthResponseType(idToken: record.idTokenResponse, code: record.codeResponse) : nil,
+            idpConfig: record.saml.map {
+                SAMLIdpConfig(
+                    idpEntityId: $0.idpEntityID, ssoUrl: $0.ssoURL, signRequest: $0.signRequest,
+                    idpCertificates: $0.idpCertificates)
+            },
+            spConfig: record.saml.map { SAMLSpConfig(spEntityId: $0.spEntityID, callbackUri: $0.callbackURI) },
             locked: locked ? true : nil)
     }
 }

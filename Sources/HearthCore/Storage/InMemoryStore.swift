@@ -74,6 +74,8 @@ public final class InMemoryStore: HearthStore {
         var oobCodes: [String: OOBCodeRecord] = [:]
         /// Provider configurations by kind, then id.
         var providerConfigs: [ProviderConfigRecord.Kind: [String: ProviderConfigRecord]] = [:]
+        /// The expiry of each recorded SAML assertion, by `<provider id> <assertion id>`.
+        var samlAssertions: [String: Int64] = [:]
         /// Audit events by id, ascending (byte order).
         var auditEvents: [AuditEvent] = []
     }
@@ -413,7 +415,35 @@ public final class InMemoryStore: HearthStore {
             drop(\.oobCodes)
             drop(\.verificationSessions)
             drop(\.limitCounters)
+            for kind in ProviderConfigRecord.Kind.allCases {
+                for id in (records.providerConfigs[kind] ?? [:]).keys.sorted().prefix(left) {
+                    records.providerConfigs[kind]?[id] = nil
+                    left -= 1
+                }
+            }
+            drop(\.samlAssertions)
             return max(1, limit) - left
+        }
+
+        // MARK: SAML assertions
+
+        func insertSAMLAssertion(providerID: String, assertionID: String, expiresAtMillis: Int64) throws -> Bool {
+            let key = "\(providerID) \(assertionID)"
+            guard records.samlAssertions[key] == nil else { return false }
+            records.samlAssertions[key] = expiresAtMillis
+            return true
+        }
+
+        func deleteExpiredSAMLAssertions(before millis: Int64, limit: Int) throws -> Int {
+            var expired: [(scope: StoreScope, key: String, expires: Int64)] = []
+            for (scope, scoped) in state.scopes {
+                for (key, expires) in scoped.samlAssertions where expires < millis {
+                    expired.append((scope, key, expires))
+                }
+            }
+            let chosen = expired.sorted { $0.expires < $1.expires }.prefix(max(0, limit))
+            for entry in chosen { state.scopes[entry.scope]?.samlAssertions[entry.key] = nil }
+            return chosen.count
         }
 
         // MARK: Service accounts

@@ -316,10 +316,21 @@ public protocol StoreWriter: StoreReader {
     /// deletes them afterwards in batches (and the maintenance task finishes a purge that a crash interrupted).
     @discardableResult func deleteTenant(id: String) throws -> Bool
     /// Deletes at most `limit` (at least 1) of this scope's records other than accounts and audit events: refresh
-    /// sessions, email action codes, verification sessions and limit counters. Returns how many; fewer than `limit`
+    /// sessions, email action codes, verification sessions, limit counters, provider configurations and recorded SAML
+    /// assertions. Returns how many; fewer than `limit`
     /// means none is left. What a tenant's purge clears before its accounts; in the project's scope it deletes
     /// nothing and returns 0.
     @discardableResult func deleteScopeState(limit: Int) throws -> Int
+
+    // MARK: SAML assertions (scoped)
+
+    /// Records that the assertion `assertionID` of the SAML provider `providerID` signed in, kept until
+    /// `expiresAtMillis` (the assertion's own end). Returns false, changing nothing, when the scope has it already:
+    /// a replay. Two concurrent first uses meet at the table's key, so exactly one returns true.
+    func insertSAMLAssertion(providerID: String, assertionID: String, expiresAtMillis: Int64) throws -> Bool
+    /// Deletes at most `limit` recorded assertions whose `expiresAtMillis` is before `millis`, oldest first, in every
+    /// scope (store-wide). Returns how many.
+    @discardableResult func deleteExpiredSAMLAssertions(before millis: Int64, limit: Int) throws -> Int
 
     // MARK: Provider configurations (scoped)
 

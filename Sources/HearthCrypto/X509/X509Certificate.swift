@@ -122,6 +122,25 @@ struct ParsedCertificate {
 }
 
 extension X509Certificate {
+    /// Whether `pem` is one X.509 certificate (a `CERTIFICATE` PEM block whose DER parses), trusted or not: how a
+    /// SAML identity provider's certificate is checked when it is configured.
+    public static func isCertificate(pem: String) -> Bool {
+        guard let block = try? MemoryBIO.readPEMBlock(pem), block.label == "CERTIFICATE", !block.der.isEmpty else {
+            return false
+        }
+        OpenSSLError.clearQueue()
+        let parsed: OpaquePointer? = block.der.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return d2i_X509(nil, &cursor, buffer.count)
+        }
+        OpenSSLError.clearQueue()
+        guard let parsed else { return false }
+        X509_free(parsed)
+        return true
+    }
+}
+
+extension X509Certificate {
     /// Reads a PEM certificate. It does not check any trust: only that the structure parses and what it says.
     static func parse(pem: String) throws -> ParsedCertificate {
         let block = try MemoryBIO.readPEMBlock(pem)

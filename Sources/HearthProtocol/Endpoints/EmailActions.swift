@@ -149,9 +149,12 @@ public struct CreateAuthUriRequest: Encodable, Sendable, Equatable {
     }
 }
 
-/// With email enumeration protection on, only `kind` and `sessionId`.
+/// With email enumeration protection on, only `kind` and `sessionId`. For a SAML provider (`providerId` `saml.*`),
+/// `authUri` (where the browser goes), `providerId` and `sessionId` (to send back with `signInWithIdp`).
 public struct CreateAuthUriResponse: Codable, Sendable, Equatable {
     public var kind = "identitytoolkit#CreateAuthUriResponse"
+    public var authUri: String?
+    public var providerId: String?
     public var registered: Bool?
     public var allProviders: [String]?
     public var signinMethods: [String]?

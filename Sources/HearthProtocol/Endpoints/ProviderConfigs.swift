@@ -1,6 +1,6 @@
 /// A provider configuration as Identity Platform's admin API sends and answers it: `oauthIdpConfigs` (OpenID Connect,
-/// ids `oidc.*`) and `defaultSupportedIdpConfigs` (`google.com`, `apple.com`), with firebase-admin's field names. A
-/// field left out of a request is `nil`.
+/// ids `oidc.*`), `defaultSupportedIdpConfigs` (`google.com`, `apple.com`) and `inboundSamlConfigs` (SAML, ids
+/// `saml.*`: `idpConfig` and `spConfig`), with firebase-admin's field names. A field left out of a request is `nil`.
 public struct ProviderConfigFields: Sendable, Equatable {
     public var displayName: String?
     public var enabled: Bool?
@@ -12,6 +12,26 @@ public struct ProviderConfigFields: Sendable, Equatable {
     public var idTokenResponse: Bool?
     /// `responseType.code` (`oauthIdpConfigs` only).
     public var codeResponse: Bool?
+    /// `idpConfig.idpEntityId` (`inboundSamlConfigs` only, as the rest of `idpConfig` and `spConfig`).
+    public var idpEntityId: String?
+    /// `idpConfig.ssoUrl`.
+    public var ssoUrl: String?
+    /// `idpConfig.signRequest`.
+    public var signRequest: Bool?
+    /// `idpConfig.idpCertificates[].x509Certificate`, in order.
+    public var idpCertificates: [String]?
+    /// `spConfig.spEntityId`.
+    public var spEntityId: String?
+    /// `spConfig.callbackUri`.
+    public var callbackUri: String?
+
+    /// The fields of `inboundSamlConfigs`, by wire name; an `updateMask` may also name ``samlMaskPaths``.
+    public static let samlFields = ["displayName", "enabled", "idpConfig", "spConfig"]
+    /// The nested paths an `inboundSamlConfigs` `updateMask` may name (firebase-admin names the leaves it sends).
+    public static let samlMaskPaths = [
+        "idpConfig.idpEntityId", "idpConfig.ssoUrl", "idpConfig.signRequest", "idpConfig.idpCertificates",
+        "spConfig.spEntityId", "spConfig.callbackUri",
+    ]
 
     /// The fields of `oauthIdpConfigs`, by wire name (also what an `updateMask` may name, with `responseType.idToken`
     /// and `responseType.code`).
@@ -55,6 +75,64 @@ public struct ProviderConfigFields: Sendable, Equatable {
             idTokenResponse = try responseType.bool("idToken")
             codeResponse = try responseType.bool("code")
         }
+        if let idpConfig = try fields.object("idpConfig") {
+            try Self.checkKeys(of: idpConfig, in: "idpConfig", ["idpEntityId", "ssoUrl", "signRequest", "idpCertificates"])
+            idpEntityId = try idpConfig.string("idpEntityId")
+            ssoUrl = try idpConfig.string("ssoUrl")
+            signRequest = try idpConfig.bool("signRequest")
+            if let certificates = try idpConfig.objects("idpCertificates") {
+                idpCertificates = try certificates.map { certificate throws(WireError) in
+                    try Self.checkKeys(of: certificate, in: "idpConfig.idpCertificates", ["x509Certificate"])
+                    return try certificate.string("x509Certificate") ?? ""
+                }
+            }
+        }
+        if let spConfig = try fields.object("spConfig") {
+            try Self.checkKeys(of: spConfig, in: "spConfig", ["spEntityId", "callbackUri", "spCertificates"])
+            spEntityId = try spConfig.string("spEntityId")
+            callbackUri = try spConfig.string("callbackUri")
+        }
+    }
+
+    private static func checkKeys(of object: RequestFields, in parent: String, _ allowed: [String]) throws(WireError) {
+        for key in object.values.keys.sorted() where !allowed.contains(key) {
+            throw WireError(
+                .invalidArgument, "Invalid JSON payload received. Unknown name \"\(parent).\(TenantFields.shown(key))\".")
+        }
+    }
+}
+
+/// `idpConfig` of an `inboundSamlConfigs` answer.
+public struct SAMLIdpConfig: Encodable, Sendable, Equatable {
+    /// One `idpCertificates` entry.
+    public struct Certificate: Encodable, Sendable, Equatable {
+        public var x509Certificate: String
+
+        public init(x509Certificate: String) { self.x509Certificate = x509Certificate }
+    }
+
+    public var idpEntityId: String?
+    public var ssoUrl: String?
+    public var signRequest: Bool
+    public var idpCertificates: [Certificate]
+
+    public init(idpEntityId: String?, ssoUrl: String?, signRequest: Bool, idpCertificates: [String]) {
+        self.idpEntityId = idpEntityId
+        self.ssoUrl = ssoUrl
+        self.signRequest = signRequest
+        self.idpCertificates = idpCertificates.map(Certificate.init(x509Certificate:))
+    }
+}
+
+/// `spConfig` of an `inboundSamlConfigs` answer; `spCertificates` is always empty (Hearth signs no requests).
+public struct SAMLSpConfig: Encodable, Sendable, Equatable {
+    public var spEntityId: String?
+    public var callbackUri: String?
+    public var spCertificates: [SAMLIdpConfig.Certificate] = []
+
+    public init(spEntityId: String?, callbackUri: String?) {
+        self.spEntityId = spEntityId
+        self.callbackUri = callbackUri
     }
 }
 
@@ -81,12 +159,19 @@ public struct ProviderConfigResponse: Encodable, Sendable, Equatable {
     public var issuer: String?
     public var clientSecret: String?
     public var responseType: OAuthResponseType?
+    /// `inboundSamlConfigs` only.
+    public var idpConfig: SAMLIdpConfig?
+    /// `inboundSamlConfigs` only.
+    public var spConfig: SAMLSpConfig?
     public var locked: Bool?
 
     public init(
         name: String, displayName: String? = nil, enabled: Bool, clientId: String? = nil, issuer: String? = nil,
-        clientSecret: String? = nil, responseType: OAuthResponseType? = nil, locked: Bool? = nil
+        clientSecret: String? = nil, responseType: OAuthResponseType? = nil, idpConfig: SAMLIdpConfig? = nil,
+        spConfig: SAMLSpConfig? = nil, locked: Bool? = nil
     ) {
+        self.idpConfig = idpConfig
+        self.spConfig = spConfig
         self.name = name
         self.displayName = displayName
         self.enabled = enabled
@@ -98,8 +183,8 @@ public struct ProviderConfigResponse: Encodable, Sendable, Equatable {
     }
 }
 
-/// One page of a provider-configuration listing, under the collection's own key (`oauthIdpConfigs` or
-/// `defaultSupportedIdpConfigs`); `nextPageToken` only when a page may follow.
+/// One page of a provider-configuration listing, under the collection's own key (`oauthIdpConfigs`,
+/// `defaultSupportedIdpConfigs` or `inboundSamlConfigs`); `nextPageToken` only when a page may follow.
 public struct ListProviderConfigsResponse: Encodable, Sendable, Equatable {
     public var collection: String
     public var configs: [ProviderConfigResponse]

@@ -14,6 +14,8 @@ public struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
     public var sessionId: String?
     public var pendingToken: String?
     public var tenantId: String?
+    /// The provider, when the `postBody` does not name it (a SAML sign-in may send it beside the `SAMLResponse`).
+    public var providerId: String?
 
     public init(
         requestUri: String? = nil, postBody: String? = nil, returnSecureToken: Bool? = nil,
@@ -43,6 +45,7 @@ public struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
         sessionId = try fields.string("sessionId")
         pendingToken = try fields.string("pendingToken")
         tenantId = try fields.string("tenantId")
+        providerId = try fields.string("providerId")
     }
 }
 

@@ -5,8 +5,8 @@ import HearthProtocol
 /// Identity Platform's provider-configuration API, as firebase-admin calls it: `…/v2/projects/{project}/oauthIdpConfigs`
 /// (create with `?oauthIdpConfigId=`, list with `pageSize`/`pageToken`) and `…/oauthIdpConfigs/{id}` (get, patch with
 /// `updateMask`, delete), the same for `defaultSupportedIdpConfigs` (create with `?idpId=`), and both under
-/// `…/projects/{project}/tenants/{tenant}/` in the tenant's scope. Behind the admin edge, like the tenant API.
-/// `inboundSamlConfigs` is not served (the catch-all answers 501 `NOT_IMPLEMENTED`).
+/// `…/projects/{project}/tenants/{tenant}/` in the tenant's scope; `inboundSamlConfigs` likewise (create with
+/// `?inboundSamlConfigId=`). Behind the admin edge, like the tenant API.
 struct ProviderConfigRoutes {
     let platform: IdentityPlatform
     let edge: Edge
@@ -27,7 +27,7 @@ struct ProviderConfigRoutes {
         let admin = edge.admin
         let base = "\(parent)/\(ProviderConfigService.collection(kind))"
         let allowed = ProviderConfigService.allowedFields(kind)
-        let idParameter = kind == .oauth ? "oauthIdpConfigId" : "idpId"
+        let idParameter = ProviderConfigService.idParameter(kind)
         router.add(.post, base, admin.handler { request in
             let fields = try ProviderConfigFields(fields: try RequestFields(json: request.body), allowed: allowed)
             let id = try Self.query(request).string(idParameter)
