@@ -121,11 +121,13 @@ struct SAMLProviderConfigTests {
     /// The reason a `signInWithIdp` with `document` (base64) and `sessionID` is refused.
     static func refusal(
         _ platform: IdentityPlatform, sessionID: String?, providerID: String = "saml.corp",
-        requestURI: String = "https://sp.example/__/auth/handler"
+        requestURI: String = "https://sp.example/__/auth/handler", providerInBody: Bool = false
     ) -> String {
-        let request = SignInWithIdpRequest(
-            requestUri: requestURI, postBody: "SAMLResponse=PHg%2BPC94Pg%3D%3D&providerId=\(providerID)",
+        var request = SignInWithIdpRequest(
+            requestUri: requestURI,
+            postBody: "SAMLResponse=PHg%2BPC94Pg%3D%3D" + (providerInBody ? "" : "&providerId=\(providerID)"),
             returnSecureToken: true, sessionId: sessionID)
+        if providerInBody { request.providerId = providerID }
         do {
             _ = try platform.accounts.signInWithIdp(request, by: .system)
             return "signed in"
@@ -153,6 +155,8 @@ struct SAMLProviderConfigTests {
         let session = try test.platform.emailActions.createAuthUri(start).sessionId
         let tenantSession = try tenantPlatform.emailActions.createAuthUri(start).sessionId
         #expect(Self.refusal(test.platform, sessionID: session).contains("(malformed)"), "the session passes; the document does not")
+        #expect(Self.refusal(test.platform, sessionID: session, providerInBody: true).contains("(malformed)"),
+                "providerId beside postBody")
         #expect(Self.refusal(tenantPlatform, sessionID: tenantSession).contains("(malformed)"))
         for (platform, sessionID, providerID) in [
             (test.platform, nil, "saml.corp"), (test.platform, "", "saml.corp"), (test.platform, session + "x", "saml.corp"),

@@ -30,6 +30,21 @@ struct X509CertificateTests {
         #expect(!certificate.isCA)
     }
 
+    @Test("isCertificate: a CERTIFICATE block whose DER parses; not a key, not garbage, not a damaged certificate")
+    func isCertificate() throws {
+        let pem = try X509Certificate.selfSignedPEM(
+            for: SharedKeys.primary, commonName: "idp", notBefore: notBefore, notAfter: notAfter)
+        #expect(X509Certificate.isCertificate(pem: pem))
+        let lines = pem.split(separator: "\n").map(String.init)
+        let damaged = ([lines[0], String(lines[1].dropFirst(8))] + lines.dropFirst(2)).joined(separator: "\n")
+        for bad in [
+            "", "not a certificate", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+            pem.replacingOccurrences(of: "CERTIFICATE", with: "PUBLIC KEY"), damaged,
+        ] {
+            #expect(!X509Certificate.isCertificate(pem: bad), "\(bad.prefix(40))")
+        }
+    }
+
     @Test("a certificate does not verify under another key")
     func otherKey() throws {
         let pem = try X509Certificate.selfSignedPEM(

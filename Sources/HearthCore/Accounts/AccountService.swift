@@ -106,6 +106,9 @@ public final class AccountService: Sendable {
             let settings = try saml.enabledSettings(providerID)
             credential = nil
             enabledProvider = providerID
+            if request.pendingToken != nil {
+                throw WireError(.invalidPendingToken, "Pending tokens are not supported; send the IdP credential again.")
+            }
             linkingUser = try userLinking(request)
             profile = try saml.verify(
                 parameters["SAMLResponse"], providerID: providerID, settings: settings, sessionID: request.sessionId,
