@@ -28,6 +28,9 @@ enum PostgresSchema {
         Migration(
             version: 6, name: "provider configurations made through the admin API, per scope (SQLite migration 14)",
             sql: version6),
+        Migration(
+            version: 7, name: "project configuration set through the config API, per scope (SQLite migration 15)",
+            sql: version7),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -409,6 +412,16 @@ enum PostgresSchema {
             created_at_millis BIGINT NOT NULL,
             updated_at_millis BIGINT NOT NULL,
             CONSTRAINT provider_configs_pkey PRIMARY KEY (tenant_id, kind, provider_id)
+        );
+        """
+
+    /// The configuration set through the config API, as SQLite's migration 15.
+    static let version7 = """
+        CREATE TABLE project_config (
+            tenant_id TEXT COLLATE "C" NOT NULL,
+            settings TEXT NOT NULL,
+            updated_at_millis BIGINT NOT NULL,
+            CONSTRAINT project_config_pkey PRIMARY KEY (tenant_id)
         );
         """
 }

@@ -51,6 +51,9 @@ enum Schema {
         migrator.register(14, "provider configurations made through the admin API, per scope") { db in
             try db.executeScript(version14)
         }
+        migrator.register(15, "project configuration set through the config API, per scope") { db in
+            try db.executeScript(version15)
+        }
         return migrator
     }
 
@@ -550,6 +553,16 @@ enum Schema {
             created_at_millis INTEGER NOT NULL,
             updated_at_millis INTEGER NOT NULL,
             PRIMARY KEY (tenant_id, kind, provider_id)
+        ) STRICT, WITHOUT ROWID;
+        """
+
+    /// The configuration set through the config API (`/v2/projects/{p}/config`): one row per scope, its settings as
+    /// JSON text.
+    static let version15 = """
+        CREATE TABLE project_config (
+            tenant_id TEXT NOT NULL PRIMARY KEY,
+            settings TEXT NOT NULL,
+            updated_at_millis INTEGER NOT NULL
         ) STRICT, WITHOUT ROWID;
         """
 

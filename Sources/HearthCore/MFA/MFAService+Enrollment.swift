@@ -103,7 +103,7 @@ extension MFAService {
                 guard let session = try writer.verificationSession(hash: hash), session.purpose == .totpEnrollment,
                     session.localID == localID, let secret = session.totpSecret
                 else { throw WireError(.invalidSessionInfo) }
-                let step = totp.matchingStep(code: code, secret: secret, at: now)
+                let step = totp.matchingStep(code: code, secret: secret, at: now, window: policy().totpAdjacentIntervals)
                 let (attempt, after) = session.attempt(
                     codeMatches: step != nil, atMillis: time.nowMillis, maximumAttempts: limits.phoneCodeAttempts)
                 switch attempt {

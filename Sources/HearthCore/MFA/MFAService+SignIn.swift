@@ -32,7 +32,7 @@ extension MFAService {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else {
             throw WireError(.missingCredential, "Please set MFA Pending Credential.")
         }
-        let attempt = try SignInAttempt(request, policy: project.mfa)
+        let attempt = try SignInAttempt(request, policy: policy())
         let pendingHash = Identifiers.hash(credential)
         let now = time.nowSeconds
         let takes = RateLimitTakes(limiter)

@@ -50,13 +50,21 @@ public final class MFAService: Sendable {
     let report: @Sendable (SecurityEvent) -> Void
     let audit: AuditRecorder
     let totp = TOTP()
+    /// The MFA policy in force (the configuration's, cached; ``IdentityPlatform/configSettings()``).
+    let policy: @Sendable () -> MFAPolicy
 
     /// - Parameters:
     ///   - context: the project, store and clock; its rate limiter's `mfaPerAccount` bucket; its security events
     ///     receive lockouts and exhausted quotas once committed; its audit log records factors enrolled and
     ///     removed, second-factor sign-ins, wrong codes and lockouts.
     ///   - sms: delivers the codes of phone factors.
-    public init(context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits) {
+    ///   - policy: the MFA policy in force at each call; the project's configured one when not given.
+    public init(
+        context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits,
+        policy: (@Sendable () -> MFAPolicy)? = nil
+    ) {
+        let configured = context.project.mfa
+        self.policy = policy ?? { configured }
         audit = context.auditRecorder
         project = context.project
         store = context.store
@@ -73,8 +81,9 @@ public final class MFAService: Sendable {
     /// The factors that must be offered at sign-in: enrolled factors of kinds the project allows, or
     /// none when MFA is disabled.
     func requiredFactors(of account: Account) -> [MFAEnrollment] {
-        guard project.mfa.enabled else { return [] }
-        return account.mfaEnrollments.filter { project.mfa.factors.contains($0.factor) }
+        let policy = policy()
+        guard policy.enabled else { return [] }
+        return account.mfaEnrollments.filter { policy.factors.contains($0.factor) }
     }
 
     /// Records a sign-in waiting for its second factor (inside the sign-in's transaction) and returns the
@@ -146,7 +155,7 @@ public final class MFAService: Sendable {
     }
 
     func requireFactor(_ factor: MFAPolicy.Factor) throws {
-        try Self.requireFactor(factor, project.mfa)
+        try Self.requireFactor(factor, policy())
     }
 
     static func requireFactor(_ factor: MFAPolicy.Factor, _ policy: MFAPolicy) throws {

@@ -76,6 +76,8 @@ public final class InMemoryStore: HearthStore {
         var providerConfigs: [ProviderConfigRecord.Kind: [String: ProviderConfigRecord]] = [:]
         /// Audit events by id, ascending (byte order).
         var auditEvents: [AuditEvent] = []
+        /// What the config API set for the scope.
+        var projectConfig: ProjectConfigRecord?
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -210,6 +212,8 @@ public final class InMemoryStore: HearthStore {
             let after = id.map { cursor in sorted.filter { cursor.utf8.lexicographicallyPrecedes($0.id.utf8) } }
             return Array((after ?? sorted).prefix(max(1, limit)))
         }
+
+        func projectConfig() throws -> ProjectConfigRecord? { records.projectConfig }
 
         // MARK: Accounts
 
@@ -382,6 +386,10 @@ public final class InMemoryStore: HearthStore {
 
         func deleteProviderConfig(kind: ProviderConfigRecord.Kind, id: String) throws -> Bool {
             records.providerConfigs[kind]?.removeValue(forKey: id) != nil
+        }
+
+        func putProjectConfig(_ config: ProjectConfigRecord) throws {
+            records.projectConfig = config
         }
 
         // MARK: Tenants
