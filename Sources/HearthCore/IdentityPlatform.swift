@@ -92,9 +92,15 @@ public final class IdentityPlatform: Sendable {
         self.projectConfig = projectConfig
         let scope = store.scope
         let configured = project.mfa
+        // Inside a transaction the policy is read through its reader (a second transaction could wait on the first).
         mfa = MFAService(
             context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits,
-            policy: { (try? configDirectory.settings(in: scope, read: projectConfig.settings(in:)))?.mfa ?? configured })
+            policy: { reader in
+                let settings = try? configDirectory.settings(in: scope) { scope in
+                    try reader.map(projectConfig.settings(from:)) ?? projectConfig.settings(in: scope)
+                }
+                return settings?.mfa ?? configured
+            })
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)

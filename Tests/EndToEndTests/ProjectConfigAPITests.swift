@@ -135,7 +135,9 @@ struct ProjectConfigAPITests {
                 ],
             ])
         }
-        #expect(try Self.patch(server, "mfa", ["mfa": ["state": "ENABLED", "enabledProviders": ["PHONE_SMS"]]]).status == 200)
+        #expect(try Self.patch(server, "mfa", [
+            "mfa": ["state": "ENABLED", "enabledProviders": ["PHONE_SMS"], "providerConfigs": [] as [Any]],
+        ]).status == 200)
         let off = try enrol(stepOffset: 0)
         #expect(off.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "no TOTP provider: \(off.text)")
         func totp(_ intervals: Int) throws {
@@ -151,7 +153,9 @@ struct ProjectConfigAPITests {
         try totp(5)
         let lenient = try enrol(stepOffset: -3)
         #expect(lenient.status == 200, "\(lenient.text)")
-        #expect(try Self.patch(server, "mfa.state", ["mfa": ["state": "DISABLED"]]).status == 200)
+        #expect(try Self.patch(server, "mfa.providerConfigs", [
+            "mfa": ["providerConfigs": [["state": "DISABLED", "totpProviderConfig": ["adjacentIntervals": 5]]]],
+        ]).status == 200)
         let disabled = try enrol(stepOffset: 0)
         #expect(disabled.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(disabled.text)")
         #expect(server.stop() == 0)

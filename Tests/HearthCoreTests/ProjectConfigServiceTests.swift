@@ -80,19 +80,23 @@ struct ProjectConfigServiceTests {
         #expect(!switches.anonymous && switches.password && !switches.emailLink, "seen at once on the writing instance")
         let events = try test.store.read { try $0.auditEvents(AuditQuery(kind: .projectConfigUpdated, limit: 10)) }
         #expect(events.map(\.detail) == ["fields=signIn.anonymous.enabled,signIn.email.passwordRequired"])
-        // Without a mask: the paths the request gives. Go's shape: mask `mfa`, the whole object.
+        // Without a mask: the paths the request gives. Go's shape: mask `mfa`, the whole object; the fields it leaves
+        // out keep their defaults (here --dev's SMS factor).
         _ = try service.update(json(#"{"signIn":{"anonymous":{"enabled":true}}}"#), updateMask: nil, by: admin)
         #expect(try test.platform.configSettings().switches.anonymous)
         _ = try service.update(
             json(#"{"mfa":{"state":"ENABLED","providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":4}}]}}"#),
             updateMask: "mfa", by: admin)
         let mfa = try test.platform.configSettings().mfa
-        #expect(mfa == MFAPolicy(enabled: true, factors: [.totp], totpAdjacentIntervals: 4))
+        #expect(mfa == MFAPolicy(enabled: true, factors: [.phone, .totp], totpAdjacentIntervals: 4))
+        _ = try service.update(json(#"{"mfa":{"state":"DISABLED"}}"#), updateMask: "mfa.state", by: admin)
+        #expect(try test.platform.configSettings().mfa == MFAPolicy(enabled: true, factors: [.totp], totpAdjacentIntervals: 4),
+                "mfa.state governs SMS; TOTP has its own state")
         #expect(wireErrorCode { _ = try service.update([:], updateMask: "nope", by: admin) } == .invalidConfig)
         #expect(wireErrorCode {
             _ = try service.update(json(#"{"mfa":{"state":"SOMETIMES"}}"#), updateMask: "mfa.state", by: admin)
         } == .invalidConfig)
-        #expect(try test.platform.configSettings().mfa == mfa, "a refused update changes nothing")
+        #expect(try test.platform.configSettings().mfa.factors == [.totp], "a refused update changes nothing")
     }
 
     @Test("the file wins: a declared path is answered from the file and refused by PATCH, naming the key")
@@ -122,7 +126,7 @@ struct ProjectConfigServiceTests {
             try $0.putProjectConfig(ProjectConfigRecord(settings: #"{"signIn":{"anonymous":{"enabled":true}}}"#, updatedAtMillis: 1))
         }
         #expect(ProjectConfigRules.value(in: try service.get(), at: "signIn.anonymous.enabled") == false)
-        #expect(try test.platform.configSettings().mfa == .disabled)
+        #expect(try test.platform.configSettings().mfa.enabled == false)
     }
 
     @Test("the cache: a change written around this instance is seen within 5 s, not before")

@@ -50,21 +50,23 @@ public final class MFAService: Sendable {
     let report: @Sendable (SecurityEvent) -> Void
     let audit: AuditRecorder
     let totp = TOTP()
-    /// The MFA policy in force (the configuration's, cached; ``IdentityPlatform/configSettings()``).
-    let policy: @Sendable () -> MFAPolicy
+    /// The MFA policy in force (the configuration's, cached; ``IdentityPlatform/configSettings()``): read through
+    /// the reader given (inside a transaction, which must not open another), else through a read of its own.
+    let policyReading: @Sendable ((any StoreReader)?) -> MFAPolicy
 
     /// - Parameters:
     ///   - context: the project, store and clock; its rate limiter's `mfaPerAccount` bucket; its security events
     ///     receive lockouts and exhausted quotas once committed; its audit log records factors enrolled and
     ///     removed, second-factor sign-ins, wrong codes and lockouts.
     ///   - sms: delivers the codes of phone factors.
-    ///   - policy: the MFA policy in force at each call; the project's configured one when not given.
+    ///   - policy: the MFA policy in force at each call, read through the transaction's reader when one is given;
+    ///     the project's configured one when not given.
     public init(
         context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits,
-        policy: (@Sendable () -> MFAPolicy)? = nil
+        policy: (@Sendable ((any StoreReader)?) -> MFAPolicy)? = nil
     ) {
         let configured = context.project.mfa
-        self.policy = policy ?? { configured }
+        policyReading = policy ?? { _ in configured }
         audit = context.auditRecorder
         project = context.project
         store = context.store
@@ -80,8 +82,8 @@ public final class MFAService: Sendable {
 
     /// The factors that must be offered at sign-in: enrolled factors of kinds the project allows, or
     /// none when MFA is disabled.
-    func requiredFactors(of account: Account) -> [MFAEnrollment] {
-        let policy = policy()
+    func requiredFactors(of account: Account, in reader: any StoreReader) -> [MFAEnrollment] {
+        let policy = policyReading(reader)
         guard policy.enabled else { return [] }
         return account.mfaEnrollments.filter { policy.factors.contains($0.factor) }
     }
@@ -96,7 +98,7 @@ public final class MFAService: Sendable {
             MFAPendingSignIn(
                 credentialHash: Identifiers.hash(credential), localID: account.localID, signInProvider: signInProvider,
                 expiresAt: time.nowSeconds + limits.pendingCredentialLifetime, createdAtMillis: time.nowMillis))
-        return (credential, requiredFactors(of: account).map { $0.wireInfo(masked: true) })
+        return (credential, requiredFactors(of: account, in: writer).map { $0.wireInfo(masked: true) })
     }
 
     /// Whether an SMS verification session is still open (not used, not expired), for the development
@@ -107,6 +109,9 @@ public final class MFAService: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The policy in force, read outside any transaction.
+    func policy() -> MFAPolicy { policyReading(nil) }
 
     static let tooManyRequests = WireError(.tooManyAttemptsTryLater, "Too many requests; try again later.")
     static let factorLocked = WireError(

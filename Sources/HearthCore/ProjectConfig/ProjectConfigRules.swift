@@ -65,8 +65,11 @@ public enum ProjectConfigRules {
                 throw WireError(
                     .invalidConfig, "The project configuration has no field \"\(TenantFields.shown(path))\".")
             }
-            if children != nil, let inner = object[key]?.objectValue { return try leafPaths(of: inner, under: path) }
-            return [path]
+            guard children != nil else { return [path] }
+            guard let inner = object[key]?.objectValue else {
+                throw WireError(.invalidConfig, "\(TenantFields.shown(path)) must be an object.")
+            }
+            return try leafPaths(of: inner, under: path)
         }
     }
 

@@ -76,6 +76,11 @@ public final class ProjectConfigService: Sendable {
         ProjectSettings(effective: try effective(in: scope))
     }
 
+    /// The enforced settings of the scope `reader` reads (inside a transaction of that scope).
+    public func settings(from reader: any StoreReader) throws -> ProjectSettings {
+        ProjectSettings(effective: effective(stored: try Self.parsed(try reader.projectConfig())))
+    }
+
     /// `PATCH …/config?updateMask=…`: sets the paths the mask names to the request's values, clearing those the
     /// request leaves out (``ProjectConfigRules/merged(_:with:paths:)``); without a mask, every path the request
     /// gives. A path the file declares (or overlapping one) is `OPERATION_NOT_ALLOWED` naming the file's key; an

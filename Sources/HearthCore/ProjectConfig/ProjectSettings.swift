@@ -6,8 +6,9 @@ public struct ProjectSettings: Sendable, Equatable {
     /// `signIn.email.enabled` (password sign-up and sign-in), `signIn.email.passwordRequired` (no email links),
     /// `signIn.anonymous.enabled`.
     public var switches: SignInSwitches
-    /// `mfa.state` (`ENABLED` or `MANDATORY`: on), `mfa.enabledProviders` (`PHONE_SMS`), `mfa.providerConfigs` (an
-    /// enabled `totpProviderConfig`, its `adjacentIntervals`).
+    /// As Identity Platform splits them: SMS factors while `mfa.state` is `ENABLED` or `MANDATORY` and
+    /// `mfa.enabledProviders` has `PHONE_SMS`; TOTP factors while `mfa.providerConfigs` has an `ENABLED`
+    /// `totpProviderConfig` (its `adjacentIntervals` used). MFA is on while either kind is.
     public var mfa: MFAPolicy
 
     public init(switches: SignInSwitches, mfa: MFAPolicy) {
@@ -31,7 +32,11 @@ public struct ProjectSettings: Sendable, Equatable {
     static func policy(_ mfa: [String: JSONValue]) -> MFAPolicy {
         let state = mfa["state"]?.stringValue ?? "DISABLED"
         var factors: Set<MFAPolicy.Factor> = []
-        if mfa["enabledProviders"]?.arrayValue?.contains(.string("PHONE_SMS")) == true { factors.insert(.phone) }
+        if state == "ENABLED" || state == "MANDATORY",
+            mfa["enabledProviders"]?.arrayValue?.contains(.string("PHONE_SMS")) == true
+        {
+            factors.insert(.phone)
+        }
         var intervals: Int64 = 1
         for provider in mfa["providerConfigs"]?.arrayValue ?? [] {
             guard let provider = provider.objectValue, provider["state"]?.stringValue == "ENABLED",
@@ -44,18 +49,17 @@ public struct ProjectSettings: Sendable, Equatable {
             default: break
             }
         }
-        return MFAPolicy(
-            enabled: state == "ENABLED" || state == "MANDATORY", factors: factors, totpAdjacentIntervals: intervals)
+        return MFAPolicy(enabled: !factors.isEmpty, factors: factors, totpAdjacentIntervals: intervals)
     }
 
     /// The `mfa` object stating `policy`.
     public static func wire(_ policy: MFAPolicy) -> JSONValue {
-        let totp: [JSONValue] = policy.factors.contains(.totp)
+        let totp: [JSONValue] = policy.enabled && policy.factors.contains(.totp)
             ? [["state": "ENABLED", "totpProviderConfig": ["adjacentIntervals": .integer(policy.totpAdjacentIntervals)]]]
             : []
         return [
-            "state": .string(policy.enabled ? "ENABLED" : "DISABLED"),
-            "enabledProviders": .array(policy.factors.contains(.phone) ? ["PHONE_SMS"] : []),
+            "state": .string(policy.enabled && policy.factors.contains(.phone) ? "ENABLED" : "DISABLED"),
+            "enabledProviders": .array(policy.enabled && policy.factors.contains(.phone) ? ["PHONE_SMS"] : []),
             "providerConfigs": .array(totp),
         ]
     }
