@@ -179,6 +179,8 @@ struct ProjectConfigAPITests {
             "blockingFunctions": ["triggers": ["beforeCreate": ["functionUri": "http://localhost/f"]]],
         ], path: path)
         #expect(functions.errorMessage?.hasPrefix("INVALID_CONFIG") == true, "\(functions.text)")
+        let none = try Self.patch(server, "blockingFunctions", ["blockingFunctions": [:] as [String: Any]], path: path)
+        #expect(none.status == 200 && (none.json["blockingFunctions"] as? [String: Any])?.isEmpty == true, "\(none.text)")
         #expect(server.stop() == 0)
     }
 

@@ -37,6 +37,8 @@ struct ProjectConfigRoutes {
                 try mask.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     .filter { !$0.hasPrefix("blockingFunctions") }.joined(separator: ",")
             }
+            // Only the (empty) blocking functions named: nothing to change.
+            if fields.isEmpty, paths?.isEmpty ?? true { return Responses.json(Self.emulatorShape(try config.get())) }
             let updated = try config.update(
                 fields, updateMask: paths.flatMap { $0.isEmpty ? nil : $0 }, by: try request.administrator())
             return Responses.json(Self.emulatorShape(updated))
