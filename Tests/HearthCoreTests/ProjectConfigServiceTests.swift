@@ -49,7 +49,8 @@ struct ProjectConfigServiceTests {
         for bad in [#"{"signIn":{"anonymous":{"enabled":"no"}}}"#, #"{"signIn":{"allowDuplicateEmails":true}}"#,
                     #"{"mfa":{"state":"SOMETIMES"}}"#,
                     #"{"mfa":{"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":11}}]}}"#,
-                    #"{"authorizedDomains":[""]}"#, #"{"signIn":{"anonymous":true}}"#] {
+                    #"{"authorizedDomains":[""]}"#, #"{"signIn":{"anonymous":true}}"#,
+                    #"{"smsRegionConfig":{"allowByDefault":{"disallowedRegions":["US"]}}}"#] {
             #expect(wireErrorCode { try ProjectConfigRules.check(json(bad)) } == .invalidConfig, "\(bad)")
         }
     }

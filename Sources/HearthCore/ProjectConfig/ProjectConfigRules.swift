@@ -130,11 +130,15 @@ public enum ProjectConfigRules {
 
     /// Checks every field of `settings` (a whole configuration as stored): unknown members are `INVALID_CONFIG`,
     /// values a field cannot take `INVALID_CONFIG` naming the field; what Hearth cannot do is refused rather than
-    /// stored (`signIn.allowDuplicateEmails: true`: Hearth keeps one account per email).
+    /// stored (`signIn.allowDuplicateEmails: true`: Hearth keeps one account per email; `smsRegionConfig`: it has
+    /// no SMS region policy).
     public static func check(_ settings: [String: JSONValue]) throws {
         for path in try leafPaths(of: settings) {
             guard let value = value(in: settings, at: path) else { continue }
             try checkLeaf(path, value)
+        }
+        if settings["smsRegionConfig"] != nil {
+            throw WireError(.invalidConfig, "smsRegionConfig is not supported: Hearth has no SMS region policy.")
         }
         if let mfa = settings["mfa"] { try invalidConfig("mfa") { try TenantRules.checkMFAConfig(mfa) } }
         if let policy = settings["passwordPolicyConfig"] {

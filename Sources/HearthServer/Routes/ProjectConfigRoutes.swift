@@ -28,19 +28,22 @@ struct ProjectConfigRoutes {
         router.add(.get, Self.emulatorPath, admin.handler { _ in Responses.json(Self.emulatorShape(try config.get())) })
         router.add(.patch, Self.emulatorPath, admin.handler { request in
             var fields = try RequestFields(json: request.body).values
-            let mask = try ProviderConfigRoutes.query(request).string("updateMask")
+            let named = try ProviderConfigRoutes.query(request).string("updateMask").map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            }
             // Hearth runs no blocking functions: an empty setting is what it has, anything else is refused.
-            if let functions = fields.removeValue(forKey: "blockingFunctions"), !Self.isEmpty(functions) {
+            let functions = fields.removeValue(forKey: "blockingFunctions")
+            if let functions, !Self.isEmpty(functions) {
                 throw WireError(.invalidConfig, "Hearth runs no blocking functions (blockingFunctions).")
             }
-            let paths = try mask.map { mask in
-                try mask.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.hasPrefix("blockingFunctions") }.joined(separator: ",")
-            }
+            let isFunctions = { (path: String) in path == "blockingFunctions" || path.hasPrefix("blockingFunctions.") }
+            let kept = named?.filter { !isFunctions($0) }
             // Only the (empty) blocking functions named: nothing to change.
-            if fields.isEmpty, paths?.isEmpty ?? true { return Responses.json(Self.emulatorShape(try config.get())) }
+            if functions != nil || named?.contains(where: isFunctions) == true, kept?.isEmpty ?? fields.isEmpty {
+                return Responses.json(Self.emulatorShape(try config.get()))
+            }
             let updated = try config.update(
-                fields, updateMask: paths.flatMap { $0.isEmpty ? nil : $0 }, by: try request.administrator())
+                fields, updateMask: kept?.joined(separator: ","), by: try request.administrator())
             return Responses.json(Self.emulatorShape(updated))
         })
     }
