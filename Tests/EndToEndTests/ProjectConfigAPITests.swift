@@ -88,6 +88,13 @@ struct ProjectConfigAPITests {
         let webAnonymous = try Self.client(server, "signUp", ["returnSecureToken": true])
         #expect(webAnonymous.errorMessage?.hasPrefix("ADMIN_ONLY_OPERATION") == true, "\(webAnonymous.text)")
         #expect(try Self.client(server, "signUp", ["email": "still@example.com", "password": "password-1"]).status == 200)
+        // A tenant keeps its own switches: the project's do not apply to calls naming it.
+        let made = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants",
+            ["displayName": "Own-Switches", "enableAnonymousUser": true], headers: Self.owner)
+        let tenant = try #require((made.json["name"] as? String)?.split(separator: "/").last.map(String.init), "\(made.text)")
+        let tenantAnonymous = try Self.client(server, "signUp", ["returnSecureToken": true, "tenantId": tenant])
+        #expect(tenantAnonymous.status == 200, "\(tenantAnonymous.text)")
 
         #expect(try Self.patch(server, "signIn.email.enabled", ["signIn": ["email": ["enabled": false]]]).status == 200)
         let signUp = try Self.client(server, "signUp", ["email": "new@example.com", "password": "password-1", "returnSecureToken": true])
