@@ -30,10 +30,11 @@ extension Settings {
         try checkKeys(of: "email", in: signIn, known: SignInFile.emailKeys, path: path, prefix: "signIn.")
     }
 
-    /// The config API settings the file declares (locked there): `signIn`'s switches as given, and the MFA policy
-    /// when `mfa` (or `HEARTH_MFA`) sets it.
+    /// The config API settings the file declares (locked there): `signIn`'s switches as given, the MFA policy
+    /// when `mfa` (or `HEARTH_MFA`) sets it, and the password policy (`passwords.policy`, else Firebase's default).
     var fileDeclaredConfig: FileDeclaredConfig {
         var declared = FileDeclaredConfig()
+        declared.settings["passwordPolicyConfig"] = passwords.policy.configForm
         let switches: [(String, Bool?)] = [
             ("signIn.anonymous.enabled", signIn?.anonymous?.enabled), ("signIn.email.enabled", signIn?.email?.enabled),
             ("signIn.email.passwordRequired", signIn?.email?.passwordRequired),

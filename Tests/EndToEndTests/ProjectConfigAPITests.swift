@@ -34,6 +34,9 @@ struct ProjectConfigAPITests {
         #expect(read.json["name"] as? String == "projects/demo-hearth/config")
         #expect((read.json["mfa"] as? [String: Any])?["state"] as? String == "ENABLED", "--dev allows both factors")
         #expect(((read.json["signIn"] as? [String: Any])?["anonymous"] as? [String: Any])?["enabled"] as? Bool == true)
+        #expect((read.json["passwordPolicyConfig"] as? [String: Any])?["passwordPolicyEnforcementState"] as? String == "OFF",
+                "Firebase's default policy, as the file leaves it: \(read.text)")
+        #expect((read.json["authorizedDomains"] as? [String])?.contains("localhost") == true)
 
         // Go: ProjectConfigToUpdate.MultiFactorConfig(...) sends the whole `mfa` under the mask `mfa`.
         let go = try Self.patch(server, "mfa", [
@@ -196,7 +199,7 @@ struct ProjectConfigAPITests {
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("hearth.json")
-        try Data(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"enabled":true,"factors":["phone"]}}"#.utf8).write(to: file)
+        try Data(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"enabled":true,"factors":["phone"]},"passwords":{"policy":{"enforcementState":"ENFORCE","minLength":10}}}"#.utf8).write(to: file)
         let bad = directory.appendingPathComponent("bad.json")
         try Data(#"{"signIn":{"anonymous":{"enable":false}}}"#.utf8).write(to: bad)
         let refused = try HearthProcess.run(["serve", "--dev", "--config", bad.path, "--data-dir", directory.path])
@@ -208,6 +211,9 @@ struct ProjectConfigAPITests {
         #expect(((read.json["signIn"] as? [String: Any])?["anonymous"] as? [String: Any])?["enabled"] as? Bool == false)
         #expect((read.json["mfa"] as? [String: Any])?["providerConfigs"] as? [Any] == nil
             || ((read.json["mfa"] as? [String: Any])?["providerConfigs"] as? [Any])?.isEmpty == true, "\(read.text)")
+        let policy = try #require(read.json["passwordPolicyConfig"] as? [String: Any])
+        #expect(policy["passwordPolicyEnforcementState"] as? String == "ENFORCE")
+        #expect(((policy["passwordPolicyVersions"] as? [[String: Any]])?.first?["customStrengthOptions"] as? [String: Any])?["minPasswordLength"] as? Int == 10)
         let anonymous = try FirebaseIOSClient(server: server).signUpAnonymously()
         #expect(anonymous.errorMessage?.hasPrefix("ADMIN_ONLY_OPERATION") == true, "\(anonymous.text)")
         for (mask, body, key) in [
