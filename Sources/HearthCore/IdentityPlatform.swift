@@ -23,6 +23,10 @@ public final class IdentityPlatform: Sendable {
     public let tenants: TenantService
     /// Identity Platform's provider-configuration API (`oauthIdpConfigs`, `defaultSupportedIdpConfigs`).
     public let providerConfigs: ProviderConfigService
+    /// Identity Platform's project configuration API (`/v2/projects/{p}/config`).
+    public let projectConfig: ProjectConfigService
+    /// The enforced configuration settings of each scope, cached for at most 5 s (shared by every scope's services).
+    public let configDirectory: ProjectConfigDirectory
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The identity providers `signInWithIdp` accepts.
@@ -57,13 +61,13 @@ public final class IdentityPlatform: Sendable {
             directory: directory)
         self.init(
             configuration, store: store, time: time, rateLimiter: rateLimiter, sessionKeys: sessionKeys,
-            identityProviders: identityProviders)
+            identityProviders: identityProviders, configDirectory: ProjectConfigDirectory(time: time))
     }
 
     /// Wires every service over `store` (the project's or a tenant's view), sharing the given instance-wide parts.
     private init(
         _ configuration: Configuration, store: any HearthStore, time: any TimeSource, rateLimiter: RateLimiter,
-        sessionKeys: SigningKeyRing, identityProviders: IdentityProviderRegistry
+        sessionKeys: SigningKeyRing, identityProviders: IdentityProviderRegistry, configDirectory: ProjectConfigDirectory
     ) {
         let project = configuration.project
         let audit = configuration.audit
@@ -83,7 +87,22 @@ public final class IdentityPlatform: Sendable {
         providerConfigs = ProviderConfigService(
             context: context, fileDeclared: identityProviders.providerIDs.compactMap(identityProviders.provider),
             changed: { identityProviders.directory?.forget($0) })
-        mfa = MFAService(context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits)
+        self.configDirectory = configDirectory
+        let projectConfig = ProjectConfigService(
+            context: context, file: configuration.fileConfig,
+            authorizedDomains: configuration.emailActions.authorizedDomainList, changed: { configDirectory.forget($0) })
+        self.projectConfig = projectConfig
+        let scope = store.scope
+        let configured = project.mfa
+        // Inside a transaction the policy is read through its reader (a second transaction could wait on the first).
+        mfa = MFAService(
+            context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits,
+            policy: { reader in
+                let settings = try? configDirectory.settings(in: scope) { scope in
+                    try reader.map(projectConfig.settings(from:)) ?? projectConfig.settings(in: scope)
+                }
+                return settings?.mfa ?? configured
+            })
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)
@@ -116,7 +135,13 @@ public final class IdentityPlatform: Sendable {
         guard scope != store.scope else { return self }
         return IdentityPlatform(
             configuration, store: store.scoped(to: scope), time: time, rateLimiter: rateLimiter,
-            sessionKeys: sessionKeys, identityProviders: identityProviders)
+            sessionKeys: sessionKeys, identityProviders: identityProviders, configDirectory: configDirectory)
+    }
+
+    /// The enforced configuration settings of this platform's scope (cached for at most 5 s,
+    /// ``ProjectConfigDirectory``).
+    public func configSettings() throws -> ProjectSettings {
+        try configDirectory.settings(in: store.scope, read: projectConfig.settings(in:))
     }
 
     /// The tenant these services act for; nil for the project itself.
@@ -165,6 +190,8 @@ extension IdentityPlatform {
         public var metrics: any MetricsRecording = NoMetrics()
         /// Whether the services record audit events, and how long they are kept.
         public var audit = AuditLog()
+        /// The project configuration settings the config file declares (locked in the config API).
+        public var fileConfig = FileDeclaredConfig()
 
         public init(project: ProjectConfiguration, passwords: any PasswordHashing) {
             self.project = project

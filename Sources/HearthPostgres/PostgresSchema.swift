@@ -31,6 +31,9 @@ enum PostgresSchema {
         Migration(
             version: 7, name: "SAML provider configurations; the SAML assertion ids seen (SQLite migration 15)",
             sql: version7),
+        Migration(
+            version: 8, name: "project configuration set through the config API, per scope (SQLite migration 16)",
+            sql: version8),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -430,5 +433,15 @@ enum PostgresSchema {
             CONSTRAINT saml_assertions_pkey PRIMARY KEY (tenant_id, assertion_key)
         );
         CREATE INDEX saml_assertions_expires ON saml_assertions (expires_at_millis);
+        """
+
+    /// The configuration set through the config API, as SQLite's migration 16.
+    static let version8 = """
+        CREATE TABLE project_config (
+            tenant_id TEXT COLLATE "C" NOT NULL,
+            settings TEXT NOT NULL,
+            updated_at_millis BIGINT NOT NULL,
+            CONSTRAINT project_config_pkey PRIMARY KEY (tenant_id)
+        );
         """
 }

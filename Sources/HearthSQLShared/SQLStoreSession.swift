@@ -112,7 +112,7 @@ public enum SQLCatalogue {
     public static var indexedLookups: [(name: String, statement: SQLStatement)] {
         oobCodeLookups + providerTokenRevocationLookups + limitCounterLookups + auditEventLookups
             + projectRecordLookups + mfaLookups + sessionLookups + tenantLookups
-            + providerConfigLookups + samlAssertionLookups
+            + providerConfigLookups + samlAssertionLookups + projectConfigLookups
     }
 }
 

@@ -54,6 +54,9 @@ enum Schema {
         migrator.register(15, "SAML provider configurations; the SAML assertion ids seen, until they expire") { db in
             try db.executeScript(version15)
         }
+        migrator.register(16, "project configuration set through the config API, per scope") { db in
+            try db.executeScript(version16)
+        }
         return migrator
     }
 
@@ -595,6 +598,16 @@ enum Schema {
     private static let providerConfigColumnsV14 = """
         tenant_id, kind, provider_id, display_name, enabled, client_id, issuer, client_secret, id_token_response, \
         code_response, created_at_millis, updated_at_millis
+        """
+
+    /// The configuration set through the config API (`/v2/projects/{p}/config`): one row per scope, its settings as
+    /// JSON text.
+    static let version16 = """
+        CREATE TABLE project_config (
+            tenant_id TEXT NOT NULL PRIMARY KEY,
+            settings TEXT NOT NULL,
+            updated_at_millis INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
         """
 
     /// The columns `accounts` had before migration 12, copied into its rebuilt table.

@@ -26,6 +26,7 @@ public final class IdentityServer: Sendable {
         AdminRoutes(platform: platform, edge: edge).register(in: &router)
         TenantRoutes(platform: platform, edge: edge).register(in: &router)
         ProviderConfigRoutes(platform: platform, edge: edge).register(in: &router)
+        ProjectConfigRoutes(platform: platform, edge: edge, development: options.development).register(in: &router)
         AuditRoutes(platform: platform, edge: edge).register(in: &router)
         EmailActionRoutes(platform: platform, options: options, edge: edge).register(in: &router)
         PasswordPolicyRoutes(policy: options.passwordPolicy, edge: edge).register(in: &router)

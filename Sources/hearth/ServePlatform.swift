@@ -51,6 +51,7 @@ struct ServePlatform {
         configuration.securityEvents = { serve.log($0.logLine) }
         configuration.metrics = operations.recording
         configuration.audit = settings.audit
+        configuration.fileConfig = settings.fileDeclaredConfig
         let measuredStore = operations.measured(store)
         do {
             let devProviders = try site.devIdentityProvider(development: settings.development).map {

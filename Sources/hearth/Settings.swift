@@ -130,6 +130,8 @@ struct Settings {
     var anonymousAccountDays = 30
     /// Code lifetimes and send limits of email actions, and the app name emails show (docs/CONFIGURATION.md, "Email actions").
     var emailActions = EmailActionFileSettings()
+    /// The project's sign-in switches (`signIn` in the config file; Settings+ProjectConfig.swift).
+    var signIn: SignInFile?
 
     /// `"anonymousAccounts": {"deleteAfterDays": 30}`.
     struct AnonymousAccountSettings: Decodable {
@@ -186,6 +188,7 @@ struct Settings {
         var logFormat: String?
         var shutdownDelaySeconds: Int?
         var audit: AuditFile?
+        var signIn: SignInFile?
     }
 
     private static let fileKeys: Set<String> = [
@@ -193,7 +196,7 @@ struct Settings {
         "apiKeys", "googleClientIds", "googleIssuers", "apple", "oidcProviders", "mfa", "sms", "trustedProxies",
         "trustedOrigins", "rateLimits", "encryptionKeyFile", "encryptionKeyPreviousFile", "outbound", "http", "sessions",
         "anonymousAccounts", "emailActions", "passwords", "email", "emailPrivacy", "passwordLockout",
-        "metrics", "logFormat", "shutdownDelaySeconds", "audit", "console",
+        "metrics", "logFormat", "shutdownDelaySeconds", "audit", "console", "signIn",
     ]
 
     /// The options of every command that opens the store.
@@ -255,6 +258,8 @@ struct Settings {
             try applyLimits(mfa)
         }
         if let fileSMS = file.sms { sms = fileSMS }
+        try Self.checkSignInKeys(in: object, path: path)
+        signIn = file.signIn ?? signIn
         try applyEmail(file.email, fileObject: object, path: path)
         trustedProxies = file.trustedProxies ?? trustedProxies
         trustedOrigins = file.trustedOrigins ?? trustedOrigins

@@ -62,6 +62,30 @@ struct TwoInstanceTests {
         #expect(gone.errorMessage?.hasPrefix("TENANT_NOT_FOUND") == true, "\(gone.text)")
     }
 
+    @Test("a configuration change on A is enforced on B within the 5 s bound: anonymous sign-up off, then on again")
+    func configAcross() throws {
+        let pair = try InstancePair()
+        func signUpOnB() throws -> HTTPResult { try FirebaseIOSClient(server: pair.b).signUpAnonymously() }
+        #expect(try signUpOnB().status == 200, "B has read the configuration (and cached it)")
+        func patch(_ enabled: Bool) throws {
+            let answer = try ProjectConfigAPITests.patch(
+                pair.a, "signIn.anonymous.enabled", ["signIn": ["anonymous": ["enabled": enabled]]])
+            #expect(answer.status == 200, "\(answer.text)")
+        }
+        try patch(false)
+        #expect(try FirebaseIOSClient(server: pair.a).signUpAnonymously().errorMessage?.hasPrefix("ADMIN_ONLY_OPERATION") == true,
+                "A, which wrote it, enforces it at once")
+        // The bound is 5 s (ProjectConfigDirectory's cache); 3 s more for the requests themselves on a loaded machine.
+        let refused = try ProviderConfigTwoInstanceTests.poll(for: 8, signUpOnB) { $0.status == 400 }
+        #expect(refused.errorMessage?.hasPrefix("ADMIN_ONLY_OPERATION") == true, "\(refused.text)")
+        let read = try pair.b.request("GET", ProjectConfigAPITests.config, headers: ProjectConfigAPITests.owner)
+        #expect(((read.json["signIn"] as? [String: Any])?["anonymous"] as? [String: Any])?["enabled"] as? Bool == false,
+                "B's GET reads the store: \(read.text)")
+        try patch(true)
+        let again = try ProviderConfigTwoInstanceTests.poll(for: 8, signUpOnB) { $0.status == 200 }
+        #expect(again.status == 200, "\(again.text)")
+    }
+
     @Test("disabling, revoking and deleting through B's admin API are refused on A at the next refresh")
     func revocationAcross() throws {
         let pair = try InstancePair()

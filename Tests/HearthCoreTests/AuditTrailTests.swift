@@ -202,6 +202,10 @@ struct AuditTrailTests {
             return Expected(
                 kind: kind, provider: "oidc.audit", client: nil, actor: serviceAccount, detail: detail,
                 secrets: [secret])
+        case .projectConfigUpdated:
+            _ = try f.platform.projectConfig.update(
+                ["signIn": ["anonymous": ["enabled": false]]], updateMask: "signIn.anonymous.enabled", by: adminCaller)
+            return Expected(kind: kind, client: nil, actor: serviceAccount, detail: "fields=signIn.anonymous.enabled")
         default:
             Issue.record("no scenario records \(kind)")
             return Expected(kind: kind)

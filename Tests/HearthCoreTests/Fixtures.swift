@@ -112,7 +112,7 @@ struct TestPlatform {
         passwords: TestPasswordHasher = TestPasswordHasher(), passwordLockouts: PasswordLockouts = PasswordLockouts(),
         emailSender: any EmailSender = UnavailableEmailSender(), emailActions: EmailActionSettings = EmailActionSettings(),
         emailEnumerationProtection: Bool = true, securityEvents: @escaping @Sendable (SecurityEvent) -> Void = { _ in },
-        rerunsWriteBodies: Bool = false, audit: AuditLog = AuditLog(),
+        rerunsWriteBodies: Bool = false, audit: AuditLog = AuditLog(), fileConfig: FileDeclaredConfig = FileDeclaredConfig(),
         wrapStore: (any HearthStore) -> any HearthStore = { $0 }
     ) throws {
         self.passwords = passwords
@@ -147,6 +147,7 @@ struct TestPlatform {
         configuration.emailActions = emailActions
         configuration.securityEvents = securityEvents
         configuration.audit = audit
+        configuration.fileConfig = fileConfig
         let platformStore = wrapStore(rerunsWriteBodies ? RerunningStore(store) : store)
         let devProviders = try devConfiguration.map { [time] in
             try DevProviders(google: $0, apple: nil, store: platformStore, time: time)

@@ -144,6 +144,22 @@ struct StoreCopyTests {
         }
     }
 
+    @Test("copies the configuration the config API set, the project's and a tenant's")
+    func copiesProjectConfig() throws {
+        let source = InMemoryStore()
+        let project = ProjectConfigRecord(settings: #"{"signIn":{"anonymous":{"enabled":false}}}"#, updatedAtMillis: 3)
+        let tenant = ProjectConfigRecord(settings: "{}", updatedAtMillis: 4)
+        try source.write { writer in
+            try writer.putProjectConfig(project)
+            try writer.insertTenant(Tenant(id: "t-1", createdAtMillis: 1, updatedAtMillis: 1))
+        }
+        try source.scoped(to: try .tenant("t-1")).write { try $0.putProjectConfig(tenant) }
+        let target = InMemoryStore()
+        _ = try StoreCopy(from: source, to: target).run()
+        #expect(try target.read { try $0.projectConfig() } == project)
+        #expect(try target.scoped(to: try .tenant("t-1")).read { try $0.projectConfig() } == tenant)
+    }
+
     @Test("what is written to the source during the copy is not in it: the copy is the snapshot it began with")
     func writesDuringTheCopy() throws {
         let source = try Self.source()

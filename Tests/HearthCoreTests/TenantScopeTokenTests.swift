@@ -104,7 +104,7 @@ struct TenantScopeTokenTests {
     @Test("a tenant's switches refuse client calls with the emulator's codes")
     func switches() throws {
         var tenant = Tenant(id: "t", createdAtMillis: 0, updatedAtMillis: 0)
-        func code(_ use: TenantClientUse) -> ErrorCode? { wireErrorCode { try tenant.permit(use) } }
+        func code(_ use: SignInUse) -> ErrorCode? { wireErrorCode { try tenant.permit(use) } }
         #expect(code(.other) == nil)
         #expect(code(.signUp(withPassword: true)) == .operationNotAllowed)
         #expect(code(.signUp(withPassword: false)) == .adminOnlyOperation)
@@ -113,7 +113,7 @@ struct TenantScopeTokenTests {
         tenant.allowPasswordSignup = true
         tenant.enableAnonymousUser = true
         tenant.enableEmailLinkSignin = true
-        for use in [TenantClientUse.other, .signUp(withPassword: true), .signUp(withPassword: false), .passwordSignIn,
+        for use in [SignInUse.other, .signUp(withPassword: true), .signUp(withPassword: false), .passwordSignIn,
                     .emailLinkSignIn] {
             #expect(code(use) == nil)
         }

@@ -15,7 +15,7 @@ import Testing
         let fixture = try ServerFixture()
         let paths = [
             "/identitytoolkit.googleapis.com/v1/accounts:sendPasskeyChallenge",
-            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config",
+            "/identitytoolkit.googleapis.com/v2/defaultSupportedIdps",
             "/identitytoolkit.googleapis.com/v2/passwordPolicy/unknown",
             "/www.googleapis.com/identitytoolkit/v3/relyingparty/signOutUser",
             "/www.googleapis.com/identitytoolkit/v3/relyingparty/somethingElse",

@@ -73,7 +73,7 @@ struct SQLiteStoreTests {
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(
             try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
-                == Array(1...15))
+                == Array(1...16))
         #expect(
             try connection.queryFirst("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'accounts_phone_number'") {
                 $0.int(0)
@@ -84,8 +84,8 @@ struct SQLiteStoreTests {
         #expect(
             tables == [
                 "accounts", "audit_events", "dev_accounts", "dev_grants", "identities", "legacy_refresh_tokens", "limit_counters",
-                "mfa_enrollments", "mfa_pending_sign_ins", "oob_codes", "provider_configs", "provider_token_revocations",
-                "refresh_sessions", "saml_assertions",
+                "mfa_enrollments", "mfa_pending_sign_ins", "oob_codes", "project_config", "provider_configs",
+                "provider_token_revocations", "refresh_sessions", "saml_assertions",
                 "schema_migrations", "service_accounts", "signing_keys", "tenants", "verification_sessions",
             ])
     }
@@ -160,7 +160,7 @@ struct SQLiteStoreTests {
         store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...15))
+        #expect(try after.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...16))
         #expect(try after.queryAll("PRAGMA foreign_key_check") { _ in 0 }.isEmpty)
         #expect(try after.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }

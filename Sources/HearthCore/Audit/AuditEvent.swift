@@ -113,13 +113,16 @@ public struct AuditEventKind: RawRepresentable, Hashable, Sendable, Comparable, 
     public static let providerConfigCreated = Self(rawValue: "provider_config_created")
     public static let providerConfigUpdated = Self(rawValue: "provider_config_updated")
     public static let providerConfigDeleted = Self(rawValue: "provider_config_deleted")
+    /// The configuration was changed through the config API (`detail`: `fields=<the update mask's paths>`; never a
+    /// value).
+    public static let projectConfigUpdated = Self(rawValue: "project_config_updated")
 
     /// Every kind, for filters and tests.
     public static let all: [Self] = [
         .signIn, .signInFailed, .signUp, .link, .unlink, .factorEnrolled, .factorRemoved, .mfaFailed, .lockout,
         .sessionsRevoked, .passwordChanged, .emailChanged, .accountCreated, .accountUpdated, .accountDisabled,
         .accountEnabled, .claimsChanged, .accountDeleted, .keyRotated, .tenantCreated, .tenantUpdated, .tenantDeleted,
-        .providerConfigCreated, .providerConfigUpdated, .providerConfigDeleted,
+        .providerConfigCreated, .providerConfigUpdated, .providerConfigDeleted, .projectConfigUpdated,
     ]
 }
 

@@ -97,13 +97,14 @@ extension MFAService {
             }
             guard let code = verification.verificationCode, !code.isEmpty else { throw WireError(.missingCode) }
             let now = time.nowSeconds
+            let window = policy().totpAdjacentIntervals
             enrolled = try transaction(caller) { writer, ledger -> WriteOutcome<SignedIn> in
                 try requireClientUnlocked(caller, ledger)
                 let hash = Identifiers.hash(sessionInfo)
                 guard let session = try writer.verificationSession(hash: hash), session.purpose == .totpEnrollment,
                     session.localID == localID, let secret = session.totpSecret
                 else { throw WireError(.invalidSessionInfo) }
-                let step = totp.matchingStep(code: code, secret: secret, at: now)
+                let step = totp.matchingStep(code: code, secret: secret, at: now, window: window)
                 let (attempt, after) = session.attempt(
                     codeMatches: step != nil, atMillis: time.nowMillis, maximumAttempts: limits.phoneCodeAttempts)
                 switch attempt {

@@ -89,8 +89,11 @@ extension MFAService {
 
     /// Checks a TOTP code against an enrolled factor; a code is accepted at most once (its time step
     /// must be later than the last one used), and the accepted step is recorded in `enrollment`.
-    func checkTOTPCode(_ code: String, secret: [UInt8], enrollment: inout MFAEnrollment, now: Int64) -> CodeCheck {
-        guard let step = totp.matchingStep(code: code, secret: secret, at: now) else {
+    /// `window`: the adjacent steps accepted (the policy's `totpAdjacentIntervals`).
+    func checkTOTPCode(_ code: String, secret: [UInt8], enrollment: inout MFAEnrollment, now: Int64, window: Int64)
+        -> CodeCheck
+    {
+        guard let step = totp.matchingStep(code: code, secret: secret, at: now, window: window) else {
             return .wrong(WireError(.invalidCode, "The verification code is wrong."))
         }
         guard enrollment.acceptTOTP(step: step) else {

@@ -32,7 +32,8 @@ extension MFAService {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else {
             throw WireError(.missingCredential, "Please set MFA Pending Credential.")
         }
-        let attempt = try SignInAttempt(request, policy: project.mfa)
+        let policy = policy()
+        let attempt = try SignInAttempt(request, policy: policy)
         let pendingHash = Identifiers.hash(credential)
         let now = time.nowSeconds
         let takes = RateLimitTakes(limiter)
@@ -80,7 +81,9 @@ extension MFAService {
                 guard let index = account.mfaEnrollments.firstIndex(where: { $0.enrollmentID == enrollmentID }),
                     account.mfaEnrollments[index].kind == .totp, let secret = account.mfaEnrollments[index].totpSecret
                 else { throw WireError(.mfaEnrollmentNotFound) }
-                outcome = checkTOTPCode(code, secret: secret, enrollment: &account.mfaEnrollments[index], now: now)
+                outcome = checkTOTPCode(
+                    code, secret: secret, enrollment: &account.mfaEnrollments[index], now: now,
+                    window: policy.totpAdjacentIntervals)
                 usedIndex = index
             }
 

@@ -50,13 +50,23 @@ public final class MFAService: Sendable {
     let report: @Sendable (SecurityEvent) -> Void
     let audit: AuditRecorder
     let totp = TOTP()
+    /// The MFA policy in force (the configuration's, cached; ``IdentityPlatform/configSettings()``): read through
+    /// the reader given (inside a transaction, which must not open another), else through a read of its own.
+    let policyReading: @Sendable ((any StoreReader)?) -> MFAPolicy
 
     /// - Parameters:
     ///   - context: the project, store and clock; its rate limiter's `mfaPerAccount` bucket; its security events
     ///     receive lockouts and exhausted quotas once committed; its audit log records factors enrolled and
     ///     removed, second-factor sign-ins, wrong codes and lockouts.
     ///   - sms: delivers the codes of phone factors.
-    public init(context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits) {
+    ///   - policy: the MFA policy in force at each call, read through the transaction's reader when one is given;
+    ///     the project's configured one when not given.
+    public init(
+        context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits,
+        policy: (@Sendable ((any StoreReader)?) -> MFAPolicy)? = nil
+    ) {
+        let configured = context.project.mfa
+        policyReading = policy ?? { _ in configured }
         audit = context.auditRecorder
         project = context.project
         store = context.store
@@ -72,9 +82,10 @@ public final class MFAService: Sendable {
 
     /// The factors that must be offered at sign-in: enrolled factors of kinds the project allows, or
     /// none when MFA is disabled.
-    func requiredFactors(of account: Account) -> [MFAEnrollment] {
-        guard project.mfa.enabled else { return [] }
-        return account.mfaEnrollments.filter { project.mfa.factors.contains($0.factor) }
+    func requiredFactors(of account: Account, in reader: any StoreReader) -> [MFAEnrollment] {
+        let policy = policyReading(reader)
+        guard policy.enabled else { return [] }
+        return account.mfaEnrollments.filter { policy.factors.contains($0.factor) }
     }
 
     /// Records a sign-in waiting for its second factor (inside the sign-in's transaction) and returns the
@@ -87,7 +98,7 @@ public final class MFAService: Sendable {
             MFAPendingSignIn(
                 credentialHash: Identifiers.hash(credential), localID: account.localID, signInProvider: signInProvider,
                 expiresAt: time.nowSeconds + limits.pendingCredentialLifetime, createdAtMillis: time.nowMillis))
-        return (credential, requiredFactors(of: account).map { $0.wireInfo(masked: true) })
+        return (credential, requiredFactors(of: account, in: writer).map { $0.wireInfo(masked: true) })
     }
 
     /// Whether an SMS verification session is still open (not used, not expired), for the development
@@ -98,6 +109,9 @@ public final class MFAService: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The policy in force, read outside any transaction.
+    func policy() -> MFAPolicy { policyReading(nil) }
 
     static let tooManyRequests = WireError(.tooManyAttemptsTryLater, "Too many requests; try again later.")
     static let factorLocked = WireError(
@@ -146,7 +160,7 @@ public final class MFAService: Sendable {
     }
 
     func requireFactor(_ factor: MFAPolicy.Factor) throws {
-        try Self.requireFactor(factor, project.mfa)
+        try Self.requireFactor(factor, policy())
     }
 
     static func requireFactor(_ factor: MFAPolicy.Factor, _ policy: MFAPolicy) throws {

@@ -91,6 +91,16 @@ public struct PasswordPolicy: Sendable, Equatable {
     }
 
     /// The body of `GET /v2/passwordPolicy`, in the shape the web SDK's `validatePassword` reads.
+    /// The policy as the project configuration answers it (`passwordPolicyConfig`: the enforcement state, one version
+    /// with its strength options, `forceUpgradeOnSignin`).
+    public var configForm: JSONValue {
+        .object([
+            "passwordPolicyEnforcementState": .string(enforcementState.rawValue),
+            "passwordPolicyVersions": [["customStrengthOptions": wireForm.objectValue?["customStrengthOptions"] ?? [:]]],
+            "forceUpgradeOnSignin": false,
+        ])
+    }
+
     public var wireForm: JSONValue {
         .object([
             "customStrengthOptions": .object([

@@ -57,7 +57,7 @@ struct SignInCompletion {
         if found.isNew {
             try audit.record(.signUp, localID: localID, provider: provider, by: context.caller, in: writer)
         }
-        if authentication.asksSecondFactor, !mfa.requiredFactors(of: account).isEmpty {
+        if authentication.asksSecondFactor, !mfa.requiredFactors(of: account, in: writer).isEmpty {
             try save(account, isNew: found.isNew, context)
             try audit.record(
                 .signIn, localID: localID, provider: provider, by: context.caller,

@@ -78,6 +78,8 @@ public final class InMemoryStore: HearthStore {
         var samlAssertions: [String: Int64] = [:]
         /// Audit events by id, ascending (byte order).
         var auditEvents: [AuditEvent] = []
+        /// What the config API set for the scope.
+        var projectConfig: ProjectConfigRecord?
     }
 
     /// One read or write transaction over a private copy of the state.
@@ -212,6 +214,8 @@ public final class InMemoryStore: HearthStore {
             let after = id.map { cursor in sorted.filter { cursor.utf8.lexicographicallyPrecedes($0.id.utf8) } }
             return Array((after ?? sorted).prefix(max(1, limit)))
         }
+
+        func projectConfig() throws -> ProjectConfigRecord? { records.projectConfig }
 
         // MARK: Accounts
 
@@ -384,6 +388,10 @@ public final class InMemoryStore: HearthStore {
 
         func deleteProviderConfig(kind: ProviderConfigRecord.Kind, id: String) throws -> Bool {
             records.providerConfigs[kind]?.removeValue(forKey: id) != nil
+        }
+
+        func putProjectConfig(_ config: ProjectConfigRecord) throws {
+            records.projectConfig = config
         }
 
         // MARK: Tenants

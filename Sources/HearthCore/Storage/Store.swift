@@ -156,6 +156,11 @@ public protocol StoreReader {
     /// starts at the beginning), in that order: a page of the scope's listing.
     func providerConfigs(kind: ProviderConfigRecord.Kind, after id: String?, limit: Int) throws -> [ProviderConfigRecord]
 
+    // MARK: Project configuration (scoped)
+
+    /// The configuration the config API gave the scope (``ProjectConfigRecord``); `nil` while it was never set.
+    func projectConfig() throws -> ProjectConfigRecord?
+
     // MARK: Audit log
 
     /// At most `query.limit` events (at least 1) matching every filter `query` gives, newest first (by id,
@@ -341,6 +346,11 @@ public protocol StoreWriter: StoreReader {
     func updateProviderConfig(_ config: ProviderConfigRecord) throws
     /// Deletes the scope's configuration `kind`/`id`; returns whether it existed.
     @discardableResult func deleteProviderConfig(kind: ProviderConfigRecord.Kind, id: String) throws -> Bool
+
+    // MARK: Project configuration (scoped)
+
+    /// Stores `config` as the scope's configuration, replacing the one it had (if any).
+    func putProjectConfig(_ config: ProjectConfigRecord) throws
 
     // MARK: Audit log
 

@@ -180,6 +180,7 @@ public struct StoreCopy {
             copied.providerConfigs += page.count
             progress(copied)
         }
+        if let config = try snapshot.projectConfig() { try scopedTarget.write { try $0.putProjectConfig(config) } }
     }
 
     /// Copies the project-wide records `snapshot` holds.

@@ -67,10 +67,14 @@ public struct MFAPolicy: Sendable, Equatable {
     public var enabled: Bool
     /// The kinds that may be enrolled (and used) while enabled.
     public var factors: Set<Factor>
+    /// How many 30-second steps before and after the current one a TOTP code may be from (Firebase's
+    /// `totpProviderConfig.adjacentIntervals`).
+    public var totpAdjacentIntervals: Int64
 
-    public init(enabled: Bool, factors: Set<Factor>) {
+    public init(enabled: Bool, factors: Set<Factor>, totpAdjacentIntervals: Int64 = 1) {
         self.enabled = enabled
         self.factors = factors
+        self.totpAdjacentIntervals = totpAdjacentIntervals
     }
 
     public static let disabled = MFAPolicy(enabled: false, factors: [])

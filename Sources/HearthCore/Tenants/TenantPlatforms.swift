@@ -62,37 +62,15 @@ public final class TenantPlatforms: Sendable {
     }
 }
 
-/// What a client call does, as far as a tenant's switches are concerned (``Tenant/permit(_:)``).
-public enum TenantClientUse: Sendable, Equatable {
-    /// `accounts:signUp` with an email, a password or an ID token (`withPassword`), or anonymous.
-    case signUp(withPassword: Bool)
-    /// `accounts:signInWithPassword`, `accounts:resetPassword`.
-    case passwordSignIn
-    /// `accounts:signInWithEmailLink`, and `sendOobCode` for `EMAIL_SIGNIN`.
-    case emailLinkSignIn
-    /// Any other client call.
-    case other
-}
-
 extension Tenant {
-    /// Refuses a client call the tenant's switches forbid, with the emulator's codes: `PROJECT_DISABLED` for every
-    /// call while `disableAuth`; `OPERATION_NOT_ALLOWED` for a password sign-up without `allowPasswordSignup` and an
-    /// email-link sign-in without `enableEmailLinkSignin`; `PASSWORD_LOGIN_DISABLED` for a password sign-in without
-    /// `allowPasswordSignup`; `ADMIN_ONLY_OPERATION` for an anonymous sign-up without `enableAnonymousUser`. Admin
-    /// calls are not checked.
-    public func permit(_ use: TenantClientUse) throws {
-        guard !disableAuth else { throw WireError(.projectDisabled, "Sign-in is disabled for this tenant.") }
-        switch use {
-        case .signUp(withPassword: true) where !allowPasswordSignup:
-            throw WireError(.operationNotAllowed, "Password sign-up is disabled for this tenant.")
-        case .signUp(withPassword: false) where !enableAnonymousUser:
-            throw WireError(.adminOnlyOperation, "Anonymous sign-up is disabled for this tenant.")
-        case .passwordSignIn where !allowPasswordSignup:
-            throw WireError(.passwordLoginDisabled, "Password sign-in is disabled for this tenant.")
-        case .emailLinkSignIn where !enableEmailLinkSignin:
-            throw WireError(.operationNotAllowed, "Email link sign-in is disabled for this tenant.")
-        default:
-            break
-        }
+    /// The tenant's switches: `disableAuth`, `allowPasswordSignup` (password sign-up and sign-in),
+    /// `enableEmailLinkSignin`, `enableAnonymousUser`.
+    public var switches: SignInSwitches {
+        SignInSwitches(
+            disabled: disableAuth, password: allowPasswordSignup, emailLink: enableEmailLinkSignin,
+            anonymous: enableAnonymousUser, subject: "this tenant")
     }
+
+    /// Refuses a client call the tenant's switches forbid (``SignInSwitches/permit(_:)``).
+    public func permit(_ use: SignInUse) throws { try switches.permit(use) }
 }

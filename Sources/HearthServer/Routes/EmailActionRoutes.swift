@@ -54,7 +54,7 @@ struct EmailActionRoutes {
     }
 
     /// What a client `sendOobCode` does, for a tenant's switches: an `EMAIL_SIGNIN` link is an email-link sign-in.
-    @Sendable static func sendOobCodeUse(_ fields: RequestFields) throws -> TenantClientUse {
+    @Sendable static func sendOobCodeUse(_ fields: RequestFields) throws -> SignInUse {
         try fields.string("requestType") == "EMAIL_SIGNIN" ? .emailLinkSignIn : .other
     }
 

@@ -144,7 +144,7 @@ struct IdentityToolkitRoutes {
     /// without `tenantId`, else the tenant's once its switches allow what `use` says the call does), the request's
     /// JSON fields and its caller (``HTTPRequest/endUser``).
     static func json(
-        _ scopes: Scopes, use: @escaping @Sendable (RequestFields) throws -> TenantClientUse = { _ in .other },
+        _ scopes: Scopes, use: @escaping @Sendable (RequestFields) throws -> SignInUse = { _ in .other },
         _ operation: @escaping @Sendable (IdentityPlatform, RequestFields, Caller) throws -> any Encodable
     ) -> HTTPResponder {
         { request in
@@ -168,7 +168,7 @@ struct IdentityToolkitRoutes {
 
     /// What a client `signUp` does, for a tenant's switches: with an email, a password or an ID token it makes or
     /// links a password account, else an anonymous one (as the emulator tells them apart).
-    @Sendable static func signUpUse(_ fields: RequestFields) throws -> TenantClientUse {
+    @Sendable static func signUpUse(_ fields: RequestFields) throws -> SignInUse {
         let withPassword = try ["email", "password", "idToken"].contains { try fields.string($0) != nil }
         return .signUp(withPassword: withPassword)
     }

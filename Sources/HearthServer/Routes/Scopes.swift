@@ -15,9 +15,13 @@ struct Scopes: Sendable {
     }
 
     /// The services of a client call with `fields`: its `tenantId`'s, once the tenant's switches allow `use`
-    /// (``Tenant/permit(_:)``).
-    func client(_ fields: RequestFields, _ use: TenantClientUse) throws -> IdentityPlatform {
-        guard let id = try Self.tenantID(fields) else { return project }
+    /// (``Tenant/permit(_:)``); without one the project's, once the configuration's switches allow it
+    /// (``IdentityPlatform/configSettings()``, cached for at most 5 s; only calls that sign up or sign in ask).
+    func client(_ fields: RequestFields, _ use: SignInUse) throws -> IdentityPlatform {
+        guard let id = try Self.tenantID(fields) else {
+            if use != .other { try project.configSettings().switches.permit(use) }
+            return project
+        }
         let (tenant, platform) = try tenants.tenant(id)
         try tenant.permit(use)
         return platform

@@ -1,0 +1,59 @@
+import HearthCommandLine
+import HearthCore
+import HearthProtocol
+
+extension Settings {
+    /// `"signIn": {"anonymous": {"enabled": false}, "email": {"enabled": true, "passwordRequired": false}}`: the
+    /// project's sign-in switches, as the config API names them (docs/CONFIGURATION.md, "Project configuration").
+    /// Each switch the file gives is locked in the config API.
+    struct SignInFile: Decodable {
+        struct Switch: Decodable {
+            var enabled: Bool?
+        }
+        struct Email: Decodable {
+            var enabled: Bool?
+            var passwordRequired: Bool?
+        }
+        var anonymous: Switch?
+        var email: Email?
+
+        static let keys: Set<String> = ["anonymous", "email"]
+        static let switchKeys: Set<String> = ["enabled"]
+        static let emailKeys: Set<String> = ["enabled", "passwordRequired"]
+    }
+
+    /// Refuses unknown keys of `signIn` and its objects.
+    static func checkSignInKeys(in object: [String: Any], path: String) throws {
+        try checkKeys(of: "signIn", in: object, known: SignInFile.keys, path: path)
+        guard let signIn = object["signIn"] as? [String: Any] else { return }
+        try checkKeys(of: "anonymous", in: signIn, known: SignInFile.switchKeys, path: path, prefix: "signIn.")
+        try checkKeys(of: "email", in: signIn, known: SignInFile.emailKeys, path: path, prefix: "signIn.")
+    }
+
+    /// The config API settings the file declares (locked there): `signIn`'s switches as given, the MFA policy
+    /// when `mfa` (or `HEARTH_MFA`) sets it, and the password policy (`passwords.policy`, else Firebase's default).
+    var fileDeclaredConfig: FileDeclaredConfig {
+        var declared = FileDeclaredConfig()
+        declared.settings["passwordPolicyConfig"] = passwords.policy.configForm
+        let switches: [(String, Bool?)] = [
+            ("signIn.anonymous.enabled", signIn?.anonymous?.enabled), ("signIn.email.enabled", signIn?.email?.enabled),
+            ("signIn.email.passwordRequired", signIn?.email?.passwordRequired),
+        ]
+        for (path, value) in switches {
+            guard let value else { continue }
+            declared.settings = ProjectConfigRules.merged(
+                declared.settings, with: Self.nested(path, .bool(value)), paths: [path])
+            declared.keys[path] = path
+        }
+        if mfaFactors != nil {
+            declared.settings["mfa"] = ProjectSettings.wire(mfaPolicy)
+            declared.keys["mfa"] = "mfa"
+        }
+        return declared
+    }
+
+    /// `{"a": {"b": value}}` for the path `a.b`.
+    private static func nested(_ path: String, _ value: JSONValue) -> [String: JSONValue] {
+        path.split(separator: ".").reversed().reduce(value) { inner, key in .object([String(key): inner]) }.objectValue ?? [:]
+    }
+}
