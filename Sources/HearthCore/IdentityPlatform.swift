@@ -99,7 +99,7 @@ public final class IdentityPlatform: Sendable {
             context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits,
             policy: { reader in
                 let settings = try? configDirectory.settings(in: scope) { scope in
-                    try reader.map(projectConfig.settings(from:)) ?? projectConfig.settings(in: scope)
+                    try reader.map { try projectConfig.settings(from: $0, in: scope) } ?? projectConfig.settings(in: scope)
                 }
                 return settings?.mfa ?? configured
             })

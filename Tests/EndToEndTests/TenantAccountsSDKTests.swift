@@ -132,14 +132,18 @@ struct TenantAccountsSDKTests {
         #expect(switches["missing_tenant_admin"] as? String == "TenantNotFoundError")
     }
 
-    @Test("signInWithIdp (dev Google) and TOTP second factors in a tenant: enrol, sign in, finish; other scopes refused")
+    @Test("signInWithIdp (dev Google) and TOTP second factors in a tenant whose mfaConfig enables them: enrol, sign in, finish; other scopes refused; a tenant's own mfaConfig decides, not the project's")
     func googleAndSecondFactorInTenant() throws {
         let server = HearthProcess()
         try server.start()
         let owner = [("Authorization", "Bearer owner")]
+        let totp: [String: Any] = [
+            "state": "ENABLED", "providerConfigs": [["state": "ENABLED", "totpProviderConfig": ["adjacentIntervals": 1]]],
+        ]
         let made = try server.postJSON(
-            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants", ["displayName": "Google-Tenant"], headers: owner)
-        let tenant = try #require((made.json["name"] as? String)?.split(separator: "/").last.map(String.init))
+            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants", ["displayName": "Google-Tenant", "mfaConfig": totp],
+            headers: owner)
+        let tenant = try #require((made.json["name"] as? String)?.split(separator: "/").last.map(String.init), "\(made.text)")
         let client = MFATests.Client(server: server)
         func google(_ scope: [String: Any]) throws -> HTTPResult {
             let idToken = try DevGoogle(server: server).signIn(email: "gina@example.com").idToken
@@ -148,6 +152,24 @@ struct TenantAccountsSDKTests {
                 "returnSecureToken": true,
             ].merging(scope) { $1 })
         }
+        // The project (--dev) enables both factors, but a tenant with the default mfaConfig (DISABLED) has none.
+        let plain = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants", ["displayName": "Plain-Tenant"], headers: owner)
+        let plainTenant = try #require((plain.json["name"] as? String)?.split(separator: "/").last.map(String.init))
+        let plainUser = try SignedIn(google(["tenantId": plainTenant]))
+        for info in [["totpEnrollmentInfo": [:] as [String: Any]], ["phoneEnrollmentInfo": ["phoneNumber": "+15555550101"]]] {
+            let refused = try client.v2("mfaEnrollment:start", ["idToken": plainUser.idToken, "tenantId": plainTenant].merging(info) { $1 })
+            #expect(refused.status == 400 && refused.text.contains("OPERATION_NOT_ALLOWED"), "\(refused.text)")
+        }
+        // Enabled through the tenant API, TOTP enrolment starts at once on this instance.
+        let patched = try server.request(
+            "PATCH", "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants/\(plainTenant)?updateMask=mfaConfig",
+            headers: owner + [("Content-Type", "application/json")],
+            body: try JSONSerialization.data(withJSONObject: ["mfaConfig": totp]))
+        #expect(patched.status == 200, "\(patched.text)")
+        let allowed = try client.v2(
+            "mfaEnrollment:start", ["idToken": plainUser.idToken, "tenantId": plainTenant, "totpEnrollmentInfo": [:]])
+        #expect(allowed.status == 200, "\(allowed.text)")
         let inTenant = try SignedIn(google(["tenantId": tenant]))
         #expect((JWTParts.claims(inTenant.idToken)["firebase"] as? [String: Any])?["tenant"] as? String == tenant)
         let inProject = try SignedIn(google([:]))

@@ -156,4 +156,28 @@ struct ProjectConfigServiceTests {
         let tenant = Tenant(id: "t", allowPasswordSignup: false, enableAnonymousUser: false, createdAtMillis: 0, updatedAtMillis: 0)
         #expect(tenant.switches.disabled == false && tenant.switches.password == project.password)
     }
+    @Test("a tenant's settings are its own record's: its mfaConfig and switches, not the project's; a gone tenant has none")
+    func tenantSettings() throws {
+        let test = try TestPlatform(mfa: .allFactors)
+        let made = try test.platform.tenants.create(
+            TenantFields(fields: RequestFields([
+                "displayName": "Totp-Tenant", "allowPasswordSignup": true,
+                "mfaConfig": .object([
+                    "state": "ENABLED",
+                    "providerConfigs": [["state": "ENABLED", "totpProviderConfig": ["adjacentIntervals": 3]]],
+                ]),
+            ])), by: .system)
+        let id = String(made.name.split(separator: "/").last ?? "")
+        let tenant = test.platform.scoped(to: try StoreScope.tenant(id))
+        let settings = try tenant.configSettings()
+        #expect(settings.mfa == MFAPolicy(enabled: true, factors: [.totp], totpAdjacentIntervals: 3))
+        #expect(settings.switches.password && !settings.switches.anonymous && settings.switches.subject == "this tenant")
+        #expect(try test.platform.configSettings().mfa == .allFactors, "the project keeps its own")
+        let plain = try test.platform.tenants.create(
+            TenantFields(fields: RequestFields(["displayName": "Plain-Tenant"])), by: .system)
+        let plainID = String(plain.name.split(separator: "/").last ?? "")
+        #expect(try test.platform.scoped(to: try StoreScope.tenant(plainID)).configSettings().mfa.enabled == false)
+        let gone = try test.platform.scoped(to: try StoreScope.tenant("no-such-tenant")).configSettings()
+        #expect(gone.switches.disabled && !gone.mfa.enabled)
+    }
 }

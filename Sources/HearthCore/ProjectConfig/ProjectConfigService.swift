@@ -73,12 +73,28 @@ public final class ProjectConfigService: Sendable {
 
     /// The effective configuration's enforced settings (read from the store; ``ProjectConfigDirectory`` caches them).
     public func settings(in scope: StoreScope) throws -> ProjectSettings {
-        ProjectSettings(effective: try effective(in: scope))
+        if let tenantID = scope.tenant {
+            return try store.read { try Self.settings(ofTenant: tenantID, $0) }
+        }
+        return ProjectSettings(effective: try effective(in: scope))
     }
 
-    /// The enforced settings of the scope `reader` reads (inside a transaction of that scope).
-    public func settings(from reader: any StoreReader) throws -> ProjectSettings {
-        ProjectSettings(effective: effective(stored: try Self.parsed(try reader.projectConfig())))
+    /// The enforced settings of `scope`, read through `reader` (inside a transaction of that scope).
+    public func settings(from reader: any StoreReader, in scope: StoreScope) throws -> ProjectSettings {
+        if let tenantID = scope.tenant { return try Self.settings(ofTenant: tenantID, reader) }
+        return ProjectSettings(effective: effective(stored: try Self.parsed(try reader.projectConfig())))
+    }
+
+    /// A tenant's settings are its own record's (the tenant API's fields), not the project's configuration: its
+    /// switches and its `mfaConfig`. A tenant that is gone allows nothing (its calls are `TENANT_NOT_FOUND` anyway).
+    static func settings(ofTenant id: String, _ reader: any StoreReader) throws -> ProjectSettings {
+        guard let tenant = try reader.tenant(id: id) else {
+            return ProjectSettings(
+                switches: SignInSwitches(disabled: true, password: false, emailLink: false, anonymous: false, subject: "this tenant"),
+                mfa: MFAPolicy(enabled: false, factors: [], totpAdjacentIntervals: 1))
+        }
+        let mfa = tenant.mfaConfig.flatMap { try? JSONValue(parsing: Data($0.utf8)) }?.objectValue ?? [:]
+        return ProjectSettings(switches: tenant.switches, mfa: ProjectSettings.policy(mfa))
     }
 
     /// `PATCH …/config?updateMask=…`: sets the paths the mask names to the request's values, clearing those the

@@ -56,9 +56,11 @@ public final class TenantPlatforms: Sendable {
         return (tenant, platform)
     }
 
-    /// Drops what is kept of tenant `id` (after it was changed or deleted), so the next request reads it again.
+    /// Drops what is kept of tenant `id` (after it was changed or deleted), its enforced settings included, so the
+    /// next request reads it again.
     public func forget(_ id: String) {
         _ = entries.withLock { $0.removeValue(forKey: id) }
+        if let scope = try? StoreScope.tenant(id) { project.configDirectory.forget(scope) }
     }
 }
 
