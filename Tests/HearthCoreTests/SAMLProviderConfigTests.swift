@@ -121,11 +121,11 @@ struct SAMLProviderConfigTests {
     /// The reason a `signInWithIdp` with `document` (base64) and `sessionID` is refused.
     static func refusal(
         _ platform: IdentityPlatform, sessionID: String?, providerID: String = "saml.corp",
-        requestURI: String = "https://sp.example/__/auth/handler", providerInBody: Bool = false
+        requestURI: String = "https://sp.example/__/auth/handler", providerInBody: Bool = false, providerNamed: Bool = true
     ) -> String {
         var request = SignInWithIdpRequest(
             requestUri: requestURI,
-            postBody: "SAMLResponse=PHg%2BPC94Pg%3D%3D" + (providerInBody ? "" : "&providerId=\(providerID)"),
+            postBody: "SAMLResponse=PHg%2BPC94Pg%3D%3D" + (providerInBody || !providerNamed ? "" : "&providerId=\(providerID)"),
             returnSecureToken: true, sessionId: sessionID)
         if providerInBody { request.providerId = providerID }
         do {
@@ -158,6 +158,13 @@ struct SAMLProviderConfigTests {
         #expect(Self.refusal(test.platform, sessionID: session, providerInBody: true).contains("(malformed)"),
                 "providerId beside postBody")
         #expect(Self.refusal(tenantPlatform, sessionID: tenantSession).contains("(malformed)"))
+        // Without a providerId (as the JS SDK's handler posts only the IdP's fields) the session names the provider,
+        // but only a session of this scope does.
+        #expect(Self.refusal(test.platform, sessionID: session, providerNamed: false).contains("(malformed)"))
+        #expect(Self.refusal(tenantPlatform, sessionID: tenantSession, providerNamed: false).contains("(malformed)"))
+        for (platform, sessionID) in [(test.platform, tenantSession), (tenantPlatform, session), (test.platform, session + "x")] {
+            #expect(Self.refusal(platform, sessionID: sessionID, providerNamed: false).hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID"))
+        }
         for (platform, sessionID, providerID) in [
             (test.platform, nil, "saml.corp"), (test.platform, "", "saml.corp"), (test.platform, session + "x", "saml.corp"),
             (test.platform, tenantSession, "saml.corp"), (tenantPlatform, session, "saml.corp"),
@@ -171,6 +178,7 @@ struct SAMLProviderConfigTests {
         #expect(Self.refusal(test.platform, sessionID: session).contains("(malformed)"))
         test.time.advance(by: 1)
         #expect(Self.refusal(test.platform, sessionID: session).contains("sessionId"), "expired after 10 minutes")
+        #expect(Self.refusal(test.platform, sessionID: session, providerNamed: false).hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID"))
         #expect(Self.refusal(test.platform, sessionID: session, providerID: "saml.none").hasPrefix("OPERATION_NOT_ALLOWED"))
     }
 }

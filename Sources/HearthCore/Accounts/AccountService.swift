@@ -94,7 +94,9 @@ public final class AccountService: Sendable {
         _ request: SignInWithIdpRequest, by caller: Caller, enabledProvider: inout String
     ) throws -> (SignInWithIdpResponse, outcome: String) {
         let parameters = try IdpParameters(request)
-        guard let providerID = parameters["providerId"] ?? request.providerId, !providerID.isEmpty else {
+        // A SAML response posted without a provider id continues the sign-in its sessionId started.
+        let samlSession = parameters["SAMLResponse"] == nil ? nil : saml?.sessionProvider(request.sessionId)
+        guard let providerID = parameters["providerId"] ?? request.providerId ?? samlSession, !providerID.isEmpty else {
             throw WireError(.invalidCredentialOrProviderID, "Invalid IdP response/credential: providerId is missing.")
         }
         let linkingUser: AuthenticatedUser?

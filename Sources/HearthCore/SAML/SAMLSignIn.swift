@@ -166,15 +166,29 @@ public final class SAMLSignIn: Sendable {
     /// The AuthnRequest id of a session ``start(providerID:)`` signed for `providerID` in this scope, if it is still
     /// valid; nil for anything else.
     private func sessionRequestID(_ sessionID: String?, providerID: String) -> String? {
+        guard let claims = sessionClaims(sessionID), claims["provider"]?.stringValue == providerID,
+            let requestID = claims["rid"]?.stringValue, !requestID.isEmpty
+        else { return nil }
+        return requestID
+    }
+
+    /// The provider a `sessionId` that ``start(providerID:)`` signed for this scope, unexpired, names: where the
+    /// SAML sign-in continues when the `signInWithIdp` names no `providerId` (the Firebase JS SDK's handler posts
+    /// only what the identity provider posted to it).
+    public func sessionProvider(_ sessionID: String?) -> String? {
+        sessionClaims(sessionID)?["provider"]?.stringValue
+    }
+
+    /// The claims of a `sessionId` this platform signed for its scope, while it has not expired.
+    private func sessionClaims(_ sessionID: String?) -> [String: JSONValue]? {
         guard let sessionID, !sessionID.isEmpty, let verified = try? keys.verify(sessionID),
             case .object(let claims)? = try? JSONValue(parsing: verified.payload),
             claims["iss"]?.stringValue == Self.sessionIssuer,
             claims["aud"]?.stringValue == Self.sessionAudience(project.projectID),
             case .integer(let expires)? = claims["exp"], time.nowSeconds < expires,
-            claims["provider"]?.stringValue == providerID, claims["tenant"]?.stringValue == store.scope.tenant,
-            let requestID = claims["rid"]?.stringValue, !requestID.isEmpty
+            claims["tenant"]?.stringValue == store.scope.tenant
         else { return nil }
-        return requestID
+        return claims
     }
 }
 
