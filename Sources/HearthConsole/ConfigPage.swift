@@ -16,6 +16,8 @@ public struct ConfigPage: Sendable {
     /// Why the posted form was refused (nothing was changed).
     public var error: String?
 
+    /// The page for `config` (``ProjectConfigService/get(in:)``) with the `locks` of ``locks(_:)``; `notice` after a
+    /// saved change, `error` after a refused one.
     public init(config: [String: JSONValue], locks: [String: String], notice: String? = nil, error: String? = nil) {
         self.config = config
         self.locks = locks
@@ -106,6 +108,8 @@ public struct ConfigPage: Sendable {
         return Change(request: request, paths: paths)
     }
 
+    /// The whole page for `viewer`: the form (posting to ``ConsolePaths/config`` with the CSRF token) and the
+    /// read-only settings.
     public func html(_ viewer: ConsoleViewer) -> String {
         let status = notice.map { "<p class=\"status\" role=\"status\">\(ConsoleHTML.escape($0))</p>" } ?? ""
         let totp = Self.totp(in: config)
@@ -134,7 +138,7 @@ public struct ConfigPage: Sendable {
             <label for="adjacentIntervals">TOTP steps accepted before and after the current one (0–10)</label>
             <input type="number" id="adjacentIntervals" name="adjacentIntervals" min="0" max="10" step="1" value="\(ConsoleHTML.escape(totp.intervals))"\(locked("adjacentIntervals", "mfa.providerConfigs"))>\(reason("adjacentIntervals", "mfa.providerConfigs"))
             </section>
-            \(editable ? "<div class=\"actions\"><button type=\"submit\" id=\"save-config\">Save configuration</button></div>" : "<p class=\"muted\" id=\"all-locked\">Every setting here is set by the config file.</p>")
+            \(editable ? "<div class=\"actions save\"><button type=\"submit\" id=\"save-config\">Save configuration</button></div>" : "<p class=\"muted\" id=\"all-locked\">Every setting here is set by the config file.</p>")
             </form>
             <section aria-labelledby="file-heading"><h2 id="file-heading">Set by the config file</h2>
             <p class="muted">Read from the config file only; change them there and restart.</p>

@@ -33,7 +33,7 @@ public enum ConsoleStylesheet {
         button,.button{font:inherit;padding:.4rem .9rem;border-radius:4px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
         button.secondary,.button.secondary{background:#fff;color:var(--accent)}
         button.danger,.button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
-        .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:.8rem}
+        .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:.8rem}.actions.save{margin-bottom:1rem}
         .alert{color:var(--danger);font-weight:500;border-left:4px solid var(--danger);padding:.3rem .8rem;background:#fff}
         .status{color:var(--ok);font-weight:500;border-left:4px solid var(--ok);padding:.3rem .8rem;background:#fff}
         .muted{color:var(--muted)}.badge{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:9px;font-size:.85rem;border:1px solid currentColor}
