@@ -66,8 +66,8 @@ let package = Package(
         // `--dev`'s look-alikes of Google and Sign in with Apple (HearthServer serves their pages).
         .target(name: "HearthDevProviders", dependencies: ["HearthCore", "JOSE", "HearthCrypto", "HearthProtocol"]),
 
-        // The admin console's pages: accounts, keys and audit events rendered as HTML (no HTTP: HearthServer serves them).
-        .target(name: "HearthConsole", dependencies: ["HearthCore"]),
+        // The admin console's pages: accounts, keys, the project configuration and audit events rendered as HTML (no HTTP: HearthServer serves them).
+        .target(name: "HearthConsole", dependencies: ["HearthCore", "HearthProtocol"]),
 
         // Adapters.
         // What both SQL stores share: row decoders and the catalogue of secret columns.
@@ -132,7 +132,7 @@ let package = Package(
             name: "StoreConformanceTests",
             dependencies: ["HearthCore", "HearthSQLShared", "HearthSQLite", "HearthPostgres", "Postgres", "HearthProtocol", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: ["HearthServer", "HearthProviders", "HearthDevProviders", "HearthOutbound"]),
-        .testTarget(name: "HearthConsoleTests", dependencies: ["HearthConsole", "HearthCore"]),
+        .testTarget(name: "HearthConsoleTests", dependencies: ["HearthConsole", "HearthCore", "HearthProtocol"]),
         .testTarget(name: "HearthAuthTests", dependencies: ["HearthAuth"]),
         .testTarget(name: "HearthSignInTests", dependencies: ["HearthSignIn", "JOSE", "HearthCrypto"]),
         .testTarget(

@@ -70,6 +70,7 @@ public enum ConsolePaths {
     public static let rotateKey = "/console/keys/rotate"
     public static let audit = "/console/audit"
     public static let tenants = "/console/tenants"
+    public static let config = "/console/config"
     public static let development = "/console/dev"
     public static let signIn = "/console/sign-in"
     public static let callback = "/console/callback"

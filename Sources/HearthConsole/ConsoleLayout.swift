@@ -3,13 +3,14 @@
 public enum ConsoleLayout {
     /// The navigation entries.
     public enum Section: String, Sendable {
-        case home, users, tenants, keys, audit, development
+        case home, users, tenants, config, keys, audit, development
     }
 
     /// A whole page for `viewer`, with `section` marked as current in the navigation.
     public static func page(title: String, viewer: ConsoleViewer, section: Section?, body: String) -> String {
         var entries: [(Section, String, String)] = [
             (.home, "Overview", ConsolePaths.home), (.users, "Users", ConsolePaths.users), (.tenants, "Tenants", ConsolePaths.tenants),
+            (.config, "Configuration", ConsolePaths.config),
             (.keys, "Signing keys", ConsolePaths.keys),
             (.audit, "Audit log", ConsolePaths.audit),
         ]

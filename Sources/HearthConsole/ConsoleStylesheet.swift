@@ -24,6 +24,8 @@ public enum ConsoleStylesheet {
         th{font-weight:600;font-size:.9rem;color:var(--muted);overflow-wrap:normal;white-space:nowrap}
         dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
         form.inline{display:inline}
+        .check{display:flex;gap:.5rem;align-items:baseline;margin:.4rem 0}.check label{margin:0}
+        .lock{color:var(--muted);font-size:.9rem;margin:.1rem 0 .6rem}
         .search{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin-bottom:1.2rem}
         label{display:block;font-weight:500;margin:.3rem 0 .2rem}
         input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #8c959f;border-radius:4px;background:#fff;color:var(--ink)}
@@ -31,7 +33,7 @@ public enum ConsoleStylesheet {
         button,.button{font:inherit;padding:.4rem .9rem;border-radius:4px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
         button.secondary,.button.secondary{background:#fff;color:var(--accent)}
         button.danger,.button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
-        .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:.8rem}
+        .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:.8rem}.actions.save{margin-bottom:1rem}
         .alert{color:var(--danger);font-weight:500;border-left:4px solid var(--danger);padding:.3rem .8rem;background:#fff}
         .status{color:var(--ok);font-weight:500;border-left:4px solid var(--ok);padding:.3rem .8rem;background:#fff}
         .muted{color:var(--muted)}.badge{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:9px;font-size:.85rem;border:1px solid currentColor}

@@ -42,7 +42,7 @@ extension Settings {
         for (path, value) in switches {
             guard let value else { continue }
             declared.settings = ProjectConfigRules.merged(
-                declared.settings, with: Self.nested(path, .bool(value)), paths: [path])
+                declared.settings, with: ProjectConfigRules.object(setting: path, to: .bool(value)), paths: [path])
             declared.keys[path] = path
         }
         if mfaFactors != nil {
@@ -50,10 +50,5 @@ extension Settings {
             declared.keys["mfa"] = "mfa"
         }
         return declared
-    }
-
-    /// `{"a": {"b": value}}` for the path `a.b`.
-    private static func nested(_ path: String, _ value: JSONValue) -> [String: JSONValue] {
-        path.split(separator: ".").reversed().reduce(value) { inner, key in .object([String(key): inner]) }.objectValue ?? [:]
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The admin console in a real browser (headless Chromium driven by selenium, `Tests/Python/console_browser.py`)
-/// against `hearth serve --dev` configured to require sign-in, with 10,000 accounts.
+/// against `hearth serve --dev` configured to require sign-in (and to lock `signIn.email.passwordRequired`), with 10,000
+/// accounts.
 @Suite("Admin console in a browser (e2e)", .blocking)
 struct ConsoleBrowserTests {
     /// 10,000 accounts through the admin API's `batchCreate` (`user-00000` … `user-09999`), 1,000 per request.
@@ -19,11 +20,11 @@ struct ConsoleBrowserTests {
         }
     }
 
-    @Test("sign in as an administrator (a non-administrator is refused), find a user among 10,000, edit its claims, revoke, disable, remove its factor, rotate a key, read the audit trail")
+    @Test("sign in as an administrator (a non-administrator is refused), find a user among 10,000, edit its claims, revoke, disable, remove its factor, rotate a key, read the audit trail, turn anonymous sign-up off on the configuration page (enforced at once)")
     func console() throws {
         let directory = HearthProcess.temporaryDirectory()
         let config = directory.appendingPathComponent("console.json")
-        try Data(#"{"console": {"requireSignIn": true}}"#.utf8).write(to: config)
+        try Data(#"{"console": {"requireSignIn": true}, "signIn": {"email": {"passwordRequired": false}}}"#.utf8).write(to: config)
         let server = HearthProcess(arguments: ["--dev", "--config", config.path])
         try server.start()
         #expect(server.lines.contains("  Admin console      http://127.0.0.1:\(server.port)/console"))
@@ -118,5 +119,18 @@ struct ConsoleBrowserTests {
             #expect(events.contains(kind), "no \(kind) in \(facts["needle_events"] ?? "") \(facts["audit_alert"] ?? "")")
         }
         #expect((facts["key_events"] as? [String])?.contains(actor) == true, "\(facts["key_events"] ?? "")")
+
+        // The configuration page: anonymous sign-up turned off and saved, the file's lock shown, the switch enforced.
+        #expect(facts["config_heading"] as? String == "Configuration" && facts["config_nav_current"] as? String == "Configuration")
+        #expect(facts["config_anonymous_before"] as? Bool == true)
+        let locked = facts["config_locked"] as? [String: Any] ?? [:]
+        #expect(locked["enabled"] as? Bool == false && locked["described_by"] as? String == "emailLink-lock", "\(locked)")
+        #expect(locked["reason"] as? String == "Locked: set by the config file (signIn.email.passwordRequired).")
+        #expect(facts["config_saved"] as? String == "Configuration saved: client calls follow it from now on.")
+        #expect((facts["config_url"] as? String)?.hasSuffix("/console/config?done=config") == true)
+        #expect(facts["config_anonymous_after"] as? Bool == false)
+        #expect(facts["config_events"] as? [String] == [actor], "\(facts["config_events"] ?? "")")
+        let guest = try server.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", ["returnSecureToken": true])
+        #expect(guest.status == 400 && guest.text.contains("ADMIN_ONLY_OPERATION"), "\(guest.text)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HearthConsole
 import HearthCore
+import HearthProtocol
 import Testing
 
 /// What the console's pages show, and that what accounts and events hold is escaped wherever it appears.
@@ -98,6 +99,8 @@ struct ConsolePagesTests {
             TenantsPage(tenants: [Tenant(id: "t-1", createdAtMillis: 1, updatedAtMillis: 1)], nextAfter: nil, isFirstPage: true).html(Self.viewer),
             HomePage(activity: Self.activity, tenant: nil).html(Self.viewer),
             KeysPage(keys: [SigningKeyRecord(keyID: "k", algorithm: "RS256", privateKeyPEM: "", createdAt: 1)]).html(Self.viewer),
+            ConfigPage(config: Self.config, locks: Self.fileLocks, error: "INVALID_CONFIG").html(Self.viewer),
+            ConfigPage(config: Self.config, locks: [:], notice: "Saved.").html(Self.viewer),
             AuditPage(uid: "", kind: "", since: "", events: [event], olderBefore: nil).html(Self.viewer),
             DevelopmentPage(accounts: [], smsCodes: [.init(phoneNumber: "+1555", code: "123456")], emailCodes: []).html(Self.viewer),
             ConfirmPage(title: "t", explanation: "e", action: "/a", button: "b", back: "/").html(Self.viewer, section: .users),
@@ -120,6 +123,90 @@ struct ConsolePagesTests {
             }
         }
     }
+    /// An effective configuration as the config API answers it (anonymous off, SMS on, TOTP off with a window of 2).
+    static let config: [String: JSONValue] = [
+        "signIn": ["allowDuplicateEmails": false, "anonymous": ["enabled": false], "email": ["enabled": true, "passwordRequired": true]],
+        "mfa": [
+            "state": "ENABLED", "enabledProviders": ["PHONE_SMS"],
+            "providerConfigs": [["state": "DISABLED", "totpProviderConfig": ["adjacentIntervals": 2]]],
+        ],
+        "passwordPolicyConfig": [
+            "passwordPolicyEnforcementState": "ENFORCE",
+            "passwordPolicyVersions": [["customStrengthOptions": ["minPasswordLength": 8, "containsNumericCharacter": true]]],
+        ],
+        "emailPrivacyConfig": ["enableImprovedEmailPrivacy": true],
+        "authorizedDomains": ["app.example.com", "<evil>.example.com"],
+    ]
+
+    /// What a config file locking the anonymous switch and MFA locks, with the settings only the file sets.
+    static let fileLocks = ConfigPage.locks { path in
+        ["signIn.anonymous.enabled": "signIn.anonymous.enabled", "mfa": "mfa", "passwordPolicyConfig": "passwords.policy",
+         "emailPrivacyConfig": "emailPrivacy", "authorizedDomains": "emailActions.authorizedDomains"]
+            .first { ProjectConfigRules.overlap(path, $0.key) }?.value
+    }
+
+    @Test("the configuration page shows the effective settings, each locked one disabled with the file key, the file-only ones read-only and escaped")
+    func configPage() throws {
+        let page = ConfigPage(config: Self.config, locks: Self.fileLocks, notice: "Configuration saved.").html(Self.viewer)
+        #expect(page.contains(#"<a href="/console/config" aria-current="page">Configuration</a>"#))
+        let nav = try #require(page.range(of: ">Tenants<")?.lowerBound)
+        #expect(page.range(of: ">Configuration<").map { $0.lowerBound > nav } == true, "Configuration follows Tenants")
+        #expect(page.contains(#"role="status">Configuration saved."#))
+        #expect(page.contains(#"action="/console/config""#) && page.contains(#"name="csrf" value="tok&quot;en""#))
+        // Locked: anonymous (its own key) and every MFA control (the whole of mfa).
+        #expect(page.contains(#"id="anonymous" name="anonymous" value="true" disabled aria-describedby="anonymous-lock">"#))
+        #expect(page.contains(#"<p class="lock" id="anonymous-lock">Locked: set by the config file (<code>signIn.anonymous.enabled</code>).</p>"#))
+        for id in ["mfaState", "sms", "totp", "adjacentIntervals"] {
+            #expect(page.contains(#"disabled aria-describedby="\#(id)-lock""#), "\(id)")
+            #expect(page.contains(#"id="\#(id)-lock">Locked: set by the config file (<code>mfa</code>)"#), "\(id)")
+        }
+        // Editable, with the effective values: email on, email links off (passwordRequired), SMS on, TOTP off, window 2.
+        #expect(page.contains(#"id="email" name="email" value="true" checked>"#))
+        #expect(page.contains(#"id="emailLink" name="emailLink" value="true">"#))
+        #expect(page.contains(#"<option value="ENABLED" selected>"#))
+        #expect(page.contains(#"id="sms" name="sms" value="true" checked disabled"#))
+        #expect(page.contains(#"id="totp" name="totp" value="true" disabled"#))
+        #expect(page.contains(#"value="2" disabled"#))
+        #expect(page.contains(#"id="save-config""#))
+        // Read-only, from the file.
+        #expect(page.contains(#"<dd id="password-policy">ENFORCE, containsNumericCharacter yes, minPasswordLength 8 <span class="lock">(<code>passwords.policy</code>)"#))
+        #expect(page.contains(#"<dd id="email-privacy">on <span class="lock">(<code>emailPrivacy</code>)"#))
+        #expect(page.contains("app.example.com, &lt;evil&gt;.example.com") && !page.contains("<evil>"))
+        // Unlocked, nothing is disabled; a refusal is announced.
+        let open = ConfigPage(config: Self.config, locks: [:], error: "INVALID_CONFIG : bad").html(Self.viewer)
+        #expect(!open.contains(" disabled") && !open.contains(#"class="lock""#))
+        #expect(open.contains(#"role="alert">Not saved: INVALID_CONFIG : bad"#))
+        // Everything locked: no save button.
+        let all = ConfigPage(config: Self.config, locks: ConfigPage.locks { _ in "x" }).html(Self.viewer)
+        #expect(!all.contains(#"id="save-config""#) && all.contains(#"id="all-locked""#))
+    }
+
+    @Test("the posted form becomes a masked update of the settings not locked; a locked one the form still gives is named, for the API to refuse")
+    func configChange() throws {
+        let form = ["email": "true", "mfaState": "ENABLED", "sms": "true", "totp": "true", "adjacentIntervals": " 3 "]
+        let change = try ConfigPage.change(from: form, locks: [:])
+        #expect(change.updateMask == "signIn.anonymous.enabled,signIn.email.enabled,signIn.email.passwordRequired,mfa.state,mfa.enabledProviders,mfa.providerConfigs")
+        #expect(change.request == [
+            "signIn": ["anonymous": ["enabled": false], "email": ["enabled": true, "passwordRequired": true]],
+            "mfa": [
+                "state": "ENABLED", "enabledProviders": ["PHONE_SMS"],
+                "providerConfigs": [["state": "ENABLED", "totpProviderConfig": ["adjacentIntervals": 3]]],
+            ],
+        ])
+        let locked = try ConfigPage.change(from: ["email": "true", "emailLink": "true"], locks: Self.fileLocks)
+        #expect(locked.paths == ["signIn.email.enabled", "signIn.email.passwordRequired"])
+        #expect(locked.request == ["signIn": ["email": ["enabled": true, "passwordRequired": false]]])
+        let tampered = try ConfigPage.change(from: ["anonymous": "true", "sms": "true"], locks: Self.fileLocks)
+        #expect(tampered.paths == ["signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired", "mfa.enabledProviders"])
+        // Values the form cannot hold are refused before the API is asked; ranges are the API's to check.
+        for bad in [["anonymous": "yes"], ["mfaState": "ENABLED", "adjacentIntervals": "two"],
+                    ["mfaState": "ENABLED", "adjacentIntervals": "99999999999999999999"], [:]] {
+            let error = #expect(throws: WireError.self, "\(bad)") { _ = try ConfigPage.change(from: bad, locks: [:]) }
+            #expect(error?.code == .invalidConfig, "\(bad)")
+        }
+        #expect(try ConfigPage.change(from: ["mfaState": "ENABLED", "adjacentIntervals": "11"], locks: [:]).request["mfa"] != nil)
+    }
+
     /// Three days of a scope's activity: sign-ins by two providers and one without, new users, refusals and a lockout.
     static let activity = HomePage.Activity(days: [20_000, 20_001, 20_002], users: 42, counts: [
         .signIn: [

@@ -38,6 +38,7 @@ struct ProjectConfigServiceTests {
         #expect(ProjectConfigRules.merged(stored, with: request, paths: ["mfa"])["mfa"] == request["mfa"])
         #expect(ProjectConfigRules.merged(stored, with: [:], paths: ["mfa"])["mfa"] == nil)
         #expect(ProjectConfigRules.overlap("mfa", "mfa.state") && ProjectConfigRules.overlap("mfa.state", "mfa"))
+        #expect(ProjectConfigRules.object(setting: "signIn.anonymous.enabled", to: false) == (try json(#"{"signIn":{"anonymous":{"enabled":false}}}"#)))
         #expect(!ProjectConfigRules.overlap("mfa.state", "mfa.stateX") && !ProjectConfigRules.overlap("signIn", "mfa"))
     }
 
@@ -116,6 +117,11 @@ struct ProjectConfigServiceTests {
             #expect(refusal?.code == .operationNotAllowed, "\(mask)")
             #expect(refusal?.detail?.contains("declared by the config file (\(key))") == true, "\(mask)")
         }
+        // What the console shows as locked: the locked path overlapping the one asked about, and its file key.
+        #expect(service.lock(of: "signIn").map { [$0.path, $0.key] } == ["signIn.anonymous.enabled", "signIn.anonymous.enabled"])
+        #expect(service.lock(of: "mfa.providerConfigs").map { [$0.path, $0.key] } == ["mfa", "mfa"])
+        #expect(service.lock(of: "authorizedDomains")?.key == "emailActions.authorizedDomains")
+        #expect(service.lock(of: "signIn.email.enabled") == nil)
         // A path beside the locked ones changes.
         _ = try service.update(json(#"{"signIn":{"email":{"enabled":false}}}"#), updateMask: "signIn.email.enabled", by: admin)
         let config = try service.get()

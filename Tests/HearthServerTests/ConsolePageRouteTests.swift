@@ -180,6 +180,92 @@ struct ConsolePageRouteTests {
         #expect(multiline.status == 303)
     }
 
+    /// The config API's change events, oldest first.
+    static func configEvents(_ fixture: ServerFixture) throws -> [AuditEvent] {
+        try fixture.platform.store.read { try $0.auditEvents(AuditQuery(kind: .projectConfigUpdated)) }.reversed()
+    }
+
+    @Test("the configuration page saves the switches and MFA settings through the config API, audited, enforced at once")
+    func configuration() throws {
+        let fixture = try ServerFixture()
+        let browser = try Browser(fixture)
+        let page = browser.get("/console/config")
+        #expect(page.status == 200 && page.text.contains(#"id="anonymous" name="anonymous" value="true" checked>"#))
+        let saved = browser.post("/console/config", [
+            ("email", "true"), ("emailLink", "true"), ("mfaState", "DISABLED"), ("totp", "true"), ("adjacentIntervals", "2"),
+        ])
+        #expect(saved.status == 303 && saved.headers["Location"] == "/console/config?done=config")
+        let config = try fixture.platform.projectConfig.get()
+        #expect(ProjectConfigRules.value(in: config, at: "signIn.anonymous.enabled") == false)
+        #expect(ProjectConfigRules.value(in: config, at: "signIn.email.passwordRequired") == false)
+        let settings = try fixture.platform.configSettings()
+        #expect(!settings.switches.anonymous && settings.switches.password && settings.switches.emailLink)
+        #expect(settings.mfa.factors == [.totp] && settings.mfa.totpAdjacentIntervals == 2)
+        let signUp = fixture.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", #"{"returnSecureToken": true}"#)
+        #expect(signUp.status == 400 && signUp.text.contains("ADMIN_ONLY_OPERATION"), "\(signUp.text)")
+        let events = try Self.configEvents(fixture)
+        #expect(events.map(\.actor) == [.owner], "open development acts as the owner")
+        #expect(events.first?.detail == "fields=mfa.enabledProviders,mfa.providerConfigs,mfa.state,signIn.anonymous.enabled,signIn.email.enabled,signIn.email.passwordRequired")
+        let after = browser.get("/console/config?done=config").text
+        #expect(after.contains(#"role="status">Configuration saved"#))
+        #expect(after.contains(#"id="anonymous" name="anonymous" value="true">"#) && after.contains(#"id="totp" name="totp" value="true" checked>"#))
+        #expect(after.contains(#"value="2">"#))
+    }
+
+    @Test("values the configuration cannot take re-show the page with the reason (never a 500); a post without the CSRF token is refused; nothing changes")
+    func configurationRefusals() throws {
+        let fixture = try ServerFixture()
+        let browser = try Browser(fixture)
+        let before = try fixture.platform.projectConfig.get()
+        let refused: [[(String, String)]] = [
+            [("anonymous", "maybe"), ("mfaState", "DISABLED")], [("mfaState", "SOMETIMES")], [("email", "true")],
+            [("mfaState", "DISABLED"), ("adjacentIntervals", "11")], [("mfaState", "DISABLED"), ("adjacentIntervals", "-1")],
+            [("mfaState", "DISABLED"), ("adjacentIntervals", "x")], [("mfaState", "DISABLED"), ("adjacentIntervals", "99999999999999999999")],
+        ]
+        for fields in refused {
+            let page = browser.post("/console/config", fields)
+            #expect(page.status == 400, "\(fields)")
+            #expect(page.text.contains(#"role="alert">Not saved: INVALID_CONFIG"#), "\(fields)")
+            #expect(page.text.contains(#"id="anonymous" name="anonymous" value="true" checked>"#), "the page shows the configuration as it is")
+        }
+        let headers: HTTPHeaders = [
+            "Cookie": "hearth_console_open=\(browser.cookie)", "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": ServerFixture.publicURL, "Sec-Fetch-Site": "same-origin",
+        ]
+        let forged: [[(String, String)]] = [[], [("csrf", "forged")]]
+        for csrf in forged {
+            let body = FormEncoding.encode(csrf + [("mfaState", "DISABLED")])
+            #expect(fixture.call(.post, "/console/config", headers: headers, body: body, from: Self.local).status == 403)
+        }
+        #expect(try fixture.platform.projectConfig.get() == before)
+        #expect(try Self.configEvents(fixture).isEmpty)
+    }
+
+    @Test("a setting the config file locks is shown locked and left out of the save; posted anyway it is OPERATION_NOT_ALLOWED naming the key")
+    func configurationLocked() throws {
+        let file = FileDeclaredConfig(
+            settings: ["signIn": ["anonymous": ["enabled": false]]], keys: ["signIn.anonymous.enabled": "signIn.anonymous.enabled"])
+        let fixture = try ServerFixture(fileConfig: file)
+        let browser = try Browser(fixture)
+        let page = browser.get("/console/config").text
+        #expect(page.contains(#"id="anonymous" name="anonymous" value="true" disabled aria-describedby="anonymous-lock">"#))
+        #expect(page.contains("Locked: set by the config file (<code>signIn.anonymous.enabled</code>)"))
+        #expect(page.contains(#"id="authorized-domains""#) && page.contains("(<code>emailActions.authorizedDomains</code>)"))
+
+        let tampered = browser.post("/console/config", [("anonymous", "true"), ("email", "true"), ("mfaState", "DISABLED")])
+        #expect(tampered.status == 400)
+        #expect(tampered.text.contains(
+            #"role="alert">Not saved: OPERATION_NOT_ALLOWED : signIn.anonymous.enabled is declared by the config file (signIn.anonymous.enabled)"#),
+            "\(tampered.text)")
+        #expect(try Self.configEvents(fixture).isEmpty)
+
+        #expect(browser.post("/console/config", [("email", "true"), ("mfaState", "DISABLED")]).status == 303)
+        let detail = try Self.configEvents(fixture).first?.detail ?? ""
+        #expect(detail.hasPrefix("fields=mfa.") && !detail.contains("anonymous"), "\(detail)")
+        #expect(ProjectConfigRules.value(in: try fixture.platform.projectConfig.get(), at: "signIn.anonymous.enabled") == false)
+        #expect(ProjectConfigRules.value(in: try fixture.platform.projectConfig.get(), at: "signIn.email.passwordRequired") == true)
+    }
+
     @Test("the stylesheet is served as CSS, and /console leads to the overview")
     func stylesheetAndIndex() throws {
         let fixture = try ServerFixture()

@@ -23,7 +23,8 @@ struct ServerFixture {
         trustedProxies: TrustedProxies = .none, adminVerifiers: [any AdminTokenVerifier]? = nil,
         appleClientSecrets: any AppleClientSecretChecking = RefusingAppleClientSecretChecker(),
         passwordPolicy: PasswordPolicy = .firebaseDefault, console: ConsoleOptions = ConsoleOptions(),
-        emailEnumerationProtection: Bool = true, issuedOOBCodes: IssuedOOBCodes? = nil
+        emailEnumerationProtection: Bool = true, issuedOOBCodes: IssuedOOBCodes? = nil,
+        fileConfig: FileDeclaredConfig = FileDeclaredConfig()
     ) throws {
         let project = ProjectConfiguration(
             projectID: "demo-hearth", projectNumber: "1", issuer: "\(Self.publicURL)/demo-hearth", apiKeys: apiKeys,
@@ -43,6 +44,7 @@ struct ServerFixture {
             project: project, passwords: try Argon2PasswordHasher(parameters: Argon2Parameters(memoryKiB: 1_024, iterations: 1)))
         configuration.rateLimits = rateLimits
         configuration.issuedOOBCodes = issuedOOBCodes
+        configuration.fileConfig = fileConfig
         configuration.acceptsUnsignedCustomTokens = development
         let devProviders = try dev.map { try DevProviders(google: $0, apple: nil, store: store, time: SystemTimeSource()) }
         devProviders?.trust(in: &configuration)

@@ -1,7 +1,8 @@
 """Drives Hearth's admin console in a real headless Chromium: signs in through the dev Google chooser (refused as a
 non-administrator, let in as one), finds one user among many, edits its claims (an invalid set refused first),
 revokes its sessions, disables it, removes its second factor, rotates the signing key, reads the audit log, opens a
-tenant's users (read-only), and signs out. With CONSOLE_SCREENSHOTS=<dir> it also saves console-users.png, console-user.png, console-keys.png, console-audit.png.
+tenant's users (read-only), turns anonymous sign-up off on the configuration page (a setting the config file locks
+shown locked), and signs out. With CONSOLE_SCREENSHOTS=<dir> it also saves console-users.png, console-user.png, console-keys.png, console-audit.png, console-config.png.
 
 Usage: python console_browser.py BASE_URL ADMIN_EMAIL OUTSIDER_EMAIL NEEDLE_EMAIL
 Prints one JSON object of what the pages showed (the Swift test checks it).
@@ -184,6 +185,25 @@ def main():
         facts["tenant_user_steps"] = len(driver.find_elements(By.CSS_SELECTOR, "#revoke, #disable, #save-claims, .remove-factor"))
         driver.get(f"{base}/console/tenants/no-such-tenant/users")
         facts["missing_tenant"] = text("h1") + ": " + text("p.alert")
+
+        click("nav a[href='/console/config']")
+        facts["config_heading"] = text("h1")
+        facts["config_nav_current"] = text("nav a[aria-current='page']")
+        anonymous = element("#anonymous")
+        facts["config_anonymous_before"] = anonymous.is_selected()
+        link = element("#emailLink")
+        facts["config_locked"] = {
+            "enabled": link.is_enabled(), "described_by": link.get_attribute("aria-describedby"), "reason": text("#emailLink-lock"),
+        }
+        shoot("config")
+        anonymous.click()
+        click("#save-config")
+        facts["config_saved"] = text("p.status")
+        facts["config_url"] = driver.current_url
+        facts["config_anonymous_after"] = element("#anonymous").is_selected()
+        driver.get(f"{base}/console/audit?kind=project_config_updated")
+        element("h1")
+        facts["config_events"] = [row.find_element(By.CSS_SELECTOR, ".actor").text for row in driver.find_elements(By.CSS_SELECTOR, "#events tbody tr")]
 
         click("#sign-out")
         facts["signed_out"] = text("h1")

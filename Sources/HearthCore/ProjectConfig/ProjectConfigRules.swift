@@ -104,6 +104,13 @@ public enum ProjectConfigRules {
         return result
     }
 
+    /// The object that holds `value` at `path` and nothing else (`{"a": {"b": value}}` for `a.b`).
+    public static func object(setting path: String, to value: JSONValue) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [:]
+        set(&object, path.split(separator: ".").map(String.init)[...], to: value)
+        return object
+    }
+
     /// The value at `path` (dot-separated) of `object`, if any.
     public static func value(in object: [String: JSONValue], at path: String) -> JSONValue? {
         value(in: object, at: path.split(separator: ".").map(String.init)[...])

@@ -121,12 +121,17 @@ public final class ProjectConfigService: Sendable {
         return response(effective(stored: config), scope: scope)
     }
 
+    /// The locked path that overlaps `path` (it, an object containing it, or a path inside it) and the file key
+    /// that declares it; nil when the API may change `path`. What the console shows as locked, and what
+    /// ``update(_:updateMask:in:by:)`` refuses.
+    public func lock(of path: String) -> (path: String, key: String)? {
+        locked.sorted(by: { $0.key < $1.key }).first { ProjectConfigRules.overlap(path, $0.key) }.map { ($0.key, $0.value) }
+    }
+
     /// Refuses paths that overlap a locked one, naming the file key.
     func checkUnlocked(_ paths: [String]) throws {
         for path in paths {
-            guard let (lockedPath, key) = locked.sorted(by: { $0.key < $1.key }).first(where: {
-                ProjectConfigRules.overlap(path, $0.key)
-            }) else { continue }
+            guard let (lockedPath, key) = lock(of: path) else { continue }
             throw WireError(
                 .operationNotAllowed,
                 "\(lockedPath) is declared by the config file (\(key)) and cannot be changed through the API.")

@@ -17,6 +17,7 @@ struct ConsoleChanges {
         "claims": "Custom claims saved.", "revoked": "Sessions revoked: every refresh token and session cookie issued until now is refused.",
         "disabled": "Account disabled.", "enabled": "Account enabled.", "factor": "Second factor removed.",
         "rotated": "Key rotated: new tokens are signed with the new key.",
+        "config": "Configuration saved: client calls follow it from now on.",
     ]
 
     /// An account change behind a confirmation: its path under the user's page, the confirmation's wording, and the
@@ -101,6 +102,7 @@ struct ConsoleChanges {
             try platform.sessionKeys.rotate(by: visit.caller)
             return Self.done(ConsolePaths.keys, "rotated")
         }))
+        router.add(.post, ConsolePaths.config, chain.handler(gate.change(config)))
         router.add(.post, ConsolePaths.signOut, chain.handler(gate.change { [cookies] _, _, _ in
             var response = HTTPResponse.html(MessagePage.message(title: "Signed out", text: "You are signed out of the console."))
             response.headers.add(name: "Set-Cookie", value: cookies.deleting(ConsoleCookies.session))
@@ -123,6 +125,23 @@ struct ConsoleChanges {
                 return .html(page.html(visit.viewer), status: 400)
             }
             return Self.done(ConsoleHTML.userPath(account.localID), "claims")
+        }
+    }
+
+    /// Saves the posted sign-in switches and MFA settings through the config API with an `updateMask` of the
+    /// settings the config file does not lock (``ConfigPage/change(from:locks:)``); a refusal (`INVALID_CONFIG`,
+    /// `OPERATION_NOT_ALLOWED`) shows the page again, as the configuration still is, with the reason.
+    private var config: @Sendable (HTTPRequest, [String: String], ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform] _, form, visit in
+            let service = platform.projectConfig
+            do {
+                let change = try ConfigPage.change(from: form, locks: ConfigPage.locks { service.lock(of: $0)?.key })
+                _ = try service.update(change.request, updateMask: change.updateMask, by: visit.caller)
+            } catch let error as WireError where error.httpStatus == 400 {
+                let page = try ConsoleRoutes.configPage(platform, notice: nil, error: error.message)
+                return .html(page.html(visit.viewer), status: 400)
+            }
+            return Self.done(ConsolePaths.config, "config")
         }
     }
 

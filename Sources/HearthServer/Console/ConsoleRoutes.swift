@@ -6,7 +6,7 @@ import HearthHTTP
 import HearthProtocol
 
 /// The admin console at `/console` (issue 12 §1): users (exact search and keyset paging), a user, the tenants and
-/// each tenant's users (read-only), signing keys, the audit log and, in development, the dev IdP's accounts and the codes waiting to be read. Pages are GETs that change
+/// each tenant's users (read-only), the project configuration (the sign-in switches and MFA settings editable), signing keys, the audit log and, in development, the dev IdP's accounts and the codes waiting to be read. Pages are GETs that change
 /// nothing; every change is a POST through ``ConsoleGate/change(_:)`` into the admin operations, recorded as done by
 /// the signed-in administrator (``ConsoleChanges``).
 struct ConsoleRoutes {
@@ -73,6 +73,7 @@ struct ConsoleRoutes {
         router.add(.get, ConsolePaths.tenants, chain.handler(gate.page(tenants)))
         router.add(.get, "\(ConsolePaths.tenants)/{tenant}/users", chain.handler(gate.page(users)))
         router.add(.get, "\(ConsolePaths.tenants)/{tenant}/users/{uid}", chain.handler(gate.page(user)))
+        router.add(.get, ConsolePaths.config, chain.handler(gate.page(config)))
         router.add(.get, ConsolePaths.keys, chain.handler(gate.page(keys)))
         router.add(.get, ConsolePaths.audit, chain.handler(gate.page(audit)))
         if options.development {
@@ -163,6 +164,20 @@ struct ConsoleRoutes {
             throw WireError(.userNotFound, "There is no account with this uid.", httpStatus: 404)
         }
         return account
+    }
+
+    /// The effective project configuration, each setting the config file locks shown as locked.
+    private var config: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform] request, visit in
+            let notice = request.query["done"].flatMap { ConsoleChanges.notices[$0] }
+            return .html(try Self.configPage(platform, notice: notice, error: nil).html(visit.viewer))
+        }
+    }
+
+    /// The configuration page as the project's configuration now is.
+    static func configPage(_ platform: IdentityPlatform, notice: String?, error: String?) throws -> ConfigPage {
+        let service = platform.projectConfig
+        return ConfigPage(config: try service.get(), locks: ConfigPage.locks { service.lock(of: $0)?.key }, notice: notice, error: error)
     }
 
     private var keys: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
