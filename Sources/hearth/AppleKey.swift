@@ -42,19 +42,12 @@ struct AppleKey {
     /// The `--dev` key for the dev Apple at `<publicURL>/dev/apple`: read from `dev-apple-client-key.p8` in the data
     /// directory, or made there (mode 0600) on first start.
     static func development(dataDirectory: String, publicURL: String) throws -> AppleKey {
-        let path = (dataDirectory as NSString).appendingPathComponent(developmentKeyFile)
-        let privateKey: P256PrivateKey
-        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
-            do {
-                privateKey = try P256PrivateKey(pemRepresentation: pem)
-            } catch {
-                throw StartupError("\(path) is not a P-256 private key: delete it to have a new one made")
-            }
-        } else {
-            privateKey = try P256PrivateKey.generate()
-            guard FileManager.default.createFile(
-                atPath: path, contents: Data(privateKey.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
-            else { throw StartupError("cannot write the dev Apple client key \(path)") }
+        let privateKey = try DevelopmentKeyFile.readOrMake(
+            (dataDirectory as NSString).appendingPathComponent(developmentKeyFile), what: "a P-256 private key",
+            parse: P256PrivateKey.init(pemRepresentation:)
+        ) {
+            let key = try P256PrivateKey.generate()
+            return (key, key.pemRepresentation)
         }
         return AppleKey(
             teamID: DevAppleConfiguration.developmentTeamID, keyID: developmentKeyID, privateKey: privateKey,

@@ -10,19 +10,12 @@ enum DevSAMLKey {
     static let file = "dev-saml-idp-key.pem"
 
     static func issuer(dataDirectory: String, publicURL: String, now: Date) throws -> SAMLResponseIssuer {
-        let path = (dataDirectory as NSString).appendingPathComponent(file)
-        let key: RSAPrivateKey
-        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
-            do {
-                key = try RSAPrivateKey(pemRepresentation: pem)
-            } catch {
-                throw StartupError("\(path) is not an RSA private key: delete it to have a new one made")
-            }
-        } else {
-            key = try RSAPrivateKey.generate()
-            guard FileManager.default.createFile(
-                atPath: path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
-            else { throw StartupError("cannot write the dev SAML IdP key \(path)") }
+        let key = try DevelopmentKeyFile.readOrMake(
+            (dataDirectory as NSString).appendingPathComponent(file), what: "an RSA private key",
+            parse: RSAPrivateKey.init(pemRepresentation:)
+        ) {
+            let key = try RSAPrivateKey.generate()
+            return (key, key.pemRepresentation)
         }
         let certificate = try X509Certificate.selfSignedPEM(
             for: key, commonName: "Hearth development SAML IdP", notBefore: now.addingTimeInterval(-86_400),
