@@ -26,7 +26,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     require(equivalent(parsed, reparsed), "round trip changed the value: \(String(decoding: written, as: UTF8.self))")
 
-    if let foundation = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) {
+    // Foundation drops a U+FEFF (EF BB BF) inside a string when it comes first or right after an escape (it reads it
+    // as a byte order mark): `["\u0078<U+FEFF>{"]` reads as "x{". Hearth keeps it, as RFC 8259 says; not compared.
+    let holdsByteOrderMark = bytes.indices.dropLast(2).contains { bytes[$0] == 0xEF && bytes[$0 + 1] == 0xBB && bytes[$0 + 2] == 0xBF }
+    if !holdsByteOrderMark,
+        let foundation = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    {
         require(FoundationAgreement.agrees(parsed, foundation), "JSONSerialization reads a different value")
     }
     return 0
