@@ -27,6 +27,8 @@ public final class IdentityPlatform: Sendable {
     public let projectConfig: ProjectConfigService
     /// The enforced configuration settings of each scope, cached for at most 5 s (shared by every scope's services).
     public let configDirectory: ProjectConfigDirectory
+    /// This scope's enforced settings, as its services read them.
+    public let settings: ScopeSettings
     /// The in-memory rate limits of this instance, shared by the request edge and the services.
     public let rateLimiter: RateLimiter
     /// The identity providers `signInWithIdp` accepts.
@@ -92,16 +94,15 @@ public final class IdentityPlatform: Sendable {
             context: context, file: configuration.fileConfig,
             authorizedDomains: configuration.emailActions.authorizedDomainList, changed: { configDirectory.forget($0) })
         self.projectConfig = projectConfig
-        let scope = store.scope
+        let settings = ScopeSettings(scope: store.scope, directory: configDirectory, service: projectConfig)
+        self.settings = settings
         let configured = project.mfa
         // Inside a transaction the policy is read through its reader (a second transaction could wait on the first).
         mfa = MFAService(
             context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits,
             policy: { reader in
-                let settings = try? configDirectory.settings(in: scope) { scope in
-                    try reader.map { try projectConfig.settings(from: $0, in: scope) } ?? projectConfig.settings(in: scope)
-                }
-                return settings?.mfa ?? configured
+                let current = try? reader.map(settings.current(reading:)) ?? settings.current()
+                return current?.mfa ?? configured
             })
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
@@ -109,16 +110,16 @@ public final class IdentityPlatform: Sendable {
         serviceAccountTokenVerifier = ServiceAccountTokenVerifier(issuer: serviceAccountTokens)
         admin = AdminService(
             context: context, maximumFactors: configuration.mfaLimits.maximumFactors, passwords: configuration.passwords,
-            revocationsQueued: configuration.providerTokens.revocationsQueued)
+            scopeSettings: settings, revocationsQueued: configuration.providerTokens.revocationsQueued)
         tenants = TenantService(context: context)
         let saml = SAMLSignIn(context: context, keys: sessionKeys)
         self.saml = saml
         emailActions = EmailActionService(
             context: context, tokens: tokens, mfa: mfa, sender: configuration.emailSender,
-            passwords: configuration.passwords, settings: configuration.emailActions,
+            passwords: configuration.passwords, settings: configuration.emailActions, scopeSettings: settings,
             issuedCodes: configuration.issuedOOBCodes, saml: saml)
         passwordAccounts = PasswordAccounts(
-            context: context, tokens: tokens, mfa: mfa, hasher: configuration.passwords,
+            context: context, tokens: tokens, mfa: mfa, hasher: configuration.passwords, scopeSettings: settings,
             lockouts: configuration.passwordLockouts, emailChanges: configuration.emailActions.emailChanges,
             emailActions: emailActions)
         accounts = AccountService(
@@ -141,7 +142,7 @@ public final class IdentityPlatform: Sendable {
     /// The enforced configuration settings of this platform's scope (cached for at most 5 s,
     /// ``ProjectConfigDirectory``).
     public func configSettings() throws -> ProjectSettings {
-        try configDirectory.settings(in: store.scope, read: projectConfig.settings(in:))
+        try settings.current()
     }
 
     /// The tenant these services act for; nil for the project itself.

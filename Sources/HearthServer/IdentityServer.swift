@@ -29,7 +29,7 @@ public final class IdentityServer: Sendable {
         ProjectConfigRoutes(platform: platform, edge: edge, development: options.development).register(in: &router)
         AuditRoutes(platform: platform, edge: edge).register(in: &router)
         EmailActionRoutes(platform: platform, options: options, edge: edge).register(in: &router)
-        PasswordPolicyRoutes(policy: options.passwordPolicy, edge: edge).register(in: &router)
+        PasswordPolicyRoutes(edge: edge).register(in: &router)
         KeyRoutes(platform: platform, options: options, edge: edge).register(in: &router)
         ServiceAccountTokenRoutes(platform: platform, publicURL: options.publicURL, edge: edge, log: log)
             .register(in: &router)

@@ -31,7 +31,6 @@ struct ServeListeners {
                 devApple: devProviders?.apple,
                 devSAML: devProviders == nil
                     ? nil : try DevSAMLKey.issuer(dataDirectory: settings.dataDirectory, publicURL: site.publicURL, now: time.now),
-                passwordPolicy: settings.passwords.policy,
                 operations: operations.mainEndpoints(readiness: readiness), console: console),
             log: serve.log)
         let http = HTTPServer(

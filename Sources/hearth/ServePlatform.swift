@@ -51,7 +51,7 @@ struct ServePlatform {
         configuration.securityEvents = { serve.log($0.logLine) }
         configuration.metrics = operations.recording
         configuration.audit = settings.audit
-        configuration.fileConfig = settings.fileDeclaredConfig
+        configuration.fileConfig = settings.fileDeclaredConfig(emailActions: configuration.emailActions)
         let measuredStore = operations.measured(store)
         do {
             let devProviders = try site.devIdentityProvider(development: settings.development).map {

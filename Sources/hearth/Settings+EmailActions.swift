@@ -39,18 +39,12 @@ struct EmailActionFileSettings: Decodable {
                 throw UsageError("config emailActions.\(name) must be between 1 and 1000000")
             }
         }
-        for domain in authorizedDomains ?? [] where !Self.isHostName(domain) {
+        for domain in authorizedDomains ?? [] where !ProjectConfigRules.isHostName(domain) {
             throw UsageError("config emailActions.authorizedDomains: '\(domain)' is not a host name (no scheme, port or path)")
         }
         if let appName, appName.isEmpty || appName.count > 100 {
             throw UsageError("config emailActions.appName must be 1 to 100 characters")
         }
-    }
-
-    /// A bare host as a continue URL's host can be (``BrowserURL``): a domain name (no trailing dot) or a
-    /// dotted-decimal IPv4 address (or a bracketed IPv6 one).
-    private static func isHostName(_ text: String) -> Bool {
-        (try? BrowserURL(parsing: "http://\(text)/"))?.host == text.lowercased()
     }
 
     /// The core settings for a server at `publicURL`. Enumeration protection stays at its default (on) here.

@@ -7,6 +7,9 @@ extension Settings {
     /// (`passwordLockout`).
     struct PasswordSignInSettings {
         var emailEnumerationProtection = true
+        /// What set `emailEnumerationProtection` (the file's key or the variable); nil: the default, which the
+        /// config API may change.
+        var emailPrivacySource: String?
         var lockouts = PasswordLockouts()
     }
 
@@ -51,8 +54,10 @@ extension Settings {
     ) throws {
         if let emailPrivacy {
             try Self.checkKeys(of: "emailPrivacy", in: fileObject, known: EmailPrivacySettings.keys, path: path)
-            passwordSignIn.emailEnumerationProtection =
-                emailPrivacy.enableImprovedEmailPrivacy ?? passwordSignIn.emailEnumerationProtection
+            if let enabled = emailPrivacy.enableImprovedEmailPrivacy {
+                passwordSignIn.emailEnumerationProtection = enabled
+                passwordSignIn.emailPrivacySource = "emailPrivacy"
+            }
         }
         if let lockout {
             try Self.checkKeys(of: "passwordLockout", in: fileObject, known: PasswordLockoutSettings.keys, path: path)
@@ -69,5 +74,6 @@ extension Settings {
     mutating func applyPasswordSignIn(environment: [String: String]) throws {
         guard let value = environment["HEARTH_EMAIL_ENUMERATION_PROTECTION"], !value.isEmpty else { return }
         passwordSignIn.emailEnumerationProtection = try Self.flag(value, source: "HEARTH_EMAIL_ENUMERATION_PROTECTION")
+        passwordSignIn.emailPrivacySource = "HEARTH_EMAIL_ENUMERATION_PROTECTION"
     }
 }

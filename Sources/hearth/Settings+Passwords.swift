@@ -12,6 +12,8 @@ extension Settings {
         /// Callers that may wait for a hashing slot; nil: as many as the concurrency (within the HTTP threads' half).
         var hashingQueue: Int?
         var policy = PasswordPolicy.firebaseDefault
+        /// Whether the file gives `passwords.policy` (the config API then cannot change the project's).
+        var policyDeclared = false
 
         static let concurrencyRange = 1...256
         static let queueRange = 0...10_000
@@ -24,7 +26,7 @@ extension Settings {
             -> Argon2PasswordHasher
         {
             try Argon2PasswordHasher(
-                parameters: argon2, policy: policy, gate: try gate(httpThreads: httpThreads),
+                parameters: argon2, gate: try gate(httpThreads: httpThreads),
                 importedVerifiers: importedVerifiers)
         }
 
@@ -87,7 +89,10 @@ extension Settings.Passwords {
         if let count = file.hashingQueue {
             hashingQueue = try Self.checked(count, in: Self.queueRange, source: "config passwords.hashingQueue")
         }
-        if let policy = file.policy { self.policy = try Self.policy(policy) }
+        if let policy = file.policy {
+            self.policy = try Self.policy(policy)
+            policyDeclared = true
+        }
     }
 
     /// Applies the `HEARTH_ARGON2_*` and `HEARTH_PASSWORD_HASHING_CONCURRENCY` variables that are set.

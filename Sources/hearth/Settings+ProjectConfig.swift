@@ -31,10 +31,25 @@ extension Settings {
     }
 
     /// The config API settings the file declares (locked there): `signIn`'s switches as given, the MFA policy
-    /// when `mfa` (or `HEARTH_MFA`) sets it, and the password policy (`passwords.policy`, else Firebase's default).
-    var fileDeclaredConfig: FileDeclaredConfig {
+    /// when `mfa` (or `HEARTH_MFA`) sets it, the password policy when `passwords.policy` gives one, email privacy
+    /// when `emailPrivacy` (or `HEARTH_EMAIL_ENUMERATION_PROTECTION`) sets it, and the authorized domains when
+    /// `emailActions.authorizedDomains` lists them (`emailActions`' list then enforced: those and the defaults).
+    func fileDeclaredConfig(emailActions actions: EmailActionSettings) -> FileDeclaredConfig {
         var declared = FileDeclaredConfig()
-        declared.settings["passwordPolicyConfig"] = passwords.policy.configForm
+        if passwords.policyDeclared {
+            declared.settings["passwordPolicyConfig"] = passwords.policy.configForm
+            declared.keys["passwordPolicyConfig"] = "passwords.policy"
+        }
+        if let source = passwordSignIn.emailPrivacySource {
+            declared.settings["emailPrivacyConfig"] = [
+                "enableImprovedEmailPrivacy": .bool(passwordSignIn.emailEnumerationProtection)
+            ]
+            declared.keys["emailPrivacyConfig"] = source
+        }
+        if emailActions.authorizedDomains != nil {
+            declared.settings["authorizedDomains"] = .array(actions.authorizedDomainList.map(JSONValue.string))
+            declared.keys["authorizedDomains"] = "emailActions.authorizedDomains"
+        }
         let switches: [(String, Bool?)] = [
             ("signIn.anonymous.enabled", signIn?.anonymous?.enabled), ("signIn.email.enabled", signIn?.email?.enabled),
             ("signIn.email.passwordRequired", signIn?.email?.passwordRequired),

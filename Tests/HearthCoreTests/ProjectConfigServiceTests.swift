@@ -104,8 +104,15 @@ struct ProjectConfigServiceTests {
     @Test("the file wins: a declared path is answered from the file and refused by PATCH, naming the key")
     func locks() throws {
         let file = FileDeclaredConfig(
-            settings: ["signIn": ["anonymous": ["enabled": false]], "mfa": ProjectSettings.wire(.disabled)],
-            keys: ["signIn.anonymous.enabled": "signIn.anonymous.enabled", "mfa": "mfa"])
+            settings: [
+                "signIn": ["anonymous": ["enabled": false]], "mfa": ProjectSettings.wire(.disabled),
+                "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false], "authorizedDomains": ["localhost"],
+                "passwordPolicyConfig": PasswordPolicy.firebaseDefault.configForm,
+            ],
+            keys: [
+                "signIn.anonymous.enabled": "signIn.anonymous.enabled", "mfa": "mfa", "emailPrivacyConfig": "emailPrivacy",
+                "authorizedDomains": "emailActions.authorizedDomains", "passwordPolicyConfig": "passwords.policy",
+            ])
         let test = try TestPlatform(mfa: .allFactors, fileConfig: file)
         let service = test.platform.projectConfig
         for (mask, key) in [("signIn.anonymous.enabled", "signIn.anonymous.enabled"), ("signIn", "signIn.anonymous.enabled"),
@@ -134,6 +141,29 @@ struct ProjectConfigServiceTests {
         }
         #expect(ProjectConfigRules.value(in: try service.get(), at: "signIn.anonymous.enabled") == false)
         #expect(try test.platform.configSettings().mfa.enabled == false)
+        #expect(try test.platform.configSettings().emailEnumerationProtection == false)
+        #expect(try test.platform.configSettings().authorizedDomains == nil, "the file's list is the configured one")
+    }
+
+    @Test("without the file declaring them, the password policy, email privacy and authorized domains are the API's to change")
+    func fileSilent() throws {
+        let test = try TestPlatform()
+        let service = test.platform.projectConfig
+        for path in ["passwordPolicyConfig", "emailPrivacyConfig.enableImprovedEmailPrivacy", "authorizedDomains"] {
+            #expect(service.lock(of: path) == nil, "\(path)")
+        }
+        let config = try service.get()
+        #expect(ProjectConfigRules.value(in: config, at: "passwordPolicyConfig.passwordPolicyEnforcementState") == "OFF")
+        #expect(ProjectConfigRules.value(in: config, at: "emailPrivacyConfig.enableImprovedEmailPrivacy") == true)
+        _ = try service.update(
+            json(#"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":false},"authorizedDomains":["app.example.com"]}"#),
+            updateMask: nil, by: admin)
+        let settings = try test.platform.configSettings()
+        #expect(!settings.emailEnumerationProtection && settings.authorizedDomains == ["app.example.com"])
+        for bad in [#"{"passwordPolicyConfig":{"passwordPolicyVersions":[{"customStrengthOptions":{"minPasswordLength":20,"maxPasswordLength":12}}]}}"#,
+                    #"{"authorizedDomains":["app.example.com:8443"]}"#, #"{"authorizedDomains":["*.example.com"]}"#] {
+            #expect(wireErrorCode { _ = try service.update(json(bad), updateMask: nil, by: admin) } == .invalidConfig, "\(bad)")
+        }
     }
 
     @Test("the cache: a change written around this instance is seen within 5 s, not before")

@@ -34,7 +34,7 @@ import Testing
             ("mfa.providerConfigs", #"{"mfa":{"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":"many"}}]}}"#),
             ("signIn.anonymous.enabled", #"{"signIn":{"anonymous":{"enabled":"maybe"}}}"#),
             ("signIn.email", #"{"signIn":{"email":{"enabled":true,"x":1}}}"#), ("%FF%FE", "{}"), ("", "{}"), (",,", "{}"),
-            ("signIn..email", "{}"), ("authorizedDomains", #"{"authorizedDomains":["a.example"]}"#),
+            ("signIn..email", "{}"), ("authorizedDomains", #"{"authorizedDomains":["https://a.example/"]}"#),
             (nil, #"{"nope":1}"#), (nil, "{}"), (nil, #"{"signIn":{"anonymous":"off"}}"#),
             ("smsRegionConfig.allowlistOnly.allowedRegions", #"{"smsRegionConfig":{"allowlistOnly":{"allowedRegions":["US"]}}}"#),
             ("mfa", String(repeating: #"{"mfa":"#, count: 600)),

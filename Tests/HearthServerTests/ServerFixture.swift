@@ -45,6 +45,10 @@ struct ServerFixture {
         configuration.rateLimits = rateLimits
         configuration.issuedOOBCodes = issuedOOBCodes
         configuration.fileConfig = fileConfig
+        if passwordPolicy != .firebaseDefault {
+            configuration.fileConfig.settings["passwordPolicyConfig"] = passwordPolicy.configForm
+            configuration.fileConfig.keys["passwordPolicyConfig"] = "passwords.policy"
+        }
         configuration.acceptsUnsignedCustomTokens = development
         let devProviders = try dev.map { try DevProviders(google: $0, apple: nil, store: store, time: SystemTimeSource()) }
         devProviders?.trust(in: &configuration)
@@ -64,7 +68,7 @@ struct ServerFixture {
             options: ServerOptions(
                 publicURL: Self.publicURL, development: development, trustedProxies: trustedProxies,
                 adminVerifiers: adminVerifiers ?? (development ? [DevelopmentOwnerVerifier()] : []), devIdentityProvider: devProviders?.google, devApple: devApple,
-                passwordPolicy: passwordPolicy, console: console),
+                console: console),
             log: log.append)
     }
 

@@ -242,7 +242,7 @@ public final class AccountService: Sendable {
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute ?? [],
             deleteProvider: request.deleteProvider ?? [])
         let user = try tokens.authenticate(idToken: request.idToken)
-        if request.email != nil, project.emailEnumerationProtection {
+        if request.email != nil, try passwords.scopeSettings.current().emailEnumerationProtection {
             throw WireError(.operationNotAllowed, "Please verify the new email before changing email.")
         }
         if change.removesWayIn { try tokens.requireRecentSignIn(user) }

@@ -19,7 +19,7 @@ extension AdminService {
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute,
             deleteProvider: request.deleteProvider)
         let linked = try request.linkProviderUserInfo.map(Self.linkedIdentity)
-        let passwordHash = try request.password.map(passwords.hashNewPassword)
+        let passwordHash = try request.password.map(hashNewPassword)
         let now = time.nowMillis
         // Row locks: the body reads the account first, and an email or identity taken meanwhile by another account
         // meets its unique key (the body runs again and answers as if it had seen it). Phone numbers have no unique

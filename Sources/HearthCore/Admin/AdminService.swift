@@ -10,6 +10,8 @@ public final class AdminService: Sendable {
     let maximumFactors: Int
     /// Hashes the passwords administrators set.
     let passwords: any PasswordHashing
+    /// The scope's password policy, which the passwords administrators set meet too.
+    let scopeSettings: ScopeSettings
     /// Called after a write that may have queued provider-token revocations (the maintenance task's `wake`).
     let revocationsQueued: @Sendable () -> Void
     /// Records every change, as done by the operation's caller.
@@ -23,10 +25,10 @@ public final class AdminService: Sendable {
     /// - Parameters:
     ///   - context: the store and clock; its audit log records every change, as done by the change's caller.
     ///   - maximumFactors: how many second factors an account may have (`MFAService.Limits`).
-    ///   - passwords: hashes the passwords administrators set (create, update).
+    ///   - passwords: hashes the passwords administrators set (create, update), held to `scopeSettings`' policy.
     ///   - revocationsQueued: called after deletions and updates that may have queued provider-token revocations.
     public init(
-        context: ServiceContext, maximumFactors: Int, passwords: any PasswordHashing,
+        context: ServiceContext, maximumFactors: Int, passwords: any PasswordHashing, scopeSettings: ScopeSettings,
         revocationsQueued: @escaping @Sendable () -> Void
     ) {
         audit = context.auditRecorder
@@ -34,20 +36,26 @@ public final class AdminService: Sendable {
         time = context.time
         self.maximumFactors = maximumFactors
         self.passwords = passwords
+        self.scopeSettings = scopeSettings
         self.revocationsQueued = revocationsQueued
     }
 
     // MARK: - create
 
+    /// The hash of a password an administrator sets, once the scope's policy accepts it.
+    func hashNewPassword(_ password: String) throws -> String {
+        try passwords.hashNewPassword(password, under: scopeSettings.current().passwordPolicy)
+    }
+
     /// `POST …/accounts`: a new account, with the caller's uid or a generated one, and a password hashed
-    /// through ``PasswordHashing`` (its policy applies). Recorded as done by `caller`.
+    /// through ``PasswordHashing`` (the scope's password policy applies). Recorded as done by `caller`.
     public func create(_ request: AdminCreateAccountRequest, by caller: Caller) throws -> AdminCreateAccountResponse {
         if let localID = request.localId { try AccountFieldRules.checkLocalID(localID) }
         let email = try request.email.map(AccountFieldRules.checkedEmail)
         if let phone = request.phoneNumber { try AccountFieldRules.checkPhoneNumber(phone) }
         let claims = try request.customAttributes.flatMap(CustomClaims.validated)
         let profile = try ProfileChange(displayName: request.displayName, photoURL: request.photoUrl)
-        let passwordHash = try request.password.map(passwords.hashNewPassword)
+        let passwordHash = try request.password.map(hashNewPassword)
         let now = time.nowMillis
         let factors = try Self.createdFactors(request.mfaInfo, limit: maximumFactors, at: now)
         var account = Account(

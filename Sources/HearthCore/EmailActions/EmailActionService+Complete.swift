@@ -19,7 +19,7 @@ extension EmailActionService {
         guard let passwords else {
             throw WireError(.operationNotAllowed, "Password sign-in is not enabled on this server.")
         }
-        let hash = try passwords.hashNewPassword(newPassword)
+        let hash = try passwords.hashNewPassword(newPassword, under: scopeSettings.current().passwordPolicy)
         let now = time.nowMillis
         try store.write { writer in
             let record = try liveCode(request.oobCode, kinds: [.passwordReset], reader: writer)

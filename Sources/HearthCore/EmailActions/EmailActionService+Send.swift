@@ -28,8 +28,11 @@ extension EmailActionService {
             throw WireError(.insufficientPermission, "Only administrators may ask for the link back (returnOobLink).")
         }
         let continueURL = request.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
-        if let continueURL { _ = try settings.continueURL(continueURL) }
-        if let linkDomain = request.linkDomain, !linkDomain.isEmpty { try settings.checkLinkDomain(linkDomain) }
+        if continueURL != nil || !(request.linkDomain ?? "").isEmpty {
+            let current = try currentSettings()
+            if let continueURL { _ = try current.continueURL(continueURL) }
+            if let linkDomain = request.linkDomain, !linkDomain.isEmpty { try current.checkLinkDomain(linkDomain) }
+        }
         if kind == .emailSignIn, continueURL == nil {
             throw WireError(.missingContinueURI, "A sign-in link needs a continue URL.")
         }
@@ -98,7 +101,7 @@ extension EmailActionService {
     private func target(of kind: OOBCodeRecord.Kind, _ request: SendOobCodeRequest, caller: Caller) throws
         -> PendingTarget
     {
-        let hides = project.emailEnumerationProtection && !caller.isAdministrator
+        let hides = try !caller.isAdministrator && scopeSettings.current().emailEnumerationProtection
         switch kind {
         case .passwordReset, .emailSignIn:
             let email = try Self.requiredEmail(request.email)

@@ -72,7 +72,7 @@ extension EmailActionService {
             throw WireError(.notImplemented, "createAuthUri with a providerId is not implemented by this Hearth server.")
         }
         let sessionID = Identifiers.secret()
-        guard !project.emailEnumerationProtection else { return CreateAuthUriResponse(sessionId: sessionID) }
+        guard try !scopeSettings.current().emailEnumerationProtection else { return CreateAuthUriResponse(sessionId: sessionID) }
         guard let account = try store.read({ try $0.account(email: email) }) else {
             return CreateAuthUriResponse(sessionId: sessionID, registered: false)
         }

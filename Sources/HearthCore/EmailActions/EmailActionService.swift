@@ -16,7 +16,11 @@ public final class EmailActionService: Sendable {
     let time: any TimeSource
     let sender: any EmailSender
     let passwords: (any PasswordHashing)?
+    /// The settings the server was started with; the authorized domains the config API set replace theirs
+    /// (``currentSettings()``).
     public let settings: EmailActionSettings
+    /// The scope's enforced configuration: email privacy, the password policy of resets, the authorized domains.
+    let scopeSettings: ScopeSettings
     let limiter: RateLimiter
     /// Development only: the plain codes, for the log and the emulator's listing.
     let issuedCodes: IssuedOOBCodes?
@@ -31,13 +35,15 @@ public final class EmailActionService: Sendable {
     ///     action codes make.
     ///   - sender: delivers the emails.
     ///   - passwords: sets the new password of a reset; without one, resets are refused (`OPERATION_NOT_ALLOWED`).
+    ///   - settings: links, lifetimes and quotas; `scopeSettings`: the scope's enforced configuration.
     ///   - issuedCodes: in development, records every code in plain text (log line and listing).
     ///   - saml: answers `createAuthUri` for `saml.*` providers.
     public init(
         context: ServiceContext, tokens: TokenService, mfa: MFAService, sender: any EmailSender,
-        passwords: (any PasswordHashing)?, settings: EmailActionSettings, issuedCodes: IssuedOOBCodes?,
-        saml: SAMLSignIn? = nil
+        passwords: (any PasswordHashing)?, settings: EmailActionSettings, scopeSettings: ScopeSettings,
+        issuedCodes: IssuedOOBCodes?, saml: SAMLSignIn? = nil
     ) {
+        self.scopeSettings = scopeSettings
         self.saml = saml
         audit = context.auditRecorder
         project = context.project
@@ -51,6 +57,11 @@ public final class EmailActionService: Sendable {
         limiter = context.rateLimiter
         self.issuedCodes = issuedCodes
         report = context.securityEvents
+    }
+
+    /// The settings in force: ``settings`` with the authorized domains the config API set for the project, if any.
+    public func currentSettings() throws -> EmailActionSettings {
+        try scopeSettings.emailActions(settings)
     }
 
     /// Whether `oobCode` names a code that can still be used (the emulator lists only those).
@@ -170,7 +181,7 @@ extension EmailActionService {
     /// when the code was issued (a code stored before a rule, or an authorized domain removed since, sends no one
     /// anywhere; `INVALID_CONTINUE_URI`, `UNAUTHORIZED_DOMAIN`). Nil when the code has none.
     public func continueURL(of record: OOBCodeRecord) throws -> BrowserURL? {
-        try record.continueURL.map { try settings.continueURL($0) }
+        try record.continueURL.map { try currentSettings().continueURL($0) }
     }
 
     /// In development, the codes issued that can still be used, oldest first (the emulator's listing).

@@ -2,8 +2,7 @@ import Argon2
 import HearthCrypto
 import HearthProtocol
 
-/// Hearth's ``PasswordHashing``: new passwords pass the ``PasswordPolicy`` and become Argon2id PHC
-/// strings with the configured ``Argon2Parameters``; every hash and verification runs under the
+/// Hearth's ``PasswordHashing``: new passwords become Argon2id PHC strings with the configured ``Argon2Parameters``; every hash and verification runs under the
 /// ``HashingGate``.
 ///
 /// Verification accepts Hearth's own Argon2id strings (any parameters within ``Argon2Parameters``' ranges)
@@ -12,7 +11,6 @@ import HearthProtocol
 /// instead. Anything else — unknown, malformed or too costly — never matches.
 public final class Argon2PasswordHasher: PasswordHashing {
     public let parameters: Argon2Parameters
-    public let policy: PasswordPolicy
     public let gate: HashingGate
     private let importedVerifiers: [any StoredPasswordHashVerifier]
     /// A hash of a random password with `parameters`, that ``verifyNothing(_:)`` checks against.
@@ -24,19 +22,16 @@ public final class Argon2PasswordHasher: PasswordHashing {
 
     /// - Throws: `UNAVAILABLE` when libargon2 cannot hash with `parameters` (not enough memory).
     public init(
-        parameters: Argon2Parameters = .owaspMinimum, policy: PasswordPolicy = .firebaseDefault,
-        gate: HashingGate = HashingGate(), importedVerifiers: [any StoredPasswordHashVerifier] = []
+        parameters: Argon2Parameters = .owaspMinimum, gate: HashingGate = HashingGate(), importedVerifiers: [any StoredPasswordHashVerifier] = []
     ) throws {
         self.parameters = parameters
-        self.policy = policy
         self.gate = gate
         self.importedVerifiers = importedVerifiers
         dummyHash = try Self.hash(SecureRandom.token(), parameters: parameters)
     }
 
     public func hashNewPassword(_ password: String) throws -> String {
-        try policy.check(password)
-        return try gate.run { try Self.hash(password, parameters: parameters) }
+        try gate.run { try Self.hash(password, parameters: parameters) }
     }
 
     public func verify(_ password: String, against stored: String) throws -> PasswordCheck {

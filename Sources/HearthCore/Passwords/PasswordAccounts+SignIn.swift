@@ -10,7 +10,9 @@ extension PasswordAccounts {
     /// verification (``PasswordHashing/verifyNothing(_:)``). With email enumeration protection (the default),
     /// every credential failure is `INVALID_LOGIN_CREDENTIALS`; without it, `EMAIL_NOT_FOUND` / `INVALID_PASSWORD`.
     /// `USER_DISABLED` only after the right password. A second factor enrolled answers `mfaPendingCredential` and
-    /// the masked factors instead of tokens. A rehash the hasher asks for is stored in the sign-in's write.
+    /// the masked factors instead of tokens. A rehash the hasher asks for is stored in the sign-in's write. Under
+    /// an enforced password policy with `forceUpgradeOnSignin`, a right password the policy refuses is refused with
+    /// the policy's `PASSWORD_DOES_NOT_MEET_REQUIREMENTS` (the attempt given back: it was not a wrong password).
     public func signIn(_ request: SignInWithPasswordRequest, by caller: Caller) throws -> SignInWithPasswordResponse {
         guard let email = request.email, !email.isEmpty else { throw WireError(.invalidEmail) }
         let credentials = try Credentials(email: email, password: request.password)
@@ -38,12 +40,15 @@ extension PasswordAccounts {
                 in: store)
             throw failure
         }
-        return try finishSignIn(account, verifiedHash: stored, rehash: rehash, attempt: attempt, by: caller)
+        let upgrade = try scopeSettings.current().passwordPolicy.upgradeRefusal(for: credentials.password)
+        return try finishSignIn(
+            account, verifiedHash: stored, rehash: rehash, upgrade: upgrade, attempt: attempt, by: caller)
     }
 
-    /// The error for a wrong password or an unknown email: the same for both under email enumeration protection.
+    /// The error for a wrong password or an unknown email: the same for both under email enumeration protection
+    /// (also when the settings cannot be read: the answer that tells nothing).
     func credentialFailure(emailKnown: Bool) -> WireError {
-        if project.emailEnumerationProtection { return WireError(.invalidLoginCredentials) }
+        if (try? scopeSettings.current().emailEnumerationProtection) ?? true { return WireError(.invalidLoginCredentials) }
         return emailKnown
             ? WireError(.invalidPassword, "The password is invalid or the user does not have a password.")
             : WireError(.emailNotFound, "There is no user record corresponding to this identifier.")
@@ -51,9 +56,11 @@ extension PasswordAccounts {
 
     /// After the right password for `account` (whose hash was `verifiedHash`): gives the attempt back, stores a
     /// rehash, and completes the sign-in, all in one write. A password changed (or an account deleted) since it was
-    /// checked, or a disabled account, is refused in that write, the attempt given back all the same.
+    /// checked, or a disabled account, is refused in that write, the attempt given back all the same; so is a
+    /// password the policy asks to `upgrade`.
     private func finishSignIn(
-        _ account: Account, verifiedHash: String, rehash: String?, attempt: PasswordAttempt, by caller: Caller
+        _ account: Account, verifiedHash: String, rehash: String?, upgrade: WireError?, attempt: PasswordAttempt,
+        by caller: Caller
     ) throws -> SignInWithPasswordResponse {
         let nowMillis = time.nowMillis
         let failure = credentialFailure(emailKnown: true)
@@ -61,6 +68,7 @@ extension PasswordAccounts {
             .existing(localID: account.localID, ifGone: failure), signInProvider: Self.providerID)
         authentication.prepare = { current in
             guard current.passwordHash == verifiedHash else { return failure }
+            if let upgrade { return upgrade }
             if let rehash { current.passwordHash = rehash }
             return nil
         }

@@ -21,7 +21,8 @@ extension PasswordAccounts {
             try chargeEmailChange(to: email, of: user, by: caller)
             try requireAvailable(email, for: localID, store)
         }
-        let hash = try password.map(hasher.hashNewPassword)
+        let policy = try scopeSettings.current().passwordPolicy
+        let hash = try password.map { try hasher.hashNewPassword($0, under: policy) }
         let nowMillis = time.nowMillis
         var session = user.session
         if hash != nil { session.signInProvider = Self.providerID }

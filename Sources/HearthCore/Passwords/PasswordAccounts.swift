@@ -9,6 +9,8 @@ public final class PasswordAccounts: Sendable {
     let tokens: TokenService
     let time: any TimeSource
     let hasher: any PasswordHashing
+    /// The scope's password policy and email privacy.
+    let scopeSettings: ScopeSettings
     let lockouts: PasswordLockouts
     let limiter: RateLimiter
     let report: @Sendable (SecurityEvent) -> Void
@@ -26,13 +28,14 @@ public final class PasswordAccounts: Sendable {
     ///   - context: the project, store and clock; its rate limiter's `accountCreationPerClient` and
     ///     `signInPerAccount` buckets; its security events receive lockouts once committed; its audit log records
     ///     sign-ups, sign-ins (refused ones too), links, lockouts and credential changes.
-    ///   - hasher: hashes new passwords (checking the policy) and checks presented ones.
+    ///   - hasher: hashes new passwords and checks presented ones.
+    ///   - scopeSettings: the scope's password policy (new passwords meet it) and email privacy.
     ///   - lockouts: the wrong-password counters per email and per client.
     ///   - emailChanges: the quotas on a signed-in user's attempts to change its email.
     ///   - emailActions: issues the recovery code of a direct change of email.
     public init(
         context: ServiceContext, tokens: TokenService, mfa: MFAService, hasher: any PasswordHashing,
-        lockouts: PasswordLockouts, emailChanges: EmailChangeLimits, emailActions: EmailActionService? = nil
+        scopeSettings: ScopeSettings, lockouts: PasswordLockouts, emailChanges: EmailChangeLimits, emailActions: EmailActionService? = nil
     ) {
         self.emailChanges = emailChanges
         self.emailActions = emailActions
@@ -43,6 +46,7 @@ public final class PasswordAccounts: Sendable {
         self.tokens = tokens
         time = context.time
         self.hasher = hasher
+        self.scopeSettings = scopeSettings
         self.lockouts = lockouts
         limiter = context.rateLimiter
         report = context.securityEvents
@@ -70,7 +74,7 @@ public final class PasswordAccounts: Sendable {
             throw WireError(.tooManyAttemptsTryLater, "Too many sign-ups; try again later.")
         }
         try requireAvailable(credentials.email, for: nil, store)
-        let hash = try hasher.hashNewPassword(credentials.password)
+        let hash = try hasher.hashNewPassword(credentials.password, under: scopeSettings.current().passwordPolicy)
         let nowMillis = time.nowMillis
         var authentication = Authentication(
             .new(
@@ -101,7 +105,7 @@ public final class PasswordAccounts: Sendable {
         let localID = user.account.localID
         try chargeEmailChange(to: credentials.email, of: user, by: caller)
         try requireAvailable(credentials.email, for: localID, store)
-        let hash = try hasher.hashNewPassword(credentials.password)
+        let hash = try hasher.hashNewPassword(credentials.password, under: scopeSettings.current().passwordPolicy)
         let nowMillis = time.nowMillis
         let takes = RateLimitTakes(limiter)
         let decision = try store.write { writer in

@@ -4,8 +4,8 @@
 /// the gate and its short queue are full they throw `WireError(.tooManyAttemptsTryLater)` at once instead
 /// of tying up the HTTP worker threads that refreshes, lookups and JWKS need.
 public protocol PasswordHashing: Sendable {
-    /// The hash to store for a new password (sign-up, change, reset, admin create). Throws `WEAK_PASSWORD` /
-    /// `PASSWORD_DOES_NOT_MEET_REQUIREMENTS` when the password policy refuses it.
+    /// The hash to store for a new password (sign-up, change, reset, admin create), which the caller has held to
+    /// its scope's password policy (``hashNewPassword(_:under:)``).
     func hashNewPassword(_ password: String) throws -> String
     /// Whether `password` matches `stored` (Hearth's own hash or an imported one).
     func verify(_ password: String, against stored: String) throws -> PasswordCheck
@@ -15,6 +15,15 @@ public protocol PasswordHashing: Sendable {
     /// Whether hashing would be refused right now (`TOO_MANY_ATTEMPTS_TRY_LATER`): a caller can refuse a request
     /// on that before doing any other work for it (such as counting a sign-in attempt in the store).
     var isBusy: Bool { get }
+}
+
+extension PasswordHashing {
+    /// The hash to store for a new password that `policy` accepts: `WEAK_PASSWORD` /
+    /// `PASSWORD_DOES_NOT_MEET_REQUIREMENTS` before any hashing when it does not.
+    public func hashNewPassword(_ password: String, under policy: PasswordPolicy) throws -> String {
+        try policy.check(password)
+        return try hashNewPassword(password)
+    }
 }
 
 /// The outcome of ``PasswordHashing/verify(_:against:)``.

@@ -28,11 +28,15 @@ public struct PasswordPolicy: Sendable, Equatable {
     public let requireUppercase: Bool
     public let requireNumeric: Bool
     public let requireNonAlphanumeric: Bool
+    /// Whether a sign-in with the right password that this (enforced) policy refuses is refused too
+    /// (`PASSWORD_DOES_NOT_MEET_REQUIREMENTS`: the user resets the password), as Identity Platform's
+    /// `forceUpgradeOnSignin`.
+    public let forceUpgradeOnSignin: Bool
 
     public init(
         enforcementState: EnforcementState, minLength: Int = PasswordPolicy.minimumLength,
         maxLength: Int = PasswordPolicy.maximumLength, requireLowercase: Bool = false, requireUppercase: Bool = false,
-        requireNumeric: Bool = false, requireNonAlphanumeric: Bool = false
+        requireNumeric: Bool = false, requireNonAlphanumeric: Bool = false, forceUpgradeOnSignin: Bool = false
     ) throws(InvalidPasswordSetting) {
         guard Self.minLengthRange.contains(minLength) else {
             throw InvalidPasswordSetting(message: "password policy minLength must be between 6 and 30, not \(minLength)")
@@ -47,6 +51,31 @@ public struct PasswordPolicy: Sendable, Equatable {
         self.requireUppercase = requireUppercase
         self.requireNumeric = requireNumeric
         self.requireNonAlphanumeric = requireNonAlphanumeric
+        self.forceUpgradeOnSignin = forceUpgradeOnSignin
+    }
+
+    /// The policy a `passwordPolicyConfig` object states (the config API's and the tenant API's shape): its
+    /// enforcement state (`ENFORCE`, else off), the first version's `customStrengthOptions` (each option left out
+    /// takes its default) and `forceUpgradeOnSignin`.
+    public init(configForm config: [String: JSONValue]) throws(InvalidPasswordSetting) {
+        let version = config["passwordPolicyVersions"]?.arrayValue?.first?.objectValue ?? [:]
+        let options = version["customStrengthOptions"]?.objectValue ?? [:]
+        func length(_ name: String, _ fallback: Int) -> Int {
+            switch options[name] {
+            case .integer(let number): Int(clamping: number)
+            case .string(let text): Int(text) ?? fallback
+            default: fallback
+            }
+        }
+        func flag(_ name: String) -> Bool { options[name]?.boolValue ?? false }
+        try self.init(
+            enforcementState: config["passwordPolicyEnforcementState"]?.stringValue == "ENFORCE" ? .enforce : .off,
+            minLength: length("minPasswordLength", Self.minimumLength),
+            maxLength: length("maxPasswordLength", Self.maximumLength),
+            requireLowercase: flag("containsLowercaseCharacter"), requireUppercase: flag("containsUppercaseCharacter"),
+            requireNumeric: flag("containsNumericCharacter"),
+            requireNonAlphanumeric: flag("containsNonAlphanumericCharacter"),
+            forceUpgradeOnSignin: config["forceUpgradeOnSignin"]?.boolValue ?? false)
     }
 
     /// Firebase's default: no custom policy, only the 6-character floor.
@@ -90,17 +119,29 @@ public struct PasswordPolicy: Sendable, Equatable {
         return missing
     }
 
-    /// The body of `GET /v2/passwordPolicy`, in the shape the web SDK's `validatePassword` reads.
     /// The policy as the project configuration answers it (`passwordPolicyConfig`: the enforcement state, one version
     /// with its strength options, `forceUpgradeOnSignin`).
     public var configForm: JSONValue {
         .object([
             "passwordPolicyEnforcementState": .string(enforcementState.rawValue),
             "passwordPolicyVersions": [["customStrengthOptions": wireForm.objectValue?["customStrengthOptions"] ?? [:]]],
-            "forceUpgradeOnSignin": false,
+            "forceUpgradeOnSignin": .bool(forceUpgradeOnSignin),
         ])
     }
 
+    /// Why a sign-in with `password` (already verified) is refused until the password is changed: the policy's
+    /// refusal under `forceUpgradeOnSignin` and enforcement; nil when the sign-in may go on.
+    public func upgradeRefusal(for password: String) -> WireError? {
+        guard forceUpgradeOnSignin, enforcementState == .enforce else { return nil }
+        do {
+            try check(password)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The body of `GET /v2/passwordPolicy`, in the shape the web SDK's `validatePassword` reads.
     public var wireForm: JSONValue {
         .object([
             "customStrengthOptions": .object([
@@ -114,7 +155,7 @@ public struct PasswordPolicy: Sendable, Equatable {
             "allowedNonAlphanumericCharacters": .array(Self.allowedNonAlphanumericCharacters.map { .string(String($0)) }),
             "schemaVersion": 1,
             "enforcementState": .string(enforcementState.rawValue),
-            "forceUpgradeOnSignin": false,
+            "forceUpgradeOnSignin": .bool(forceUpgradeOnSignin),
         ])
     }
 }

@@ -166,7 +166,11 @@ public enum ProjectConfigRules {
         case "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
             "emailPrivacyConfig.enableImprovedEmailPrivacy", "passwordPolicyConfig.forceUpgradeOnSignin":
             guard value.boolValue != nil else { throw notA("boolean", path) }
-        case "authorizedDomains", "smsRegionConfig.allowByDefault.disallowedRegions",
+        case "authorizedDomains":
+            guard let items = value.arrayValue, items.allSatisfy({ isHostName($0.stringValue ?? "") }) else {
+                throw notA("list of host names (no scheme, port or path)", path)
+            }
+        case "smsRegionConfig.allowByDefault.disallowedRegions",
             "smsRegionConfig.allowlistOnly.allowedRegions":
             guard let items = value.arrayValue, items.allSatisfy({ !($0.stringValue ?? "").isEmpty }) else {
                 throw notA("list of names", path)
@@ -175,6 +179,11 @@ public enum ProjectConfigRules {
             // Objects that are set as a whole and leaves checked with their object (mfa, passwordPolicyConfig).
             break
         }
+    }
+
+    /// A bare host, as a continue URL's host can be (``BrowserURL``): a domain name or an IP address.
+    public static func isHostName(_ text: String) -> Bool {
+        !text.isEmpty && (try? BrowserURL(parsing: "http://\(text)/"))?.host == text.lowercased()
     }
 
     private static func notA(_ kind: String, _ path: String) -> WireError {

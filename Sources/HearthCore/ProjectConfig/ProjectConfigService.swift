@@ -15,13 +15,6 @@ public struct FileDeclaredConfig: Sendable {
         self.settings = settings
         self.keys = keys
     }
-
-    /// The settings Hearth reads from the config file only (the API never changes them), with the file keys that
-    /// set them; locked whether or not the file gives them (their defaults then apply).
-    public static let fileOnly: [String: String] = [
-        "passwordPolicyConfig": "passwords.policy", "emailPrivacyConfig": "emailPrivacy",
-        "authorizedDomains": "emailActions.authorizedDomains",
-    ]
 }
 
 /// Identity Platform's project configuration API (`GET/PATCH /v2/projects/{p}/config`, as Go's
@@ -31,7 +24,7 @@ public struct FileDeclaredConfig: Sendable {
 ///
 /// The configuration answered is the effective one: the config file's settings (which win), over what the API set
 /// (stored per scope, ``ProjectConfigRecord``), over the defaults (every sign-in method on, the MFA policy the
-/// server was started with, Hearth's email privacy and authorized domains).
+/// server was started with, Firebase's password policy, Hearth's email privacy and authorized domains).
 public final class ProjectConfigService: Sendable {
     let store: any HearthStore
     let time: any TimeSource
@@ -59,11 +52,12 @@ public final class ProjectConfigService: Sendable {
                 "email": ["enabled": true, "passwordRequired": false],
             ],
             "mfa": ProjectSettings.wire(context.project.mfa),
+            "passwordPolicyConfig": PasswordPolicy.firebaseDefault.configForm,
             "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(context.project.emailEnumerationProtection)],
             "authorizedDomains": .array(authorizedDomains.map(JSONValue.string)),
         ]
         base = ProjectConfigRules.overlaid(defaults, with: file.settings)
-        locked = FileDeclaredConfig.fileOnly.merging(file.keys) { _, declared in declared }
+        locked = file.keys
     }
 
     /// `GET …/config`: the effective configuration of `scope`, with its resource `name`.
@@ -73,28 +67,36 @@ public final class ProjectConfigService: Sendable {
 
     /// The effective configuration's enforced settings (read from the store; ``ProjectConfigDirectory`` caches them).
     public func settings(in scope: StoreScope) throws -> ProjectSettings {
-        if let tenantID = scope.tenant {
-            return try store.read { try Self.settings(ofTenant: tenantID, $0) }
-        }
-        return ProjectSettings(effective: try effective(in: scope))
+        if let tenantID = scope.tenant { return try store.read { try settings(ofTenant: tenantID, $0) } }
+        return try store.read { try settings(from: $0, in: .project) }
     }
 
     /// The enforced settings of `scope`, read through `reader` (inside a transaction of that scope).
     public func settings(from reader: any StoreReader, in scope: StoreScope) throws -> ProjectSettings {
-        if let tenantID = scope.tenant { return try Self.settings(ofTenant: tenantID, reader) }
-        return ProjectSettings(effective: effective(stored: try Self.parsed(try reader.projectConfig())))
+        if let tenantID = scope.tenant { return try settings(ofTenant: tenantID, reader) }
+        let stored = try Self.parsed(try reader.projectConfig())
+        let domains = lock(of: "authorizedDomains") == nil
+            ? stored["authorizedDomains"]?.arrayValue.map { Set($0.compactMap { $0.stringValue?.lowercased() }) } : nil
+        return ProjectSettings(effective: effective(stored: stored), authorizedDomains: domains)
     }
 
     /// A tenant's settings are its own record's (the tenant API's fields), not the project's configuration: its
-    /// switches and its `mfaConfig`. A tenant that is gone allows nothing (its calls are `TENANT_NOT_FOUND` anyway).
-    static func settings(ofTenant id: String, _ reader: any StoreReader) throws -> ProjectSettings {
+    /// switches, its `mfaConfig`, and its `passwordPolicyConfig` and `emailPrivacyConfig` when it sets them (else
+    /// the defaults and the config file's, never what the config API set for the project). A tenant that is gone
+    /// allows nothing (its calls are `TENANT_NOT_FOUND` anyway).
+    func settings(ofTenant id: String, _ reader: any StoreReader) throws -> ProjectSettings {
         guard let tenant = try reader.tenant(id: id) else {
             return ProjectSettings(
                 switches: SignInSwitches(disabled: true, password: false, emailLink: false, anonymous: false, subject: "this tenant"),
                 mfa: MFAPolicy(enabled: false, factors: [], totpAdjacentIntervals: 1))
         }
-        let mfa = tenant.mfaConfig.flatMap { try? JSONValue(parsing: Data($0.utf8)) }?.objectValue ?? [:]
-        return ProjectSettings(switches: tenant.switches, mfa: ProjectSettings.policy(mfa))
+        func object(_ text: String?) -> JSONValue? { text.flatMap { try? JSONValue(parsing: Data($0.utf8)) } }
+        let defaults = ProjectSettings(effective: base)
+        return ProjectSettings(
+            switches: tenant.switches, mfa: ProjectSettings.policy(object(tenant.mfaConfig)?.objectValue ?? [:]),
+            passwordPolicy: object(tenant.passwordPolicyConfig).map(ProjectSettings.passwordPolicy) ?? defaults.passwordPolicy,
+            emailEnumerationProtection: object(tenant.emailPrivacyConfig)?["enableImprovedEmailPrivacy"]?.boolValue
+                ?? defaults.emailEnumerationProtection)
     }
 
     /// `PATCH …/config?updateMask=…`: sets the paths the mask names to the request's values, clearing those the

@@ -1,7 +1,8 @@
 public import HearthProtocol
 
 /// The configuration's settings Hearth enforces, read from the effective configuration (the config file's settings
-/// over what the config API set, over the defaults): the sign-in switches and the MFA policy.
+/// over what the config API set, over the defaults): the sign-in switches, the MFA policy, the password policy, email
+/// enumeration protection and the authorized domains.
 public struct ProjectSettings: Sendable, Equatable {
     /// `signIn.email.enabled` (password sign-up and sign-in), `signIn.email.passwordRequired` (no email links),
     /// `signIn.anonymous.enabled`.
@@ -10,14 +11,29 @@ public struct ProjectSettings: Sendable, Equatable {
     /// `mfa.enabledProviders` has `PHONE_SMS`; TOTP factors while `mfa.providerConfigs` has an `ENABLED`
     /// `totpProviderConfig` (its `adjacentIntervals` used). MFA is on while either kind is.
     public var mfa: MFAPolicy
+    /// `passwordPolicyConfig`: what new passwords must meet (sign-up, change, reset, admin create and update).
+    public var passwordPolicy: PasswordPolicy
+    /// `emailPrivacyConfig.enableImprovedEmailPrivacy`: whether answers hide which emails have accounts.
+    public var emailEnumerationProtection: Bool
+    /// `authorizedDomains` when the config API set them: the hosts continue URLs may point at instead of the
+    /// configured ones. nil: the server's configured list (``EmailActionSettings/authorizedDomains``). The list is
+    /// the project's: a tenant's settings never carry one, and its calls are held to the project's.
+    public var authorizedDomains: Set<String>?
 
-    public init(switches: SignInSwitches, mfa: MFAPolicy) {
+    public init(
+        switches: SignInSwitches, mfa: MFAPolicy, passwordPolicy: PasswordPolicy = .firebaseDefault,
+        emailEnumerationProtection: Bool = true, authorizedDomains: Set<String>? = nil
+    ) {
         self.switches = switches
         self.mfa = mfa
+        self.passwordPolicy = passwordPolicy
+        self.emailEnumerationProtection = emailEnumerationProtection
+        self.authorizedDomains = authorizedDomains
     }
 
-    /// The settings of an effective configuration (every field present: ``ProjectConfigService`` fills the defaults).
-    public init(effective config: [String: JSONValue]) {
+    /// The settings of an effective configuration (every field present: ``ProjectConfigService`` fills the defaults);
+    /// `authorizedDomains` as the config API set them (nil when it set none).
+    public init(effective config: [String: JSONValue], authorizedDomains: Set<String>? = nil) {
         func flag(_ path: String, _ fallback: Bool) -> Bool {
             ProjectConfigRules.value(in: config, at: path)?.boolValue ?? fallback
         }
@@ -26,6 +42,17 @@ public struct ProjectSettings: Sendable, Equatable {
             password: email, emailLink: email && !flag("signIn.email.passwordRequired", false),
             anonymous: flag("signIn.anonymous.enabled", true), subject: "this project")
         mfa = Self.policy(config["mfa"]?.objectValue ?? [:])
+        passwordPolicy = Self.passwordPolicy(config["passwordPolicyConfig"])
+        emailEnumerationProtection = flag("emailPrivacyConfig.enableImprovedEmailPrivacy", true)
+        self.authorizedDomains = authorizedDomains
+    }
+
+    /// The policy a `passwordPolicyConfig` object states; Firebase's default when there is none. Stored objects
+    /// were checked when written (``ProjectConfigRules/check(_:)``, the tenant API), so one that does not read is
+    /// corrupt: the default's 6-character floor still applies.
+    static func passwordPolicy(_ config: JSONValue?) -> PasswordPolicy {
+        guard let config = config?.objectValue else { return .firebaseDefault }
+        return (try? PasswordPolicy(configForm: config)) ?? .firebaseDefault
     }
 
     /// The policy an `mfa` object states.

@@ -104,6 +104,11 @@ public enum TenantRules {
             "forceUpgradeOnSignin": isBool,
             "lastUpdateTime": { $0.stringValue != nil },
         ])
+        do {
+            _ = try PasswordPolicy(configForm: value.objectValue ?? [:])
+        } catch {
+            throw WireError(.invalidArgument, "passwordPolicyConfig: \(error.message)")
+        }
     }
 
     /// `emailPrivacyConfig`: `enableImprovedEmailPrivacy`.

@@ -108,10 +108,11 @@ struct IdentityToolkitRoutes {
     /// reCAPTCHA, so the values are placeholders clients must not send to Google.
     private func registerProjectConfig(in router: inout Router) {
         let project = platform.project.projectID
-        let domains = platform.emailActions.settings.authorizedDomainList
         let config = edge.clientCall().handler { _ in
-            Responses.json(["projectId": .string(project), "authorizedDomains": .array(domains.map(JSONValue.string))]
-                as [String: JSONValue])
+            let domains = try platform.emailActions.currentSettings().authorizedDomainList
+            return Responses.json(
+                ["projectId": .string(project), "authorizedDomains": .array(domains.map(JSONValue.string))]
+                    as [String: JSONValue])
         }
         for path in ["\(Self.v1)/projects", "\(Self.v1)/projects/{project}", "\(Self.legacy)/getProjectConfig"] {
             router.add(.get, path, config)

@@ -24,8 +24,6 @@ public struct ServerOptions: Sendable {
     public var devApple: DevAppleProvider?
     /// In development, the SAML identity provider served at `/dev/saml` (its accounts are the dev Google's).
     public var devSAML: SAMLResponseIssuer?
-    /// The password policy `GET /v2/passwordPolicy` publishes (the one the password hasher enforces).
-    public var passwordPolicy: PasswordPolicy
     /// `/metrics`, `/healthz` and `/readyz` on this listener, and the metrics requests are counted into; nil
     /// serves none of them and counts nothing.
     public var operations: OperatorEndpoints?
@@ -37,7 +35,7 @@ public struct ServerOptions: Sendable {
         sentVerificationCodes: (@Sendable () -> [DeliveredCode])? = nil, trustedProxies: TrustedProxies = .none,
         adminVerifiers: [any AdminTokenVerifier] = [], devIdentityProvider: DevIdentityProvider? = nil,
         devApple: DevAppleProvider? = nil, devSAML: SAMLResponseIssuer? = nil,
-        passwordPolicy: PasswordPolicy = .firebaseDefault, operations: OperatorEndpoints? = nil,
+        operations: OperatorEndpoints? = nil,
         console: ConsoleOptions = ConsoleOptions()
     ) {
         self.console = console
@@ -51,6 +49,5 @@ public struct ServerOptions: Sendable {
         self.devIdentityProvider = devIdentityProvider
         self.devApple = devApple
         self.devSAML = devSAML
-        self.passwordPolicy = passwordPolicy
     }
 }

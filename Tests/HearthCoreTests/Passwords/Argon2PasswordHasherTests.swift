@@ -20,11 +20,9 @@ struct Argon2PasswordHasherTests {
     static let busy = WireError(.tooManyAttemptsTryLater, "Too many password checks at once; try again later.")
 
     private func hasher(
-        _ parameters: Argon2Parameters = fast, policy: PasswordPolicy = .firebaseDefault,
-        gate: HashingGate = HashingGate(concurrency: 2, queueLimit: 4)
+        _ parameters: Argon2Parameters = fast, gate: HashingGate = HashingGate(concurrency: 2, queueLimit: 4)
     ) throws -> Argon2PasswordHasher {
-        try Argon2PasswordHasher(
-            parameters: parameters, policy: policy, gate: gate, importedVerifiers: [PlainTestImportVerifier()])
+        try Argon2PasswordHasher(parameters: parameters, gate: gate, importedVerifiers: [PlainTestImportVerifier()])
     }
 
     @Test("a new password becomes an Argon2id PHC string with the configured parameters, and verifies")
@@ -45,17 +43,17 @@ struct Argon2PasswordHasherTests {
     func policyFirst() throws {
         let gate = HashingGate(concurrency: 1, queueLimit: 0, maximumWait: 0)
         let strict = try PasswordPolicy(enforcementState: .enforce, minLength: 8, requireNumeric: true)
-        let hasher = try hasher(policy: strict, gate: gate)
+        let hasher = try hasher(gate: gate)
         let holder = PermitHolder(gate)
         defer { holder.release() }
         #expect(throws: WireError(.weakPassword, "Password should be at least 6 characters")) {
-            try hasher.hashNewPassword("abc")
+            try hasher.hashNewPassword("abc", under: strict)
         }
         #expect(throws: WireError(
             .passwordDoesNotMeetRequirements,
             "Missing password requirements: [Password must contain at least 8 characters, Password must contain a numeric character]"
-        )) { try hasher.hashNewPassword("abcdefg") }
-        #expect(throws: Self.busy) { try hasher.hashNewPassword("abcdefg1") }
+        )) { try hasher.hashNewPassword("abcdefg", under: strict) }
+        #expect(throws: Self.busy) { try hasher.hashNewPassword("abcdefg1", under: strict) }
     }
 
     @Test("a right password against other Argon2id parameters comes back with a hash in the configured ones")

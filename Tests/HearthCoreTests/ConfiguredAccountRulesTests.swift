@@ -1,0 +1,154 @@
+import Foundation
+import HearthProtocol
+import Testing
+@testable import HearthCore
+
+/// The configuration's password policy, email privacy and authorized domains, set through the config API (the
+/// project) and the tenant API (a tenant), enforced where they apply.
+@Suite("Configured account rules: password policy, email privacy, authorized domains, per scope")
+struct ConfiguredAccountRulesTests {
+    private let admin = Caller(client: nil, actor: AuditTrailTests.serviceAccount)
+    private static let client = Caller.user(client: "10.0.0.7")
+
+    private func json(_ text: String) throws -> [String: JSONValue] {
+        try #require(try JSONValue(parsing: Data(text.utf8)).objectValue)
+    }
+
+    private static let strictPolicy = #"""
+        {"passwordPolicyConfig":{"passwordPolicyEnforcementState":"ENFORCE","forceUpgradeOnSignin":false,
+        "passwordPolicyVersions":[{"customStrengthOptions":{"minPasswordLength":10,"containsNumericCharacter":true}}]}}
+        """#
+
+    private func tenant(_ test: TestPlatform, _ fields: [String: JSONValue] = [:]) throws -> IdentityPlatform {
+        var all = fields
+        all["displayName"] = "Rules-Tenant"
+        all["allowPasswordSignup"] = true
+        all["enableEmailLinkSignin"] = true
+        let made = try test.platform.tenants.create(TenantFields(fields: RequestFields(all)), by: .system)
+        return test.platform.scoped(to: try StoreScope.tenant(String(made.name.split(separator: "/").last ?? "")))
+    }
+
+    private func signUp(_ platform: IdentityPlatform, _ email: String, _ password: String) throws -> SignUpResponse {
+        try platform.passwordAccounts.signUp(SignUpRequest(email: email, password: password), by: Self.client)
+    }
+
+    @Test("the project's password policy from the config API holds sign-up, changes, resets and admin passwords; a tenant keeps its own")
+    func passwordPolicy() throws {
+        let test = try TestPlatform()
+        let tenant = try tenant(test)
+        _ = try signUp(test.platform, "before@example.com", "short1")
+        _ = try test.platform.projectConfig.update(json(Self.strictPolicy), updateMask: "passwordPolicyConfig", by: admin)
+        #expect(try test.platform.configSettings().passwordPolicy.minLength == 10, "seen at once on the writing instance")
+
+        let refused = "Missing password requirements: [Password must contain at least 10 characters]"
+        #expect(throws: WireError(.passwordDoesNotMeetRequirements, refused)) {
+            try signUp(test.platform, "ada@example.com", "abcdefgh1")
+        }
+        #expect(wireErrorCode { _ = try signUp(test.platform, "ada@example.com", "abcdefghij") } == .passwordDoesNotMeetRequirements)
+        let ada = try signUp(test.platform, "ada@example.com", "abcdefghi1")
+        var change = UpdateAccountRequest(idToken: ada.idToken)
+        change.password = "abc123"
+        #expect(wireErrorCode { _ = try test.platform.accounts.update(change, by: Self.client) } == .passwordDoesNotMeetRequirements)
+        let create = try AdminCreateAccountRequest(fields: RequestFields(["email": "bob@example.com", "password": "abcdef1"]))
+        #expect(wireErrorCode { _ = try test.platform.admin.create(create, by: admin) } == .passwordDoesNotMeetRequirements)
+        var update = AdminUpdateAccountRequest(localId: ada.localId)
+        update.password = "abcdef1"
+        #expect(wireErrorCode { _ = try test.platform.admin.update(update, by: admin) } == .passwordDoesNotMeetRequirements)
+        let reset = SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "ada@example.com", returnOobLink: true)
+        let code = try #require(try test.platform.emailActions.sendOobCode(reset, by: .commandLine).oobCode)
+        #expect(wireErrorCode {
+            _ = try test.platform.emailActions.resetPassword(
+                ResetPasswordRequest(oobCode: code, newPassword: "abcdef1"), by: Self.client)
+        } == .passwordDoesNotMeetRequirements)
+        #expect(try test.platform.emailActions.isOpen(oobCode: code), "a refused reset leaves its code usable")
+        // An existing weak password still signs in (forceUpgradeOnSignin is off).
+        _ = try test.passwordAccounts.signIn(SignInWithPasswordRequest(email: "before@example.com", password: "short1"), by: Self.client)
+
+        // The tenant sets none: the defaults (6 characters), not the project's API-set policy.
+        _ = try signUp(tenant, "ada@example.com", "short1")
+        #expect(try tenant.configSettings().passwordPolicy == .firebaseDefault)
+        let id = try #require(tenant.tenantID)
+        _ = try test.platform.tenants.update(
+            id: id, TenantFields(fields: RequestFields(json(Self.strictPolicy))), updateMask: "passwordPolicyConfig",
+            by: admin)
+        test.platform.configDirectory.forget(tenant.settings.scope)
+        #expect(wireErrorCode { _ = try signUp(tenant, "bob@example.com", "short12") } == .passwordDoesNotMeetRequirements)
+        #expect(try signUp(tenant, "bob@example.com", "abcdefghi1").email == "bob@example.com")
+    }
+
+    @Test("forceUpgradeOnSignin: a right password the enforced policy refuses is refused with its requirements, never counted as wrong")
+    func forceUpgrade() throws {
+        var lockouts = PasswordLockouts()
+        lockouts.perEmail = FailureLockout(burst: 2, lockout: 60, maximumPerWindow: 10, window: 3_600)
+        lockouts.perClient = lockouts.perEmail
+        let test = try TestPlatform(passwordLockouts: lockouts)
+        _ = try signUp(test.platform, "weak@example.com", "short1")
+        _ = try signUp(test.platform, "strong@example.com", "abcdefghi1")
+        let policy = Self.strictPolicy.replacingOccurrences(of: #""forceUpgradeOnSignin":false"#, with: #""forceUpgradeOnSignin":true"#)
+        _ = try test.platform.projectConfig.update(json(policy), updateMask: "passwordPolicyConfig", by: admin)
+        for _ in 0..<4 {
+            #expect(throws: WireError(
+                .passwordDoesNotMeetRequirements,
+                "Missing password requirements: [Password must contain at least 10 characters]"
+            )) {
+                try test.passwordAccounts.signIn(SignInWithPasswordRequest(email: "weak@example.com", password: "short1"), by: Self.client)
+            }
+        }
+        // Four refusals past a burst of 2: not one counted against the email or the client.
+        #expect(wireErrorCode {
+            _ = try test.passwordAccounts.signIn(SignInWithPasswordRequest(email: "weak@example.com", password: "wrong!"), by: Self.client)
+        } == .invalidLoginCredentials)
+        let strong = try test.passwordAccounts.signIn(
+            SignInWithPasswordRequest(email: "strong@example.com", password: "abcdefghi1"), by: Self.client)
+        #expect(strong.idToken?.isEmpty == false)
+        #expect(try PasswordPolicy(configForm: json(policy)["passwordPolicyConfig"]?.objectValue ?? [:]).forceUpgradeOnSignin)
+    }
+
+    @Test("email privacy from the config API: off tells unknown emails from wrong passwords; a tenant's emailPrivacyConfig is its own")
+    func emailPrivacy() throws {
+        let test = try TestPlatform()
+        let tenant = try tenant(test, ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]])
+        func failure(_ platform: IdentityPlatform, _ email: String) -> ErrorCode? {
+            wireErrorCode {
+                _ = try platform.passwordAccounts.signIn(SignInWithPasswordRequest(email: email, password: "whatever1"), by: Self.client)
+            }
+        }
+        #expect(failure(test.platform, "nobody@example.com") == .invalidLoginCredentials)
+        #expect(failure(tenant, "nobody@example.com") == .emailNotFound, "the tenant turned it off for itself")
+        _ = try test.platform.projectConfig.update(
+            json(#"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":false}}"#),
+            updateMask: "emailPrivacyConfig.enableImprovedEmailPrivacy", by: admin)
+        #expect(failure(test.platform, "nobody@example.com") == .emailNotFound)
+        let uri = try test.platform.emailActions.createAuthUri(
+            CreateAuthUriRequest(identifier: "nobody@example.com", continueUri: "http://localhost/"))
+        #expect(uri.registered == false, "createAuthUri answers whether an email has an account")
+    }
+
+    @Test("authorized domains from the config API replace the configured list for continue URLs, the project's and its tenants'")
+    func authorizedDomains() throws {
+        let test = try TestPlatform(emailActions: EmailActionSettings(authorizedDomains: ["localhost", "app.example.com"]))
+        let tenant = try tenant(test)
+        func send(_ platform: IdentityPlatform, _ url: String) -> ErrorCode? {
+            wireErrorCode {
+                _ = try platform.emailActions.sendOobCode(
+                    SendOobCodeRequest(requestType: "EMAIL_SIGNIN", email: "ada@example.com", continueUrl: url, returnOobLink: true),
+                    by: .commandLine)
+            }
+        }
+        #expect(send(test.platform, "https://app.example.com/done") == nil)
+        #expect(send(test.platform, "https://shop.example.com/done") == .unauthorizedDomain)
+        #expect(wireErrorCode {
+            _ = try test.platform.projectConfig.update(
+                json(#"{"authorizedDomains":["https://shop.example.com/"]}"#), updateMask: "authorizedDomains", by: admin)
+        } == .invalidConfig)
+        let answered = try test.platform.projectConfig.update(
+            json(#"{"authorizedDomains":["shop.example.com","Localhost"]}"#), updateMask: "authorizedDomains", by: admin)
+        #expect(answered["authorizedDomains"] == ["shop.example.com", "Localhost"])
+        for platform in [test.platform, tenant] {
+            #expect(send(platform, "https://shop.example.com/done") == nil)
+            #expect(send(platform, "https://app.example.com/done") == .unauthorizedDomain, "the list is replaced")
+            #expect(send(platform, "http://localhost:8080/done") == nil, "names compare without case")
+        }
+        #expect(try test.platform.emailActions.currentSettings().authorizedDomainList == ["localhost", "shop.example.com"])
+    }
+}
