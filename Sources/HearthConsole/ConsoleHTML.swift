@@ -54,6 +54,11 @@ public enum ConsoleHTML {
         tenantID.map { "\(ConsolePaths.tenants)/\(segment($0))" } ?? ConsolePaths.home
     }
 
+    /// The configuration page of the project, or of the tenant `tenantID` (`/console/tenants/<id>/config`).
+    public static func configPath(tenantID: String?) -> String {
+        tenantID.map { "\(ConsolePaths.tenants)/\(segment($0))/config" } ?? ConsolePaths.config
+    }
+
     /// An announced error message, or nothing.
     public static func alert(_ message: String?) -> String {
         message.map { "<p class=\"alert\" role=\"alert\">\(escape($0))</p>" } ?? ""

@@ -102,7 +102,8 @@ public struct HomePage: Sendable {
         let scope = tenant.map {
             """
             <p id="scope">Tenant <span class="mono">\(ConsoleHTML.escape($0.id))</span>:
-            <a href="\(ConsoleHTML.escape(ConsoleHTML.usersPath(tenantID: $0.id)))">its users</a>.</p>
+            <a href="\(ConsoleHTML.escape(ConsoleHTML.usersPath(tenantID: $0.id)))">its users</a>,
+            <a href="\(ConsoleHTML.escape(ConsoleHTML.configPath(tenantID: $0.id)))">its configuration</a>.</p>
             """
         } ?? ""
         return ConsoleLayout.page(title: title, viewer: viewer, section: tenant == nil ? .home : .tenants, body: """

@@ -42,7 +42,8 @@ public struct TenantsPage: Sendable {
             <tr><td><a href="\(ConsoleHTML.escape(ConsoleHTML.usersPath(tenantID: tenant.id)))" class="mono">\(ConsoleHTML.escape(tenant.id))</a></td>
             <td>\(ConsoleHTML.escape(tenant.displayName ?? "—"))</td><td>\(switches.isEmpty ? "—" : switches.joined(separator: ", "))</td>
             <td>\(ConsoleHTML.time(millis: tenant.createdAtMillis))</td>
-            <td><a href="\(ConsoleHTML.escape(ConsoleHTML.homePath(tenantID: tenant.id)))" class="overview">Overview</a></td></tr>
+            <td><a href="\(ConsoleHTML.escape(ConsoleHTML.homePath(tenantID: tenant.id)))" class="overview">Overview</a>
+            <a href="\(ConsoleHTML.escape(ConsoleHTML.configPath(tenantID: tenant.id)))" class="configuration">Configuration</a></td></tr>
             """
     }
 }

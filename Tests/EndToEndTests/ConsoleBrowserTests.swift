@@ -20,7 +20,7 @@ struct ConsoleBrowserTests {
         }
     }
 
-    @Test("sign in as an administrator (a non-administrator is refused), find a user among 10,000, edit its claims, revoke, disable, remove its factor, rotate a key, read the audit trail, turn anonymous sign-up off on the configuration page (enforced at once)")
+    @Test("sign in as an administrator (a non-administrator is refused), find a user among 10,000, edit its claims, revoke, disable, remove its factor, rotate a key, read the audit trail, turn anonymous sign-up off on the configuration page and set a tenant's password policy on its own (each enforced at once)")
     func console() throws {
         let directory = HearthProcess.temporaryDirectory()
         let config = directory.appendingPathComponent("console.json")
@@ -87,7 +87,7 @@ struct ConsoleBrowserTests {
         #expect((facts["rotated"] as? String)?.hasPrefix("Key rotated") == true)
         #expect(keysAfter.count == keysBefore.count + 1 && keysAfter.filter { $0.hasSuffix("signing") }.count == 1, "\(keysAfter)")
         // The tenant's users: its own needle, shown without change steps.
-        #expect(facts["tenant_rows"] as? [String] == ["\(tenant) Console-Tenant — " + (facts["tenant_created"] as? String ?? "") + " Overview"])
+        #expect(facts["tenant_rows"] as? [String] == ["\(tenant) Console-Tenant — " + (facts["tenant_created"] as? String ?? "") + " Overview Configuration"])
         // The tenant's overview counts its own account only.
         let tenantHome = facts["tenant_home"] as? [String: Any] ?? [:]
         #expect(tenantHome["heading"] as? String == "Overview of tenant Console-Tenant")
@@ -132,5 +132,21 @@ struct ConsoleBrowserTests {
         #expect(facts["config_events"] as? [String] == [actor], "\(facts["config_events"] ?? "")")
         let guest = try server.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", ["returnSecureToken": true])
         #expect(guest.status == 400 && guest.text.contains("ADMIN_ONLY_OPERATION"), "\(guest.text)")
+
+        // The tenant's configuration page: its password policy enforced and published for the tenant only.
+        #expect((facts["tenant_config_heading"] as? String)?.hasPrefix("Configuration of tenant") == true, "\(facts["tenant_config_heading"] ?? "")")
+        #expect(facts["tenant_config_domains"] as? Int == 0)
+        #expect(facts["tenant_config_email_before"] as? Bool == false, "the tenant was made without password sign-up")
+        #expect(facts["tenant_config_saved"] as? String == "Configuration saved: client calls follow it from now on.")
+        #expect((facts["tenant_config_url"] as? String)?.hasSuffix("/console/tenants/\(tenant)/config?done=config") == true)
+        #expect(facts["tenant_config_min_after"] as? String == "12")
+        let published = try server.request("GET", "/identitytoolkit.googleapis.com/v2/passwordPolicy?key=k&tenantId=\(tenant)")
+        #expect(published.json["enforcementState"] as? String == "ENFORCE", "\(published.text)")
+        let weak = try server.postJSON(
+            "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+            ["email": "weak@example.com", "password": "alllowercase1", "tenantId": tenant, "returnSecureToken": true])
+        #expect(weak.text.contains("PASSWORD_DOES_NOT_MEET_REQUIREMENTS"), "\(weak.text)")
+        let project = try server.request("GET", "/identitytoolkit.googleapis.com/v2/passwordPolicy?key=k")
+        #expect(project.json["enforcementState"] as? String == "OFF", "the project keeps its own: \(project.text)")
     }
 }

@@ -25,7 +25,7 @@ struct ProjectConfigAPITests {
         try server.postJSON("\(v1)/accounts:\(name)?key=web-key", body)
     }
 
-    @Test("GET and PATCH with Go's and Node's shapes; unknown paths INVALID_CONFIG; admin callers only")
+    @Test("GET and PATCH with Go's and Node's shapes")
     func sdkShapes() throws {
         let server = HearthProcess()
         try server.start()
@@ -55,16 +55,54 @@ struct ProjectConfigAPITests {
         let again = try server.request("GET", Self.config, headers: Self.owner)
         #expect(((again.json["mfa"] as? [String: Any])?["providerConfigs"] as? [Any])?.isEmpty == true, "\(again.text)")
 
+        #expect(server.stop() == 0)
+    }
+
+    @Test("the password policy, email privacy and authorized domains through the API: enforced on the SDKs' requests")
+    func accountRules() throws {
+        let server = HearthProcess()
+        try server.start()
+        let unknown = ["email": "nobody@example.com", "password": "whatever1", "returnSecureToken": true] as [String: Any]
+        #expect(try Self.client(server, "signInWithPassword", unknown).errorMessage == "INVALID_LOGIN_CREDENTIALS")
         let privacy = try Self.patch(server, "emailPrivacyConfig.enableImprovedEmailPrivacy", [
             "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false],
         ])
-        #expect(privacy.status == 400 && privacy.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(privacy.text)")
-        #expect(privacy.errorMessage?.contains("config file (emailPrivacy)") == true, "\(privacy.text)")
-        let policy = try Self.patch(server, "passwordPolicyConfig.passwordPolicyEnforcementState", [
-            "passwordPolicyConfig": ["passwordPolicyEnforcementState": "ENFORCE"],
-        ])
-        #expect(policy.errorMessage?.contains("config file (passwords.policy)") == true, "\(policy.text)")
+        #expect(privacy.status == 200, "\(privacy.text)")
+        #expect(try Self.client(server, "signInWithPassword", unknown).errorMessage?.hasPrefix("EMAIL_NOT_FOUND") == true)
 
+        // Node's updateProjectConfig({passwordPolicyConfig: …}): the leaf paths of the object.
+        let policy = try Self.patch(
+            server, "passwordPolicyConfig.passwordPolicyEnforcementState,passwordPolicyConfig.passwordPolicyVersions",
+            ["passwordPolicyConfig": [
+                "passwordPolicyEnforcementState": "ENFORCE",
+                "passwordPolicyVersions": [["customStrengthOptions": ["minPasswordLength": 10, "containsNumericCharacter": true]]],
+            ]])
+        #expect(policy.status == 200, "\(policy.text)")
+        let published = try server.request("GET", "/identitytoolkit.googleapis.com/v2/passwordPolicy?key=web-key")
+        #expect(published.json["enforcementState"] as? String == "ENFORCE", "\(published.text)")
+        let weak = try Self.client(server, "signUp", ["email": "ada@example.com", "password": "abcdefghij", "returnSecureToken": true])
+        #expect(weak.errorMessage?.hasPrefix("PASSWORD_DOES_NOT_MEET_REQUIREMENTS") == true, "\(weak.text)")
+        let strong = try Self.client(server, "signUp", ["email": "ada@example.com", "password": "abcdefghi1", "returnSecureToken": true])
+        #expect(strong.status == 200, "\(strong.text)")
+
+        let domains = try Self.patch(server, "authorizedDomains", ["authorizedDomains": ["app.example.com"]])
+        #expect(domains.status == 200, "\(domains.text)")
+        let listed = try server.request("GET", "\(Self.v1)/projects?key=web-key")
+        #expect(listed.json["authorizedDomains"] as? [String] == ["app.example.com"], "\(listed.text)")
+        func link(_ url: String) throws -> HTTPResult {
+            try Self.client(server, "sendOobCode", ["requestType": "EMAIL_SIGNIN", "email": "ada@example.com", "continueUrl": url])
+        }
+        let allowed = try link("https://app.example.com/done")
+        #expect(allowed.status == 200, "\(allowed.text)")
+        let elsewhere = try link("http://localhost/done")
+        #expect(elsewhere.errorMessage?.hasPrefix("UNAUTHORIZED_DOMAIN") == true, "the list is replaced: \(elsewhere.text)")
+        #expect(server.stop() == 0)
+    }
+
+    @Test("unknown paths and values are INVALID_CONFIG; only administrators read or change the configuration")
+    func refusals() throws {
+        let server = HearthProcess()
+        try server.start()
         for (mask, body) in [("recaptchaConfig", ["recaptchaConfig": [:]] as [String: Any]), ("mfa.nope", [:]),
                              ("mfa.state", ["mfa": ["state": "SOMETIMES"]])] {
             let refused = try Self.patch(server, mask, body)
@@ -194,12 +232,12 @@ struct ProjectConfigAPITests {
         #expect(server.stop() == 0)
     }
 
-    @Test("the config file wins: its signIn switches and mfa are answered, enforced and locked, naming the key")
+    @Test("the config file wins: its signIn switches, mfa, password policy, email privacy and domains are answered, enforced and locked, naming the key")
     func fileLocks() throws {
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("hearth.json")
-        try Data(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"enabled":true,"factors":["phone"]},"passwords":{"policy":{"enforcementState":"ENFORCE","minLength":10}}}"#.utf8).write(to: file)
+        try Data(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"enabled":true,"factors":["phone"]},"passwords":{"policy":{"enforcementState":"ENFORCE","minLength":10}},"emailPrivacy":{"enableImprovedEmailPrivacy":true},"emailActions":{"authorizedDomains":["app.example.com"]}}"#.utf8).write(to: file)
         let bad = directory.appendingPathComponent("bad.json")
         try Data(#"{"signIn":{"anonymous":{"enable":false}}}"#.utf8).write(to: bad)
         let refused = try HearthProcess.run(["serve", "--dev", "--config", bad.path, "--data-dir", directory.path])
@@ -219,6 +257,11 @@ struct ProjectConfigAPITests {
         for (mask, body, key) in [
             ("signIn.anonymous.enabled", ["signIn": ["anonymous": ["enabled": true]]] as [String: Any], "signIn.anonymous.enabled"),
             ("mfa", ["mfa": ["state": "DISABLED"]], "mfa"),
+            ("passwordPolicyConfig.passwordPolicyEnforcementState", ["passwordPolicyConfig": ["passwordPolicyEnforcementState": "OFF"]],
+             "passwords.policy"),
+            ("emailPrivacyConfig.enableImprovedEmailPrivacy", ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]],
+             "emailPrivacy"),
+            ("authorizedDomains", ["authorizedDomains": ["evil.example"]], "emailActions.authorizedDomains"),
         ] {
             let locked = try Self.patch(server, mask, body)
             #expect(locked.status == 400 && locked.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(locked.text)")

@@ -145,7 +145,7 @@ struct ConsolePagesTests {
             .first { ProjectConfigRules.overlap(path, $0.key) }?.value
     }
 
-    @Test("the configuration page shows the effective settings, each locked one disabled with the file key, the file-only ones read-only and escaped")
+    @Test("the configuration page shows the effective settings, each locked one disabled with the file key, values escaped")
     func configPage() throws {
         let page = ConfigPage(config: Self.config, locks: Self.fileLocks, notice: "Configuration saved.").html(Self.viewer)
         #expect(page.contains(#"<a href="/console/config" aria-current="page">Configuration</a>"#))
@@ -168,10 +168,15 @@ struct ConsolePagesTests {
         #expect(page.contains(#"id="totp" name="totp" value="true" disabled"#))
         #expect(page.contains(#"value="2" disabled"#))
         #expect(page.contains(#"id="save-config""#))
-        // Read-only, from the file.
-        #expect(page.contains(#"<dd id="password-policy">ENFORCE, containsNumericCharacter yes, minPasswordLength 8 <span class="lock">(<code>passwords.policy</code>)"#))
-        #expect(page.contains(#"<dd id="email-privacy">on <span class="lock">(<code>emailPrivacy</code>)"#))
-        #expect(page.contains("app.example.com, &lt;evil&gt;.example.com") && !page.contains("<evil>"))
+        // The password policy, email privacy and domains, each locked by its file key (every policy control
+        // described by the one reason).
+        #expect(page.contains(#"<option value="ENFORCE" selected>Enforced: the rules below</option>"#))
+        #expect(page.contains(#"id="minLength" name="minLength" min="6" max="30" step="1" value="8" disabled aria-describedby="passwordPolicy-lock">"#))
+        #expect(page.contains(#"id="numeric" name="numeric" value="true" checked disabled aria-describedby="passwordPolicy-lock">"#))
+        #expect(page.contains(#"id="passwordPolicy-lock">Locked: set by the config file (<code>passwords.policy</code>)"#))
+        #expect(page.contains(#"<option value="on" selected>"#) && page.contains(#"id="emailPrivacy-lock">Locked: set by the config file (<code>emailPrivacy</code>)"#))
+        #expect(page.contains("app.example.com\n&lt;evil&gt;.example.com</textarea>") && !page.contains("<evil>"))
+        #expect(page.contains(#"id="authorizedDomains-lock">Locked: set by the config file (<code>emailActions.authorizedDomains</code>)"#))
         // Unlocked, nothing is disabled; a refusal is announced.
         let open = ConfigPage(config: Self.config, locks: [:], error: "INVALID_CONFIG : bad").html(Self.viewer)
         #expect(!open.contains(" disabled") && !open.contains(#"class="lock""#))
@@ -205,6 +210,58 @@ struct ConsolePagesTests {
             #expect(error?.code == .invalidConfig, "\(bad)")
         }
         #expect(try ConfigPage.change(from: ["mfaState": "ENABLED", "adjacentIntervals": "11"], locks: [:]).request["mfa"] != nil)
+    }
+
+    @Test("the password policy, email privacy and domains are named only when the form gives their select or text area")
+    func configChangeAccountRules() throws {
+        let base = ["mfaState": "DISABLED"]
+        #expect(try ConfigPage.change(from: base, locks: [:]).paths.contains { $0.hasPrefix("password") || $0.hasPrefix("email") || $0 == "authorizedDomains" } == false,
+                "a form from before they were shown changes none of them")
+        let form = base.merging([
+            "passwordPolicy": "ENFORCE", "minLength": " 12 ", "maxLength": "64", "uppercase": "true", "symbol": "true",
+            "emailPrivacy": "off", "authorizedDomains": "app.example.com\r\nshop.example.com, \n",
+        ]) { $1 }
+        let change = try ConfigPage.change(from: form, locks: [:])
+        #expect(Array(change.paths.suffix(3)) == ["passwordPolicyConfig", "emailPrivacyConfig.enableImprovedEmailPrivacy", "authorizedDomains"])
+        #expect(change.request["passwordPolicyConfig"] == [
+            "passwordPolicyEnforcementState": "ENFORCE", "forceUpgradeOnSignin": false,
+            "passwordPolicyVersions": [["customStrengthOptions": [
+                "minPasswordLength": 12, "maxPasswordLength": 64, "containsLowercaseCharacter": false,
+                "containsUppercaseCharacter": true, "containsNumericCharacter": false, "containsNonAlphanumericCharacter": true,
+            ]]],
+        ])
+        #expect(change.request["emailPrivacyConfig"] == ["enableImprovedEmailPrivacy": false])
+        #expect(change.request["authorizedDomains"] == ["app.example.com", "shop.example.com"])
+        #expect(try ConfigPage.change(from: form, locks: [:], forTenant: true).paths.contains("authorizedDomains") == false)
+        // Unchanged from what the page showed: not named (no defaults stored, open domains left open).
+        let shownAsIs = base.merging([
+            "passwordPolicy": "ENFORCE", "minLength": "8", "maxLength": "4096", "numeric": "true", "emailPrivacy": "on",
+            "authorizedDomains": "app.example.com\n<evil>.example.com",
+        ]) { $1 }
+        var current = Self.config
+        current["passwordPolicyConfig"] = try PasswordPolicy(enforcementState: .enforce, minLength: 8, requireNumeric: true).configForm
+        #expect(try ConfigPage.change(from: shownAsIs, locks: [:], current: current).paths.count == 6, "only the switches and MFA")
+        for bad in [["passwordPolicy": "SOMETIMES"], ["passwordPolicy": "OFF", "minLength": "six"], ["emailPrivacy": "maybe"]] {
+            let error = #expect(throws: WireError.self, "\(bad)") { _ = try ConfigPage.change(from: base.merging(bad) { $1 }, locks: [:]) }
+            #expect(error?.code == .invalidConfig, "\(bad)")
+        }
+        // A refused save shows what was posted.
+        let shown = ConfigPage(config: Self.config, locks: [:]).showing(change)
+        #expect(ProjectConfigRules.value(in: shown.config, at: "passwordPolicyConfig.passwordPolicyVersions") == change.request["passwordPolicyConfig"]?["passwordPolicyVersions"])
+        #expect(shown.html(Self.viewer).contains("app.example.com\nshop.example.com</textarea>"))
+    }
+
+    @Test("a tenant's configuration page: its own path and settings, no authorized domains, nothing locked")
+    func tenantConfigPage() throws {
+        let tenant = Tenant(id: "acme-1x2y3", displayName: "Acme <Inc>", allowPasswordSignup: true, createdAtMillis: 0, updatedAtMillis: 0)
+        let config = TenantConfigShape.config(of: tenant, settings: ProjectSettings(switches: tenant.switches, mfa: .disabled))
+        let page = ConfigPage(config: config, locks: [:], tenant: tenant).html(Self.viewer)
+        #expect(page.contains(#"action="/console/tenants/acme-1x2y3/config""#))
+        #expect(page.contains("Configuration of tenant Acme &lt;Inc&gt;") && !page.contains("<Inc>"))
+        #expect(page.contains(#"id="email" name="email" value="true" checked>"#) && page.contains(#"id="anonymous" name="anonymous" value="true">"#))
+        #expect(!page.contains(#"id="emailLink" name="emailLink" value="true" checked"#), "email links off: enableEmailLinkSignin is false")
+        #expect(!page.contains("authorizedDomains") && !page.contains(" disabled"))
+        #expect(page.contains(#"<a href="/console/tenants" aria-current="page">Tenants</a>"#))
     }
 
     /// Three days of a scope's activity: sign-ins by two providers and one without, new users, refusals and a lockout.

@@ -226,7 +226,13 @@ struct ConsolePageRouteTests {
             let page = browser.post("/console/config", fields)
             #expect(page.status == 400, "\(fields)")
             #expect(page.text.contains(#"role="alert">Not saved: INVALID_CONFIG"#), "\(fields)")
-            #expect(page.text.contains(#"id="anonymous" name="anonymous" value="true" checked>"#), "the page shows the configuration as it is")
+            // A form that reads is shown as posted (anonymous left out: unchecked); one that does not, as stored.
+            let readable = fields.contains { $0.0 == "mfaState" } && !fields.contains { $0.1 == "maybe" || $0.1 == "x" || $0.1.count > 10 }
+            let anonymous = #"id="anonymous" name="anonymous" value="true"\#(readable ? "" : " checked")>"#
+            #expect(page.text.contains(anonymous), "\(fields)")
+            if readable, let window = fields.first(where: { $0.0 == "adjacentIntervals" }) {
+                #expect(page.text.contains(#"value="\#(window.1)">"#), "the posted window is kept: \(fields)")
+            }
         }
         let headers: HTTPHeaders = [
             "Cookie": "hearth_console_open=\(browser.cookie)", "Content-Type": "application/x-www-form-urlencoded",
@@ -250,7 +256,7 @@ struct ConsolePageRouteTests {
         let page = browser.get("/console/config").text
         #expect(page.contains(#"id="anonymous" name="anonymous" value="true" disabled aria-describedby="anonymous-lock">"#))
         #expect(page.contains("Locked: set by the config file (<code>signIn.anonymous.enabled</code>)"))
-        #expect(page.contains(#"id="authorized-domains""#) && page.contains("(<code>emailActions.authorizedDomains</code>)"))
+        #expect(page.contains(#"<textarea id="authorizedDomains" name="authorizedDomains" rows="4">"#), "the file declares no domains")
 
         let tampered = browser.post("/console/config", [("anonymous", "true"), ("email", "true"), ("mfaState", "DISABLED")])
         #expect(tampered.status == 400)
@@ -264,6 +270,74 @@ struct ConsolePageRouteTests {
         #expect(detail.hasPrefix("fields=mfa.") && !detail.contains("anonymous"), "\(detail)")
         #expect(ProjectConfigRules.value(in: try fixture.platform.projectConfig.get(), at: "signIn.anonymous.enabled") == false)
         #expect(ProjectConfigRules.value(in: try fixture.platform.projectConfig.get(), at: "signIn.email.passwordRequired") == true)
+    }
+
+    @Test("the password policy, email privacy and domains saved from the page are enforced at once; a refusal keeps what was typed")
+    func configurationAccountRules() throws {
+        let fixture = try ServerFixture()
+        let browser = try Browser(fixture)
+        let form: [(String, String)] = [
+            ("anonymous", "true"), ("email", "true"), ("emailLink", "true"), ("mfaState", "DISABLED"),
+            ("passwordPolicy", "ENFORCE"), ("minLength", "10"), ("maxLength", "4096"), ("numeric", "true"),
+            ("emailPrivacy", "off"), ("authorizedDomains", "app.example.com\nlocalhost"),
+        ]
+        let refused = browser.post("/console/config", form.map { $0.0 == "minLength" ? ($0.0, "40") : $0 })
+        #expect(refused.status == 400 && refused.text.contains("Not saved: INVALID_CONFIG"), "\(refused.text)")
+        #expect(refused.text.contains(#"name="minLength" min="6" max="30" step="1" value="40">"#), "what was typed is shown")
+        #expect(refused.text.contains("app.example.com\nlocalhost</textarea>"))
+        #expect(try fixture.platform.configSettings().passwordPolicy == .firebaseDefault, "nothing changed")
+
+        #expect(browser.post("/console/config", form).status == 303)
+        let policy = fixture.call(.get, "/identitytoolkit.googleapis.com/v2/passwordPolicy?key=k").json
+        #expect((policy["customStrengthOptions"] as? [String: Any])?["minPasswordLength"] as? Int == 10)
+        let weak = fixture.postJSON(
+            "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", #"{"email":"ada@example.com","password":"abcdefghij"}"#)
+        #expect(weak.status == 400 && weak.text.contains("PASSWORD_DOES_NOT_MEET_REQUIREMENTS"), "\(weak.text)")
+        let unknown = fixture.postJSON(
+            "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=k", #"{"email":"nobody@example.com","password":"abcdefghi1"}"#)
+        #expect(unknown.text.contains("EMAIL_NOT_FOUND"), "\(unknown.text)")
+        let project = fixture.call(.get, "/identitytoolkit.googleapis.com/v1/projects?key=k").json
+        #expect(project["authorizedDomains"] as? [String] == ["app.example.com", "localhost"])
+    }
+
+    @Test("a tenant's configuration page saves through the tenant API: audited, enforced at once; the project is untouched")
+    func tenantConfiguration() throws {
+        let fixture = try ServerFixture()
+        let browser = try Browser(fixture)
+        let made = try fixture.platform.tenants.create(
+            TenantFields(fields: RequestFields(["displayName": "Console-Tenant", "enableAnonymousUser": true])), by: .system)
+        let id = String(made.name.split(separator: "/").last ?? "")
+        let path = "/console/tenants/\(id)/config"
+        let page = browser.get(path)
+        #expect(page.status == 200 && page.text.contains(#"id="anonymous" name="anonymous" value="true" checked>"#))
+        #expect(!page.text.contains("authorizedDomains"))
+        #expect(browser.get("/console/tenants").text.contains(#"href="\#(path)""#), "the tenants page links to it")
+        let anonymous = #"{"returnSecureToken":true,"tenantId":"\#(id)"}"#
+        #expect(fixture.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", anonymous).status == 200)
+
+        let saved = browser.post(path, [
+            ("email", "true"), ("mfaState", "DISABLED"), ("totp", "true"), ("adjacentIntervals", "3"),
+            ("passwordPolicy", "ENFORCE"), ("minLength", "12"), ("maxLength", "64"), ("emailPrivacy", "off"),
+            ("authorizedDomains", "evil.example"),
+        ])
+        #expect(saved.status == 303 && saved.headers["Location"] == "\(path)?done=config", "\(saved.text)")
+        let guest = fixture.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", anonymous)
+        #expect(guest.status == 400 && guest.text.contains("ADMIN_ONLY_OPERATION"), "enforced at once: \(guest.text)")
+        let stored = try fixture.platform.tenants.tenant(id: id)
+        #expect(stored.allowPasswordSignup && !stored.enableAnonymousUser && !stored.enableEmailLinkSignin)
+        let settings = try fixture.platform.scoped(to: stored.scope).configSettings()
+        #expect(settings.mfa == MFAPolicy(enabled: true, factors: [.totp], totpAdjacentIntervals: 3))
+        #expect(settings.passwordPolicy.minLength == 12 && settings.passwordPolicy.maxLength == 64 && !settings.emailEnumerationProtection)
+        let events = try fixture.platform.store.read { try $0.auditEvents(AuditQuery(kind: .tenantUpdated)) }
+        #expect(events.count == 1 && events.first?.actor == .owner, "\(events)")
+        #expect(try fixture.platform.configSettings().passwordPolicy == .firebaseDefault, "the project keeps its own")
+        #expect(try fixture.platform.configSettings().authorizedDomains == nil, "a tenant's form names no domains")
+
+        let refused = browser.post(path, [("mfaState", "DISABLED"), ("passwordPolicy", "ENFORCE"), ("minLength", "5")])
+        #expect(refused.status == 400 && refused.text.contains("Not saved:"), "\(refused.text)")
+        #expect(refused.text.contains(#"value="5">"#))
+        #expect(try fixture.platform.tenants.tenant(id: id).allowPasswordSignup, "nothing changed")
+        #expect(browser.get("/console/tenants/no-such-tenant/config").status == 404)
     }
 
     @Test("the stylesheet is served as CSS, and /console leads to the overview")

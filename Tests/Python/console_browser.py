@@ -16,7 +16,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
 def main():
@@ -205,13 +205,32 @@ def main():
         element("h1")
         facts["config_events"] = [row.find_element(By.CSS_SELECTOR, ".actor").text for row in driver.find_elements(By.CSS_SELECTOR, "#events tbody tr")]
 
+        # A tenant's configuration: its own password policy, saved through the tenant API.
+        click("nav a[href='/console/tenants']")
+        click("#tenants tbody tr a.configuration")
+        facts["tenant_config_heading"] = text("h1")
+        facts["tenant_config_domains"] = len(driver.find_elements(By.CSS_SELECTOR, "#authorizedDomains"))
+        facts["tenant_config_email_before"] = element("#email").is_selected()
+        element("#email").click()
+        Select(element("#passwordPolicy")).select_by_value("ENFORCE")
+        length = element("#minLength")
+        length.clear()
+        length.send_keys("12")
+        element("#uppercase").click()
+        shoot("tenant-config")
+        click("#save-config")
+        facts["tenant_config_saved"] = text("p.status")
+        facts["tenant_config_url"] = driver.current_url
+        facts["tenant_config_min_after"] = element("#minLength").get_attribute("value")
+
         click("#sign-out")
         facts["signed_out"] = text("h1")
         driver.get(f"{base}/console/users")
         facts["after_sign_out"] = text("h1")
     except Exception as error:
         page = driver.find_elements(By.TAG_NAME, "body")
-        facts["error"] = f"{type(error).__name__}: {error} at {driver.current_url}: {page[0].text[:600] if page else ''}"
+        alerts = " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, "p.alert"))
+        facts["error"] = f"{type(error).__name__}: {error} at {driver.current_url}: [{alerts}] {page[0].text[:600] if page else ''}"
     finally:
         driver.quit()
     print(json.dumps(facts))

@@ -11,6 +11,8 @@ struct ConsoleChanges {
     let platform: IdentityPlatform
     let gate: ConsoleGate
     let cookies: ConsoleCookies
+    /// The request edge's tenants, dropped after a tenant's settings change here (enforced at once).
+    let tenantPlatforms: TenantPlatforms
 
     /// The `?done=` notices pages show after a change.
     static let notices = [
@@ -103,6 +105,7 @@ struct ConsoleChanges {
             return Self.done(ConsolePaths.keys, "rotated")
         }))
         router.add(.post, ConsolePaths.config, chain.handler(gate.change(config)))
+        router.add(.post, "\(ConsolePaths.tenants)/{tenant}/config", chain.handler(gate.change(tenantConfig)))
         router.add(.post, ConsolePaths.signOut, chain.handler(gate.change { [cookies] _, _, _ in
             var response = HTTPResponse.html(MessagePage.message(title: "Signed out", text: "You are signed out of the console."))
             response.headers.add(name: "Set-Cookie", value: cookies.deleting(ConsoleCookies.session))
@@ -128,21 +131,56 @@ struct ConsoleChanges {
         }
     }
 
-    /// Saves the posted sign-in switches and MFA settings through the config API with an `updateMask` of the
-    /// settings the config file does not lock (``ConfigPage/change(from:locks:)``); a refusal (`INVALID_CONFIG`,
-    /// `OPERATION_NOT_ALLOWED`) shows the page again, as the configuration still is, with the reason.
+    /// Saves the posted configuration through the config API with an `updateMask` of the settings the config file
+    /// does not lock (``ConfigPage/change(from:locks:forTenant:)``); a refusal (`INVALID_CONFIG`,
+    /// `OPERATION_NOT_ALLOWED`) changes nothing and shows the page again with the reason and the values as posted.
     private var config: @Sendable (HTTPRequest, [String: String], ConsoleGate.Visit) throws -> HTTPResponse {
         { [platform] _, form, visit in
             let service = platform.projectConfig
+            var change: ConfigPage.Change?
             do {
-                let change = try ConfigPage.change(from: form, locks: ConfigPage.locks { service.lock(of: $0)?.key })
-                _ = try service.update(change.request, updateMask: change.updateMask, by: visit.caller)
+                let asked = try ConfigPage.change(
+                    from: form, locks: ConfigPage.locks { service.lock(of: $0)?.key }, current: try service.get())
+                change = asked
+                _ = try service.update(asked.request, updateMask: asked.updateMask, by: visit.caller)
             } catch let error as WireError where error.httpStatus == 400 {
-                let page = try ConsoleRoutes.configPage(platform, notice: nil, error: error.message)
-                return .html(page.html(visit.viewer), status: 400)
+                return try Self.refused(platform, tenant: nil, change, error, visit)
             }
             return Self.done(ConsolePaths.config, "config")
         }
+    }
+
+    /// Saves a tenant's posted settings through the tenant API (the form's change in its fields,
+    /// ``TenantConfigShape/tenantUpdate(_:paths:)``), enforced at once on this instance; refused as ``config``.
+    private var tenantConfig: @Sendable (HTTPRequest, [String: String], ConsoleGate.Visit) throws -> HTTPResponse {
+        { [platform, tenantPlatforms] request, form, visit in
+            let (_, found) = try ConsoleRoutes.scope(request, platform)
+            guard let tenant = found else { throw WireError(.tenantNotFound, httpStatus: 404) }
+            var change: ConfigPage.Change?
+            do {
+                let current = TenantConfigShape.config(
+                    of: tenant, settings: try platform.projectConfig.settings(in: tenant.scope))
+                let asked = try ConfigPage.change(from: form, locks: [:], forTenant: true, current: current)
+                change = asked
+                let update = try TenantConfigShape.tenantUpdate(asked.request, paths: asked.paths)
+                defer { tenantPlatforms.forget(tenant.id) }
+                _ = try platform.tenants.update(
+                    id: tenant.id, TenantFields(fields: RequestFields(update.fields)), updateMask: update.updateMask,
+                    by: visit.caller)
+            } catch let error as WireError where error.httpStatus == 400 {
+                return try Self.refused(platform, tenant: tenant, change, error, visit)
+            }
+            return Self.done(ConsoleHTML.configPath(tenantID: tenant.id), "config")
+        }
+    }
+
+    /// The configuration page of a refused save: the reason, and the posted values when the form could be read.
+    private static func refused(
+        _ platform: IdentityPlatform, tenant: Tenant?, _ change: ConfigPage.Change?, _ error: WireError,
+        _ visit: ConsoleGate.Visit
+    ) throws -> HTTPResponse {
+        let page = try ConsoleRoutes.configPage(platform, tenant: tenant, notice: nil, error: error.message)
+        return .html((change.map(page.showing) ?? page).html(visit.viewer), status: 400)
     }
 
     private static func factor(_ request: HTTPRequest, _ platform: IdentityPlatform) throws -> (Account, MFAEnrollment) {

@@ -74,12 +74,14 @@ struct ConsoleRoutes {
         router.add(.get, "\(ConsolePaths.tenants)/{tenant}/users", chain.handler(gate.page(users)))
         router.add(.get, "\(ConsolePaths.tenants)/{tenant}/users/{uid}", chain.handler(gate.page(user)))
         router.add(.get, ConsolePaths.config, chain.handler(gate.page(config)))
+        router.add(.get, "\(ConsolePaths.tenants)/{tenant}/config", chain.handler(gate.page(config)))
         router.add(.get, ConsolePaths.keys, chain.handler(gate.page(keys)))
         router.add(.get, ConsolePaths.audit, chain.handler(gate.page(audit)))
         if options.development {
             router.add(.get, ConsolePaths.development, chain.handler(gate.page(development)))
         }
-        ConsoleChanges(platform: platform, gate: gate, cookies: cookies).register(in: &router, chain: chain)
+        ConsoleChanges(platform: platform, gate: gate, cookies: cookies, tenantPlatforms: edge.scopes.tenants)
+            .register(in: &router, chain: chain)
         if let signIn {
             router.add(.get, ConsolePaths.signIn, chain.handler(signIn.start))
             router.add(.get, ConsolePaths.callback, chain.handler(signIn.callback))
@@ -166,18 +168,30 @@ struct ConsoleRoutes {
         return account
     }
 
-    /// The effective project configuration, each setting the config file locks shown as locked.
+    /// The effective project configuration, each setting the config file locks shown as locked; under
+    /// `/console/tenants/{tenant}/config` that tenant's settings.
     private var config: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
         { [platform] request, visit in
             let notice = request.query["done"].flatMap { ConsoleChanges.notices[$0] }
-            return .html(try Self.configPage(platform, notice: notice, error: nil).html(visit.viewer))
+            let (_, tenant) = try Self.scope(request, platform)
+            return .html(try Self.configPage(platform, tenant: tenant, notice: notice, error: nil).html(visit.viewer))
         }
     }
 
-    /// The configuration page as the project's configuration now is.
-    static func configPage(_ platform: IdentityPlatform, notice: String?, error: String?) throws -> ConfigPage {
+    /// The configuration page as the project's configuration (or `tenant`'s settings, read afresh) now is.
+    static func configPage(_ platform: IdentityPlatform, tenant: Tenant?, notice: String?, error: String?) throws
+        -> ConfigPage
+    {
         let service = platform.projectConfig
-        return ConfigPage(config: try service.get(), locks: ConfigPage.locks { service.lock(of: $0)?.key }, notice: notice, error: error)
+        guard let tenant else {
+            return ConfigPage(
+                config: try service.get(), locks: ConfigPage.locks { service.lock(of: $0)?.key }, notice: notice,
+                error: error)
+        }
+        let settings = try service.settings(in: tenant.scope)
+        return ConfigPage(
+            config: TenantConfigShape.config(of: tenant, settings: settings), locks: [:], tenant: tenant, notice: notice,
+            error: error)
     }
 
     private var keys: @Sendable (HTTPRequest, ConsoleGate.Visit) throws -> HTTPResponse {
