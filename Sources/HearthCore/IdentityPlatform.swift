@@ -103,7 +103,8 @@ public final class IdentityPlatform: Sendable {
             policy: { reader in
                 let current = try? reader.map(settings.current(reading:)) ?? settings.current()
                 return current?.mfa ?? configured
-            })
+            },
+            smsRegions: { try settings.current().smsRegions })
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)

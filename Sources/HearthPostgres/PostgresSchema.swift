@@ -34,6 +34,7 @@ enum PostgresSchema {
         Migration(
             version: 8, name: "project configuration set through the config API, per scope (SQLite migration 16)",
             sql: version8),
+        Migration(version: 9, name: "tenants: their SMS region policy (SQLite migration 17)", sql: version9),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -444,4 +445,7 @@ enum PostgresSchema {
             CONSTRAINT project_config_pkey PRIMARY KEY (tenant_id)
         );
         """
+
+    /// A tenant's `smsRegionConfig`, as SQLite's migration 17.
+    static let version9 = "ALTER TABLE tenants ADD COLUMN sms_region_config TEXT;"
 }

@@ -7,7 +7,7 @@ extension SQLCatalogue {
     static let tenantColumns = [
         "tenant_id", "display_name", "allow_password_signup", "enable_email_link_signin", "disable_auth",
         "enable_anonymous_user", "mfa_config", "test_phone_numbers", "password_policy_config", "email_privacy_config",
-        "created_at_millis", "updated_at_millis",
+        "created_at_millis", "updated_at_millis", "sms_region_config",
     ]
     private static let tenantSelect = "SELECT \(list(tenantColumns)) FROM tenants"
     static let tenantByID = SQLStatement { _ in "\(tenantSelect) WHERE tenant_id = :tenant_id" }
@@ -52,6 +52,7 @@ extension Tenant {
             "mfa_config": SQLValue(mfaConfig), "test_phone_numbers": SQLValue(testPhoneNumbers),
             "password_policy_config": SQLValue(passwordPolicyConfig), "email_privacy_config": SQLValue(emailPrivacyConfig),
             "created_at_millis": .integer(createdAtMillis), "updated_at_millis": .integer(updatedAtMillis),
+            "sms_region_config": SQLValue(smsRegionConfig),
         ]
     }
 }
@@ -63,8 +64,8 @@ extension StoredRow {
             id: try requiredText(0), displayName: text(1), allowPasswordSignup: try requiredBool(2),
             enableEmailLinkSignin: try requiredBool(3), disableAuth: try requiredBool(4),
             enableAnonymousUser: try requiredBool(5), mfaConfig: text(6), testPhoneNumbers: text(7),
-            passwordPolicyConfig: text(8), emailPrivacyConfig: text(9), createdAtMillis: try requiredInt64(10),
-            updatedAtMillis: try requiredInt64(11))
+            passwordPolicyConfig: text(8), emailPrivacyConfig: text(9), smsRegionConfig: text(12),
+            createdAtMillis: try requiredInt64(10), updatedAtMillis: try requiredInt64(11))
     }
 }
 

@@ -57,6 +57,9 @@ enum Schema {
         migrator.register(16, "project configuration set through the config API, per scope") { db in
             try db.executeScript(version16)
         }
+        migrator.register(17, "tenants: their SMS region policy") { db in
+            try db.executeScript(version17)
+        }
         return migrator
     }
 
@@ -609,6 +612,9 @@ enum Schema {
             updated_at_millis INTEGER NOT NULL
         ) STRICT, WITHOUT ROWID;
         """
+
+    /// A tenant's `smsRegionConfig`, as JSON text.
+    static let version17 = "ALTER TABLE tenants ADD COLUMN sms_region_config TEXT;"
 
     /// The columns `accounts` had before migration 12, copied into its rebuilt table.
     private static let accountColumnsV12 = """

@@ -166,7 +166,7 @@ struct ProjectConfigAPITests {
         #expect(server.stop() == 0)
     }
 
-    @Test("the MFA policy and TOTP adjacentIntervals of the configuration are used by enrolment")
+    @Test("the MFA policy, TOTP adjacentIntervals and the SMS region policy of the configuration are used by enrolment")
     func mfa() throws {
         let server = HearthProcess()
         try server.start()
@@ -206,6 +206,18 @@ struct ProjectConfigAPITests {
         ]).status == 200)
         let disabled = try enrol(stepOffset: 0)
         #expect(disabled.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(disabled.text)")
+
+        // The SMS region policy, as Node sends it (leaf paths): no code to a region it does not allow.
+        #expect(try Self.patch(server, "smsRegionConfig.allowlistOnly.allowedRegions", [
+            "smsRegionConfig": ["allowlistOnly": ["allowedRegions": ["CA"]]],
+        ]).status == 200)
+        func startPhone(_ number: String) throws -> HTTPResult {
+            try client.v2("mfaEnrollment:start", ["idToken": session.idToken, "phoneEnrollmentInfo": ["phoneNumber": number]])
+        }
+        let us = try startPhone("+14155550100")
+        #expect(us.errorMessage == "OPERATION_NOT_ALLOWED : SMS unable to be sent until this region enabled by the app developer", "\(us.text)")
+        let canada = try startPhone("+14165550100")
+        #expect((canada.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] is String, "\(canada.text)")
         #expect(server.stop() == 0)
     }
 

@@ -42,7 +42,7 @@ struct ProjectConfigServiceTests {
         #expect(!ProjectConfigRules.overlap("mfa.state", "mfa.stateX") && !ProjectConfigRules.overlap("signIn", "mfa"))
     }
 
-    @Test("values: booleans, MFA and password policy shapes; duplicate emails and SMS regions refused")
+    @Test("values: booleans, MFA, password policy and SMS region shapes; duplicate emails refused")
     func values() throws {
         #expect(throws: Never.self) {
             try ProjectConfigRules.check(json(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"state":"ENABLED","providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":3}}]}}"#))
@@ -51,7 +51,7 @@ struct ProjectConfigServiceTests {
                     #"{"mfa":{"state":"SOMETIMES"}}"#,
                     #"{"mfa":{"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":11}}]}}"#,
                     #"{"authorizedDomains":[""]}"#, #"{"signIn":{"anonymous":true}}"#,
-                    #"{"smsRegionConfig":{"allowByDefault":{"disallowedRegions":["US"]}}}"#] {
+                    #"{"smsRegionConfig":{"allowByDefault":{"disallowedRegions":["usa"]}}}"#] {
             #expect(wireErrorCode { try ProjectConfigRules.check(json(bad)) } == .invalidConfig, "\(bad)")
         }
     }

@@ -126,7 +126,7 @@ struct SQLiteLegacySessionTests {
         try makeVersion4Database(at: path)
         try SQLiteStore(path: path).close()
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...16))
+        #expect(try connection.queryAll("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) } == Array(1...17))
         #expect(try connection.queryFirst("SELECT count(*) FROM sqlite_schema WHERE name = 'refresh_tokens'") { $0.int(0) } == 0)
         #expect(try connection.queryFirst("SELECT count(*) FROM legacy_refresh_tokens") { $0.int(0) } == 5)
         #expect(try connection.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")

@@ -11,7 +11,8 @@ struct TenantConformanceTests {
             id: id, displayName: "Tenant-\(id.prefix(8))", allowPasswordSignup: true, enableEmailLinkSignin: false,
             disableAuth: true, enableAnonymousUser: false, mfaConfig: #"{"enabledProviders":[],"state":"DISABLED"}"#,
             testPhoneNumbers: #"{"+15555550100":"123456"}"#, passwordPolicyConfig: nil,
-            emailPrivacyConfig: #"{"enableImprovedEmailPrivacy":true}"#, createdAtMillis: createdAt,
+            emailPrivacyConfig: #"{"enableImprovedEmailPrivacy":true}"#,
+            smsRegionConfig: #"{"allowlistOnly":{"allowedRegions":["CA"]}}"#, createdAtMillis: createdAt,
             updatedAtMillis: createdAt + 1)
     }
 
@@ -93,6 +94,7 @@ struct TenantConformanceTests {
             changed.testPhoneNumbers = nil
             changed.passwordPolicyConfig = #"{"passwordPolicyEnforcementState":"ENFORCE"}"#
             changed.emailPrivacyConfig = nil
+            changed.smsRegionConfig = #"{"allowByDefault":{"disallowedRegions":["GB"]}}"#
             changed.updatedAtMillis = 5_000
             try store.write { try $0.updateTenant(changed) }
             #expect(try store.read { try $0.tenant(id: "t-1") } == changed)

@@ -22,6 +22,8 @@ public struct Tenant: Sendable, Equatable {
     public let passwordPolicyConfig: JSONValue?
     /// Email privacy (`enableImprovedEmailPrivacy`), as sent.
     public let emailPrivacyConfig: JSONValue?
+    /// The SMS region policy (`allowByDefault` or `allowlistOnly`), as sent.
+    public let smsRegionConfig: JSONValue?
 
     /// Reads Hearth's tenant resource; `.unexpectedResponse` without a `name`.
     init(wire: JSONValue) throws(HearthAdminError) {
@@ -39,6 +41,7 @@ public struct Tenant: Sendable, Equatable {
         testPhoneNumbers = (wire["testPhoneNumbers"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
         passwordPolicyConfig = wire["passwordPolicyConfig"]
         emailPrivacyConfig = wire["emailPrivacyConfig"]
+        smsRegionConfig = wire["smsRegionConfig"]
     }
 }
 

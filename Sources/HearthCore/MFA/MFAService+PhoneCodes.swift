@@ -15,7 +15,8 @@ extension MFAService {
 
     /// Creates a verification session with a fresh 6-digit code, then hands the code to the SMS sender.
     ///
-    /// Refused, with nothing charged, while an unused code sent to the number is younger than
+    /// Refused, with nothing charged, when the SMS region policy does not permit the number (`OPERATION_NOT_ALLOWED`),
+    /// while an unused code sent to the number is younger than
     /// `resendInterval`, when the number had `maximumSMSPerHour`, when the account, client or project
     /// quota is used up, or (sign-in) while the factor is locked. If the sender fails, the session is
     /// removed again; the quotas stay charged.
@@ -23,6 +24,7 @@ extension MFAService {
         to number: String, purpose: VerificationSession.Purpose, localID: String, by caller: Caller,
         smsPurpose: SMSMessage.Purpose, pendingCredentialHash: String? = nil, enrollmentID: String? = nil
     ) throws -> String {
+        guard try smsRegions().permits(number) else { throw SMSRegionPolicy.refusal }
         let sessionInfo = Identifiers.secret(prefix: "sms.")
         let code = Self.sixDigitCode()
         let nowMillis = time.nowMillis

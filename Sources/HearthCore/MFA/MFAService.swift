@@ -53,6 +53,8 @@ public final class MFAService: Sendable {
     /// The MFA policy in force (the configuration's, cached; ``IdentityPlatform/configSettings()``): read through
     /// the reader given (inside a transaction, which must not open another), else through a read of its own.
     let policyReading: @Sendable ((any StoreReader)?) -> MFAPolicy
+    /// The SMS region policy in force (read outside transactions): a code is never sent to a region it refuses.
+    let smsRegions: @Sendable () throws -> SMSRegionPolicy
 
     /// - Parameters:
     ///   - context: the project, store and clock; its rate limiter's `mfaPerAccount` bucket; its security events
@@ -61,10 +63,13 @@ public final class MFAService: Sendable {
     ///   - sms: delivers the codes of phone factors.
     ///   - policy: the MFA policy in force at each call, read through the transaction's reader when one is given;
     ///     the project's configured one when not given.
+    ///   - smsRegions: the regions codes may be sent to (every region when not given).
     public init(
         context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits,
-        policy: (@Sendable ((any StoreReader)?) -> MFAPolicy)? = nil
+        policy: (@Sendable ((any StoreReader)?) -> MFAPolicy)? = nil,
+        smsRegions: @escaping @Sendable () throws -> SMSRegionPolicy = { .everywhere }
     ) {
+        self.smsRegions = smsRegions
         let configured = context.project.mfa
         policyReading = policy ?? { _ in configured }
         audit = context.auditRecorder

@@ -133,20 +133,30 @@ public enum ProjectConfigRules {
         object[first] = inner.isEmpty ? nil : .object(inner)
     }
 
+    /// `smsRegionConfig` holds one policy: an update naming one of them (or a path inside it) drops the other's
+    /// stored settings.
+    static func keepingOneSMSPolicy(_ settings: [String: JSONValue], named paths: [String]) -> [String: JSONValue] {
+        guard var regions = settings["smsRegionConfig"]?.objectValue else { return settings }
+        for (named, other) in [("allowByDefault", "allowlistOnly"), ("allowlistOnly", "allowByDefault")]
+        where regions[named] != nil && paths.contains(where: { $0.hasPrefix("smsRegionConfig.\(named)") }) {
+            regions[other] = nil
+        }
+        var kept = settings
+        kept["smsRegionConfig"] = .object(regions)
+        return kept
+    }
+
     // MARK: Values
 
     /// Checks every field of `settings` (a whole configuration as stored): unknown members are `INVALID_CONFIG`,
     /// values a field cannot take `INVALID_CONFIG` naming the field; what Hearth cannot do is refused rather than
-    /// stored (`signIn.allowDuplicateEmails: true`: Hearth keeps one account per email; `smsRegionConfig`: it has
-    /// no SMS region policy).
+    /// stored (`signIn.allowDuplicateEmails: true`: Hearth keeps one account per email).
     public static func check(_ settings: [String: JSONValue]) throws {
         for path in try leafPaths(of: settings) {
             guard let value = value(in: settings, at: path) else { continue }
             try checkLeaf(path, value)
         }
-        if settings["smsRegionConfig"] != nil {
-            throw WireError(.invalidConfig, "smsRegionConfig is not supported: Hearth has no SMS region policy.")
-        }
+        if let regions = settings["smsRegionConfig"] { try SMSRegionPolicy.check(regions) }
         if let mfa = settings["mfa"] { try invalidConfig("mfa") { try TenantRules.checkMFAConfig(mfa) } }
         if let policy = settings["passwordPolicyConfig"] {
             try invalidConfig("passwordPolicyConfig") { try TenantRules.checkPasswordPolicyConfig(policy) }

@@ -81,8 +81,8 @@ public final class ProjectConfigService: Sendable {
     }
 
     /// A tenant's settings are its own record's (the tenant API's fields), not the project's configuration: its
-    /// switches, its `mfaConfig`, and its `passwordPolicyConfig` and `emailPrivacyConfig` when it sets them (else
-    /// the defaults and the config file's, never what the config API set for the project). A tenant that is gone
+    /// switches, its `mfaConfig` and `smsRegionConfig`, and its `passwordPolicyConfig` and `emailPrivacyConfig` when
+    /// it sets them (else the defaults and the config file's, never what the config API set for the project). A tenant that is gone
     /// allows nothing (its calls are `TENANT_NOT_FOUND` anyway).
     func settings(ofTenant id: String, _ reader: any StoreReader) throws -> ProjectSettings {
         guard let tenant = try reader.tenant(id: id) else {
@@ -96,7 +96,8 @@ public final class ProjectConfigService: Sendable {
             switches: tenant.switches, mfa: ProjectSettings.policy(object(tenant.mfaConfig)?.objectValue ?? [:]),
             passwordPolicy: object(tenant.passwordPolicyConfig).map(ProjectSettings.passwordPolicy) ?? defaults.passwordPolicy,
             emailEnumerationProtection: object(tenant.emailPrivacyConfig)?["enableImprovedEmailPrivacy"]?.boolValue
-                ?? defaults.emailEnumerationProtection)
+                ?? defaults.emailEnumerationProtection,
+            smsRegions: SMSRegionPolicy(config: object(tenant.smsRegionConfig)))
     }
 
     /// `PATCH …/config?updateMask=…`: sets the paths the mask names to the request's values, clearing those the
@@ -111,7 +112,8 @@ public final class ProjectConfigService: Sendable {
         try checkUnlocked(paths)
         let config = try store.scoped(to: scope).write { writer -> [String: JSONValue] in
             let stored = try Self.parsed(try writer.projectConfig())
-            let updated = ProjectConfigRules.merged(stored, with: request, paths: paths)
+            let updated = ProjectConfigRules.keepingOneSMSPolicy(
+                ProjectConfigRules.merged(stored, with: request, paths: paths), named: paths)
             try ProjectConfigRules.check(updated)
             let text = String(decoding: JSONValue.object(updated).jsonData(sortedKeys: true), as: UTF8.self)
             try writer.putProjectConfig(ProjectConfigRecord(settings: text, updatedAtMillis: time.nowMillis))

@@ -19,11 +19,16 @@ public struct ProjectSettings: Sendable, Equatable {
     /// configured ones. nil: the server's configured list (``EmailActionSettings/authorizedDomains``). The list is
     /// the project's: a tenant's settings never carry one, and its calls are held to the project's.
     public var authorizedDomains: Set<String>?
+    /// `smsRegionConfig`: the regions verification codes may be sent to. A tenant's is its own (every region when it
+    /// sets none): the project's policy does not apply to tenants, as in Identity Platform.
+    public var smsRegions: SMSRegionPolicy
 
     public init(
         switches: SignInSwitches, mfa: MFAPolicy, passwordPolicy: PasswordPolicy = .firebaseDefault,
-        emailEnumerationProtection: Bool = true, authorizedDomains: Set<String>? = nil
+        emailEnumerationProtection: Bool = true, authorizedDomains: Set<String>? = nil,
+        smsRegions: SMSRegionPolicy = .everywhere
     ) {
+        self.smsRegions = smsRegions
         self.switches = switches
         self.mfa = mfa
         self.passwordPolicy = passwordPolicy
@@ -45,6 +50,7 @@ public struct ProjectSettings: Sendable, Equatable {
         passwordPolicy = Self.passwordPolicy(config["passwordPolicyConfig"])
         emailEnumerationProtection = flag("emailPrivacyConfig.enableImprovedEmailPrivacy", true)
         self.authorizedDomains = authorizedDomains
+        smsRegions = SMSRegionPolicy(config: config["smsRegionConfig"])
     }
 
     /// The policy a `passwordPolicyConfig` object states; Firebase's default when there is none. Stored objects

@@ -3,7 +3,8 @@
 ///
 /// The settings that are not plain booleans are kept as the JSON text the tenant API sent and answers
 /// (`TenantSettings` validates them before they are stored): `mfaConfig` (an object), `testPhoneNumbers` (an
-/// object of E.164 number to code), `passwordPolicyConfig` and `emailPrivacyConfig` (objects). `nil` is unset.
+/// object of E.164 number to code), `passwordPolicyConfig`, `emailPrivacyConfig` and `smsRegionConfig` (objects).
+/// `nil` is unset.
 public struct Tenant: Sendable, Equatable {
     /// The tenant id (its resource name's last part, `projects/{p}/tenants/{id}`).
     public var id: String
@@ -20,6 +21,8 @@ public struct Tenant: Sendable, Equatable {
     public var passwordPolicyConfig: String?
     /// JSON text of the `emailPrivacyConfig` object.
     public var emailPrivacyConfig: String?
+    /// JSON text of the `smsRegionConfig` object.
+    public var smsRegionConfig: String?
     public var createdAtMillis: Int64
     public var updatedAtMillis: Int64
 
@@ -27,8 +30,10 @@ public struct Tenant: Sendable, Equatable {
         id: String, displayName: String? = nil, allowPasswordSignup: Bool = false,
         enableEmailLinkSignin: Bool = false, disableAuth: Bool = false, enableAnonymousUser: Bool = false,
         mfaConfig: String? = nil, testPhoneNumbers: String? = nil, passwordPolicyConfig: String? = nil,
-        emailPrivacyConfig: String? = nil, createdAtMillis: Int64, updatedAtMillis: Int64
+        emailPrivacyConfig: String? = nil, smsRegionConfig: String? = nil, createdAtMillis: Int64,
+        updatedAtMillis: Int64
     ) {
+        self.smsRegionConfig = smsRegionConfig
         self.id = id
         self.displayName = displayName
         self.allowPasswordSignup = allowPasswordSignup

@@ -111,6 +111,15 @@ public enum TenantRules {
         }
     }
 
+    /// `smsRegionConfig`: one policy of known regions (``SMSRegionPolicy/check(_:)``), refused as `INVALID_ARGUMENT`.
+    static func checkSMSRegionConfig(_ value: JSONValue) throws {
+        do {
+            try SMSRegionPolicy.check(value)
+        } catch let error as WireError {
+            throw WireError(.invalidArgument, error.detail)
+        }
+    }
+
     /// `emailPrivacyConfig`: `enableImprovedEmailPrivacy`.
     static func checkEmailPrivacyConfig(_ value: JSONValue) throws {
         try checkObject(value, "emailPrivacyConfig", ["enableImprovedEmailPrivacy": { $0.boolValue != nil }])

@@ -124,7 +124,9 @@ public final class TenantService: Sendable {
     }
 
     /// The settings whose members a mask may name one by one.
-    private static let objectSettings: Set<String> = ["mfaConfig", "passwordPolicyConfig", "emailPrivacyConfig"]
+    private static let objectSettings: Set<String> = [
+        "mfaConfig", "passwordPolicyConfig", "emailPrivacyConfig", "smsRegionConfig",
+    ]
 
     /// `stored` with the masked fields taken from `fields`, each checked.
     static func masked(_ stored: Tenant, with fields: TenantFields, paths: [String]) throws -> Tenant {
@@ -149,6 +151,7 @@ public final class TenantService: Sendable {
         replaced.testPhoneNumbers = current["testPhoneNumbers"]
         replaced.passwordPolicyConfig = current["passwordPolicyConfig"]
         replaced.emailPrivacyConfig = current["emailPrivacyConfig"]
+        replaced.smsRegionConfig = current["smsRegionConfig"]
         return try applying(
             replaced, to: Tenant(id: stored.id, createdAtMillis: stored.createdAtMillis, updatedAtMillis: stored.updatedAtMillis))
     }
@@ -202,6 +205,8 @@ public final class TenantService: Sendable {
         tenant.emailPrivacyConfig =
             try checked(fields.emailPrivacyConfig, "emailPrivacyConfig", TenantRules.checkEmailPrivacyConfig)
             ?? tenant.emailPrivacyConfig
+        tenant.smsRegionConfig =
+            try checked(fields.smsRegionConfig, "smsRegionConfig", TenantRules.checkSMSRegionConfig) ?? tenant.smsRegionConfig
         return tenant
     }
 
@@ -226,6 +231,7 @@ public final class TenantService: Sendable {
         settings["testPhoneNumbers"] = try parsed(tenant.testPhoneNumbers)
         settings["passwordPolicyConfig"] = try parsed(tenant.passwordPolicyConfig)
         settings["emailPrivacyConfig"] = try parsed(tenant.emailPrivacyConfig)
+        settings["smsRegionConfig"] = try parsed(tenant.smsRegionConfig)
         return settings
     }
 
@@ -240,6 +246,7 @@ public final class TenantService: Sendable {
         case "testPhoneNumbers": fields.testPhoneNumbers
         case "passwordPolicyConfig": fields.passwordPolicyConfig
         case "emailPrivacyConfig": fields.emailPrivacyConfig
+        case "smsRegionConfig": fields.smsRegionConfig
         default: nil
         }
     }
@@ -261,6 +268,7 @@ public final class TenantService: Sendable {
                 enableAnonymousUser: tenant.enableAnonymousUser, mfaConfig: try Self.parsed(tenant.mfaConfig),
                 testPhoneNumbers: try Self.parsed(tenant.testPhoneNumbers),
                 passwordPolicyConfig: try Self.parsed(tenant.passwordPolicyConfig),
-                emailPrivacyConfig: try Self.parsed(tenant.emailPrivacyConfig)))
+                emailPrivacyConfig: try Self.parsed(tenant.emailPrivacyConfig),
+                smsRegionConfig: try Self.parsed(tenant.smsRegionConfig)))
     }
 }

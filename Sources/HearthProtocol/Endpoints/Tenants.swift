@@ -2,7 +2,7 @@ import Foundation
 
 /// A tenant as Identity Platform's tenant API (`/v2/projects/{p}/tenants…`) sends and answers it. The settings that
 /// are not booleans travel as JSON objects (`mfaConfig`, `testPhoneNumbers`, `passwordPolicyConfig`,
-/// `emailPrivacyConfig`); a field left out of a request is `nil`.
+/// `emailPrivacyConfig`, `smsRegionConfig`); a field left out of a request is `nil`.
 public struct TenantFields: Encodable, Sendable, Equatable {
     public var displayName: String?
     public var allowPasswordSignup: Bool?
@@ -13,11 +13,12 @@ public struct TenantFields: Encodable, Sendable, Equatable {
     public var testPhoneNumbers: JSONValue?
     public var passwordPolicyConfig: JSONValue?
     public var emailPrivacyConfig: JSONValue?
+    public var smsRegionConfig: JSONValue?
 
     /// The fields a request may set, by their wire names: also the fields an `updateMask` may name.
     public static let settable = [
         "displayName", "allowPasswordSignup", "enableEmailLinkSignin", "disableAuth", "enableAnonymousUser",
-        "mfaConfig", "testPhoneNumbers", "passwordPolicyConfig", "emailPrivacyConfig",
+        "mfaConfig", "testPhoneNumbers", "passwordPolicyConfig", "emailPrivacyConfig", "smsRegionConfig",
     ]
     /// Output-only fields a request may carry (firebase-admin and the console send back what they read); ignored.
     static let outputOnly = ["name", "tenantId"]
@@ -25,8 +26,10 @@ public struct TenantFields: Encodable, Sendable, Equatable {
     public init(
         displayName: String? = nil, allowPasswordSignup: Bool? = nil, enableEmailLinkSignin: Bool? = nil,
         disableAuth: Bool? = nil, enableAnonymousUser: Bool? = nil, mfaConfig: JSONValue? = nil,
-        testPhoneNumbers: JSONValue? = nil, passwordPolicyConfig: JSONValue? = nil, emailPrivacyConfig: JSONValue? = nil
+        testPhoneNumbers: JSONValue? = nil, passwordPolicyConfig: JSONValue? = nil, emailPrivacyConfig: JSONValue? = nil,
+        smsRegionConfig: JSONValue? = nil
     ) {
+        self.smsRegionConfig = smsRegionConfig
         self.displayName = displayName
         self.allowPasswordSignup = allowPasswordSignup
         self.enableEmailLinkSignin = enableEmailLinkSignin
@@ -54,6 +57,7 @@ public struct TenantFields: Encodable, Sendable, Equatable {
         testPhoneNumbers = try Self.object(fields, "testPhoneNumbers")
         passwordPolicyConfig = try Self.object(fields, "passwordPolicyConfig")
         emailPrivacyConfig = try Self.object(fields, "emailPrivacyConfig")
+        smsRegionConfig = try Self.object(fields, "smsRegionConfig")
     }
 
     private static func object(_ fields: RequestFields, _ key: String) throws(WireError) -> JSONValue? {
