@@ -55,6 +55,13 @@ public struct ConfigPage: Sendable {
             presence: "passwordPolicy"),
         Editable(path: "emailPrivacyConfig.enableImprovedEmailPrivacy", fields: ["emailPrivacy"], presence: "emailPrivacy"),
         Editable(path: "authorizedDomains", fields: ["authorizedDomains"], presence: "authorizedDomains"),
+        Editable(path: "smsRegionConfig", fields: ["smsPolicy", "smsRegions"], presence: "smsPolicy"),
+    ]
+
+    /// The SMS region policies offered: every region, all but a list, or only a list.
+    private static let smsPolicies = [
+        ("everywhere", "Every region"), ("allowByDefault", "Every region but those listed"),
+        ("allowlistOnly", "Only the regions listed"),
     ]
 
     /// The settings a scope has: a tenant has no authorized domains of its own (the project's apply).
@@ -118,7 +125,7 @@ public struct ConfigPage: Sendable {
             } else if locks[setting.path] != nil, !setting.fields.contains(where: { form[$0] != nil }) {
                 continue
             }
-            let value: JSONValue
+            let value: JSONValue?
             switch setting.path {
             case "signIn.anonymous.enabled": value = .bool(try flag("anonymous"))
             case "signIn.email.enabled": value = .bool(try flag("email"))
@@ -133,9 +140,14 @@ public struct ConfigPage: Sendable {
                     throw WireError(.invalidConfig, "The form gives an unknown value for emailPrivacy.")
                 }
                 value = .bool(choice == "on")
-            case "authorizedDomains":
-                let names = (form["authorizedDomains"] ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace })
-                value = .array(names.map { .string(String($0)) })
+            case "authorizedDomains": value = .array(names(form["authorizedDomains"]))
+            case "smsRegionConfig":
+                switch form["smsPolicy"] {
+                case "everywhere": value = nil
+                case "allowByDefault": value = ["allowByDefault": ["disallowedRegions": .array(names(form["smsRegions"]))]]
+                case "allowlistOnly": value = ["allowlistOnly": ["allowedRegions": .array(names(form["smsRegions"]))]]
+                default: throw WireError(.invalidConfig, "The form gives an unknown value for smsPolicy.")
+                }
             default:
                 let intervals = try number("adjacentIntervals", "1", "The TOTP window (adjacentIntervals)")
                 value = [[
@@ -144,10 +156,18 @@ public struct ConfigPage: Sendable {
                 ]]
             }
             if setting.presence != nil, ProjectConfigRules.value(in: current, at: setting.path) == value { continue }
-            request = ProjectConfigRules.overlaid(request, with: ProjectConfigRules.object(setting: setting.path, to: value))
+            // nil: the path is named without a value, which clears it.
+            if let value {
+                request = ProjectConfigRules.overlaid(request, with: ProjectConfigRules.object(setting: setting.path, to: value))
+            }
             paths.append(setting.path)
         }
         return Change(request: request, paths: paths)
+    }
+
+    /// The names of a text area: separated by commas or white space, the empty ones dropped.
+    private static func names(_ text: String?) -> [JSONValue] {
+        (text ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map { .string(String($0)) }
     }
 
     /// The `passwordPolicyConfig` object the form's password fields state.
@@ -217,6 +237,7 @@ public struct ConfigPage: Sendable {
             </section>
             \(passwordSection)
             \(tenant == nil ? domainsSection : "")
+            \(smsSection)
             \(editable ? "<div class=\"actions save\"><button type=\"submit\" id=\"save-config\">Save configuration</button></div>" : "<p class=\"muted\" id=\"all-locked\">Every setting here is set by the config file.</p>")
             </form>
             """)
@@ -253,6 +274,28 @@ public struct ConfigPage: Sendable {
             \(checkbox("forceUpgrade", path, "Refuse sign-in with a password the enforced policy refuses, until it is reset", value("passwordPolicyConfig.forceUpgradeOnSignin")?.boolValue ?? false, reasonOf: "passwordPolicy"))
             <label for="emailPrivacy">Email enumeration protection (<code>emailPrivacyConfig</code>)</label>
             \(select("emailPrivacy", privacyPath, [("on", "On: answers never tell which emails have accounts"), ("off", "Off")], selected: privacy ? "on" : "off"))
+            </section>
+            """
+    }
+
+    /// The SMS region policy: which one, and its regions.
+    private var smsSection: String {
+        let regions = value("smsRegionConfig")?.objectValue ?? [:]
+        let (policy, list): (String, [JSONValue]) =
+            if let allowed = regions["allowlistOnly"] {
+                ("allowlistOnly", allowed["allowedRegions"]?.arrayValue ?? [])
+            } else if let disallowed = regions["allowByDefault"] {
+                ("allowByDefault", disallowed["disallowedRegions"]?.arrayValue ?? [])
+            } else {
+                ("everywhere", [])
+            }
+        let path = "smsRegionConfig"
+        return """
+            <section aria-labelledby="sms-heading"><h2 id="sms-heading">SMS regions</h2>
+            <label for="smsPolicy">Regions verification codes may be sent to (<code>smsRegionConfig</code>)</label>
+            \(select("smsPolicy", path, Self.smsPolicies, selected: policy))
+            <label for="smsRegions">Region codes listed (two letters each, such as US or GB)</label>
+            <textarea id="smsRegions" name="smsRegions" rows="2"\(locked("smsPolicy", path))>\(ConsoleHTML.escape(list.compactMap(\.stringValue).joined(separator: " ")))</textarea>
             </section>
             """
     }

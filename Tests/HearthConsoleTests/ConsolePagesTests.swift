@@ -241,6 +241,19 @@ struct ConsolePagesTests {
         var current = Self.config
         current["passwordPolicyConfig"] = try PasswordPolicy(enforcementState: .enforce, minLength: 8, requireNumeric: true).configForm
         #expect(try ConfigPage.change(from: shownAsIs, locks: [:], current: current).paths.count == 6, "only the switches and MFA")
+        // SMS regions: a policy and its list; "every region" clears a stored policy, and is not named when none is.
+        let sms = try ConfigPage.change(from: base.merging(["smsPolicy": "allowlistOnly", "smsRegions": "US, GB\n"]) { $1 }, locks: [:])
+        #expect(sms.paths.last == "smsRegionConfig" && sms.request["smsRegionConfig"] == ["allowlistOnly": ["allowedRegions": ["US", "GB"]]])
+        var policed = Self.config
+        policed["smsRegionConfig"] = ["allowByDefault": ["disallowedRegions": ["GB"]]]
+        let cleared = try ConfigPage.change(from: base.merging(["smsPolicy": "everywhere"]) { $1 }, locks: [:], current: policed)
+        #expect(cleared.paths.last == "smsRegionConfig" && cleared.request["smsRegionConfig"] == nil)
+        #expect(try ConfigPage.change(from: base.merging(["smsPolicy": "everywhere"]) { $1 }, locks: [:], current: Self.config)
+            .paths.contains("smsRegionConfig") == false)
+        let error = #expect(throws: WireError.self) { _ = try ConfigPage.change(from: base.merging(["smsPolicy": "some"]) { $1 }, locks: [:]) }
+        #expect(error?.code == .invalidConfig)
+        let shownPolicy = ConfigPage(config: policed, locks: [:]).html(Self.viewer)
+        #expect(shownPolicy.contains(#"<option value="allowByDefault" selected>"#) && shownPolicy.contains(">GB</textarea>"))
         for bad in [["passwordPolicy": "SOMETIMES"], ["passwordPolicy": "OFF", "minLength": "six"], ["emailPrivacy": "maybe"]] {
             let error = #expect(throws: WireError.self, "\(bad)") { _ = try ConfigPage.change(from: base.merging(bad) { $1 }, locks: [:]) }
             #expect(error?.code == .invalidConfig, "\(bad)")

@@ -279,7 +279,8 @@ struct ConsolePageRouteTests {
         let form: [(String, String)] = [
             ("anonymous", "true"), ("email", "true"), ("emailLink", "true"), ("mfaState", "DISABLED"),
             ("passwordPolicy", "ENFORCE"), ("minLength", "10"), ("maxLength", "4096"), ("numeric", "true"),
-            ("emailPrivacy", "off"), ("authorizedDomains", "app.example.com\nlocalhost"),
+            ("emailPrivacy", "off"), ("authorizedDomains", "app.example.com\nlocalhost"), ("smsPolicy", "allowByDefault"),
+            ("smsRegions", "GB"),
         ]
         let refused = browser.post("/console/config", form.map { $0.0 == "minLength" ? ($0.0, "40") : $0 })
         #expect(refused.status == 400 && refused.text.contains("Not saved: INVALID_CONFIG"), "\(refused.text)")
@@ -298,6 +299,7 @@ struct ConsolePageRouteTests {
         #expect(unknown.text.contains("EMAIL_NOT_FOUND"), "\(unknown.text)")
         let project = fixture.call(.get, "/identitytoolkit.googleapis.com/v1/projects?key=k").json
         #expect(project["authorizedDomains"] as? [String] == ["app.example.com", "localhost"])
+        #expect(try fixture.platform.configSettings().smsRegions == .allowByDefault(disallowed: ["GB"]))
     }
 
     @Test("a tenant's configuration page saves through the tenant API: audited, enforced at once; the project is untouched")
@@ -318,7 +320,7 @@ struct ConsolePageRouteTests {
         let saved = browser.post(path, [
             ("email", "true"), ("mfaState", "DISABLED"), ("totp", "true"), ("adjacentIntervals", "3"),
             ("passwordPolicy", "ENFORCE"), ("minLength", "12"), ("maxLength", "64"), ("emailPrivacy", "off"),
-            ("authorizedDomains", "evil.example"),
+            ("authorizedDomains", "evil.example"), ("smsPolicy", "allowlistOnly"), ("smsRegions", "CA"),
         ])
         #expect(saved.status == 303 && saved.headers["Location"] == "\(path)?done=config", "\(saved.text)")
         let guest = fixture.postJSON("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", anonymous)
@@ -328,6 +330,7 @@ struct ConsolePageRouteTests {
         let settings = try fixture.platform.scoped(to: stored.scope).configSettings()
         #expect(settings.mfa == MFAPolicy(enabled: true, factors: [.totp], totpAdjacentIntervals: 3))
         #expect(settings.passwordPolicy.minLength == 12 && settings.passwordPolicy.maxLength == 64 && !settings.emailEnumerationProtection)
+        #expect(settings.smsRegions == .allowlistOnly(allowed: ["CA"]))
         let events = try fixture.platform.store.read { try $0.auditEvents(AuditQuery(kind: .tenantUpdated)) }
         #expect(events.count == 1 && events.first?.actor == .owner, "\(events)")
         #expect(try fixture.platform.configSettings().passwordPolicy == .firebaseDefault, "the project keeps its own")

@@ -5,11 +5,12 @@ public import HearthProtocol
 /// `emailPrivacyConfig`), so that one form edits the project and a tenant alike; and back, a change in that shape as
 /// the tenant API's update (its fields and `updateMask`).
 public enum TenantConfigShape {
-    /// The tenant's settings as the config resource shows them: its switches, its `mfaConfig`, and the password
-    /// policy and email privacy it is held to (`settings`, its own or the defaults).
+    /// The tenant's settings as the config resource shows them: its switches, its `mfaConfig` and `smsRegionConfig`,
+    /// and the password policy and email privacy it is held to (`settings`, its own or the defaults).
     public static func config(of tenant: Tenant, settings: ProjectSettings) -> [String: JSONValue] {
-        let mfa = tenant.mfaConfig.flatMap { try? JSONValue(parsing: Data($0.utf8)) }?.objectValue
-        return [
+        func object(_ text: String?) -> JSONValue? { text.flatMap { try? JSONValue(parsing: Data($0.utf8)) } }
+        let mfa = object(tenant.mfaConfig)?.objectValue
+        var config: [String: JSONValue] = [
             "signIn": [
                 "anonymous": ["enabled": .bool(tenant.enableAnonymousUser)],
                 "email": ["enabled": .bool(tenant.allowPasswordSignup), "passwordRequired": .bool(!tenant.enableEmailLinkSignin)],
@@ -18,6 +19,8 @@ public enum TenantConfigShape {
             "passwordPolicyConfig": settings.passwordPolicy.configForm,
             "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(settings.emailEnumerationProtection)],
         ]
+        config["smsRegionConfig"] = object(tenant.smsRegionConfig)
+        return config
     }
 
     /// The tenant API update that makes the config-shaped change `request` at `paths` (the config API's paths):
@@ -44,7 +47,7 @@ public enum TenantConfigShape {
                 let member = String(path.dropFirst("mfa.".count))
                 mfa[member] = value
                 mask.append("mfaConfig.\(member)")
-            case "passwordPolicyConfig", "emailPrivacyConfig":
+            case "passwordPolicyConfig", "emailPrivacyConfig", "smsRegionConfig":
                 fields[path] = value
                 mask.append(path)
             case "emailPrivacyConfig.enableImprovedEmailPrivacy":
