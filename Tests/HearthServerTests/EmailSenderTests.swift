@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthCrypto
 import HearthHTTP
+import HearthProtocol
 import HearthServer
 import Testing
 
@@ -40,6 +41,35 @@ struct WebhookEmailSenderTests {
         #expect(request.headers["X-Hearth-Signature"]
             == "sha256=11d38ca05b51457d15631f56adb81f5cabafb18e09485f663c9fcc65f53f277b")
         #expect(sleeps.values.isEmpty)
+    }
+
+    @Test("an action's fields follow the rendered ones: kind, code, link, then locale and newEmail when given")
+    func structuredFields() throws {
+        let receiver = try Receiver(statuses: [200, 200])
+        let sender = WebhookEmailSender(url: receiver.url("/"), sleep: { _ in })
+        var withAction = message
+        withAction.action = EmailAction(
+            kind: "VERIFY_AND_CHANGE_EMAIL", code: "CODE123", link: "https://example.com/r?oobCode=CODE123", locale: "de",
+            newEmail: "new@example.com")
+        try sender.send(withAction)
+        withAction.action = EmailAction(kind: "PASSWORD_RESET", code: "C", link: "https://example.com/r?oobCode=C")
+        try sender.send(withAction)
+        let bodies = receiver.requests.values.map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(bodies.count == 2)
+        #expect(bodies.first?.hasSuffix(
+            #""kind":"VERIFY_AND_CHANGE_EMAIL","code":"CODE123","link":"https://example.com/r?oobCode=CODE123","locale":"de","newEmail":"new@example.com"}"#) == true)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data((bodies.last ?? "").utf8)) as? [String: String])
+        #expect(json["kind"] == "PASSWORD_RESET" && json["locale"] == nil && json["newEmail"] == nil && json["to"] == message.to)
+    }
+
+    @Test("X-Firebase-Locale: language tags pass, anything else is dropped")
+    func locales() {
+        for tag in ["fr", "en-US", "zh-Hant-TW", "es-419", "gsw"] {
+            #expect(SendOobCodeRequest.locale(header: tag) == tag, "\(tag)")
+        }
+        for bad in [nil, "", "f", "fr_FR", "fr-", "-fr", "1a", "fr-CA\r\nX: y", "fr\"><b>", String(repeating: "a-", count: 20) + "a", "en--US"] {
+            #expect(SendOobCodeRequest.locale(header: bad) == nil, "\(String(describing: bad))")
+        }
     }
 
     @Test func aMessageWithoutHTMLHasNoHTMLMemberAndNoSecretNoSignature() throws {

@@ -6,12 +6,34 @@ public struct EmailMessage: Sendable, Equatable {
     public var text: String
     /// HTML body, when the template has one.
     public var html: String?
+    /// What the email is for, for a sender that renders its own (the webhook's structured fields).
+    public var action: EmailAction?
 
-    public init(to: String, subject: String, text: String, html: String? = nil) {
+    public init(to: String, subject: String, text: String, html: String? = nil, action: EmailAction? = nil) {
         self.to = to
         self.subject = subject
         self.text = text
         self.html = html
+        self.action = action
+    }
+}
+
+/// The action an email carries: its kind (`requestType`: `PASSWORD_RESET`, `VERIFY_EMAIL`, `EMAIL_SIGNIN`,
+/// `VERIFY_AND_CHANGE_EMAIL`, `RECOVER_EMAIL`), the one-time code and the link holding it, the locale the request
+/// asked for (`X-Firebase-Locale`, when it gave one) and the new address of an email change.
+public struct EmailAction: Sendable, Equatable {
+    public var kind: String
+    public var code: String
+    public var link: String
+    public var locale: String?
+    public var newEmail: String?
+
+    public init(kind: String, code: String, link: String, locale: String? = nil, newEmail: String? = nil) {
+        self.kind = kind
+        self.code = code
+        self.link = link
+        self.locale = locale
+        self.newEmail = newEmail
     }
 }
 

@@ -64,7 +64,7 @@ extension EmailActionService {
         let committed = issued.target
         let delivered = deliver(
             kind, code: code, to: committed.address, email: committed.email, newEmail: committed.newEmail,
-            continueURL: continueURL, send: !returnsLink)
+            continueURL: continueURL, locale: request.locale, send: !returnsLink)
         if !delivered, !(pending.mayBeUnknown && kind == .passwordReset || pending.hidesTakenAddress) {
             throw WireError(.unavailable, "The email could not be sent; try again later.")
         }

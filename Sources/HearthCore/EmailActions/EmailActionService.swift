@@ -137,14 +137,15 @@ public final class EmailActionService: Sendable {
     @discardableResult
     func deliver(
         _ kind: OOBCodeRecord.Kind, code: String, to address: String, email: String, newEmail: String? = nil,
-        continueURL: String?, send: Bool = true
+        continueURL: String?, locale: String? = nil, send: Bool = true
     ) -> Bool {
         let link = link(kind, code: code, continueURL: continueURL)
         issuedCodes?.record(
             IssuedOOBCode(email: email, newEmail: newEmail, requestType: kind.rawValue, oobCode: code, oobLink: link))
         guard send else { return true }
-        let message = EmailTemplates.message(
+        var message = EmailTemplates.message(
             kind, to: address, appName: project.displayName ?? project.projectID, link: link, newEmail: newEmail)
+        message.action = EmailAction(kind: kind.rawValue, code: code, link: link, locale: locale, newEmail: newEmail)
         do {
             try sender.send(message)
             return true

@@ -14,6 +14,8 @@ public struct SendOobCodeRequest: Encodable, Sendable, Equatable {
     /// Admin only: answer with the code and link instead of sending an email.
     public var returnOobLink: Bool?
     public var tenantId: String?
+    /// The locale the request asked for: its `X-Firebase-Locale` header (``locale(header:)``), not a body field.
+    public var locale: String?
 
     public init(
         requestType: String?, email: String? = nil, newEmail: String? = nil, idToken: String? = nil,
@@ -38,6 +40,20 @@ public struct SendOobCodeRequest: Encodable, Sendable, Equatable {
         linkDomain = try fields.string("linkDomain")
         returnOobLink = try fields.bool("returnOobLink")
         tenantId = try fields.string("tenantId")
+    }
+
+    /// An `X-Firebase-Locale` header as a language tag (`fr`, `en-US`, `zh-Hant-TW`: letters, digits and hyphens,
+    /// a 2–8 letter language first, at most 35 characters); nil when absent or anything else.
+    public static func locale(header: String?) -> String? {
+        guard let header, (2...35).contains(header.utf8.count) else { return nil }
+        let parts = header.split(separator: "-", omittingEmptySubsequences: false)
+        let isLetter = { (byte: UInt8) in (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard let language = parts.first, (2...8).contains(language.utf8.count), language.utf8.allSatisfy(isLetter),
+            parts.dropFirst().allSatisfy({
+                (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }
+            })
+        else { return nil }
+        return header
     }
 }
 

@@ -16,8 +16,12 @@ struct EmailActionRoutes {
         let scopes = edge.scopes
         let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
             ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(),
-             IdentityToolkitRoutes.json(scopes, use: Self.sendOobCodeUse) { platform, fields, caller in
-                 try platform.emailActions.sendOobCode(SendOobCodeRequest(fields: fields), by: caller)
+             { request in
+                 let fields = try RequestFields(json: request.body)
+                 let platform = try scopes.client(fields, try Self.sendOobCodeUse(fields))
+                 var send = try SendOobCodeRequest(fields: fields)
+                 send.locale = SendOobCodeRequest.locale(header: request.headers["X-Firebase-Locale"])
+                 return Responses.json(try platform.emailActions.sendOobCode(send, by: request.endUser))
              }),
             ("accounts:resetPassword", "resetPassword", signIn,
              IdentityToolkitRoutes.json(scopes, use: { _ in .passwordSignIn }) { platform, fields, caller in

@@ -1,0 +1,54 @@
+import Foundation
+import HearthHTTP
+import Testing
+
+/// The email webhook's structured body on the built server: what the email is for, so a team can render and send it
+/// with its own service and templates.
+@Suite("Email webhook: the action's fields beside the rendered text (e2e)", .blocking)
+struct EmailWebhookTests {
+    @Test("sendOobCode as the JS SDK sends it (X-Firebase-Locale): kind, code, link and locale reach the receiver, and the code works")
+    func structuredBody() throws {
+        let received = Locked<[Data]>([])
+        let receiver = HTTPServer(configuration: .init(port: 0, threadCount: 2)) { request in
+            received.withLock { $0.append(Data(request.body)) }
+            return HTTPResponse(status: 200)
+        }
+        try receiver.start()
+        defer { receiver.shutdown(gracePeriod: .seconds(1)) }
+        let directory = HearthProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("hearth.json")
+        try JSONSerialization.data(withJSONObject: [
+            "email": ["from": "Hearth <no-reply@example.com>", "webhook": ["url": "http://127.0.0.1:\(receiver.port)/email"]],
+        ]).write(to: config)
+        let server = HearthProcess(arguments: ["--dev", "--config", config.path], dataDirectory: directory)
+        try server.start()
+        let v1 = "/identitytoolkit.googleapis.com/v1"
+        let created = try server.postJSON(
+            "\(v1)/accounts:signUp?key=web-key", ["email": "ada@example.com", "password": "correct horse", "returnSecureToken": true])
+        #expect(created.status == 200, "\(created.text)")
+
+        let send = try server.postJSON(
+            "\(v1)/accounts:sendOobCode?key=web-key",
+            ["requestType": "PASSWORD_RESET", "email": "ada@example.com", "continueUrl": "http://localhost/done"],
+            headers: [("X-Firebase-Locale", "fr-CA")])
+        #expect(send.status == 200, "\(send.text)")
+        let body = try #require(received.value.last)
+        let message = try #require(try JSONSerialization.jsonObject(with: body) as? [String: String])
+        #expect(message["to"] == "ada@example.com" && message["kind"] == "PASSWORD_RESET" && message["locale"] == "fr-CA")
+        let code = try #require(message["code"])
+        #expect(message["link"]?.contains("oobCode=\(code)") == true && message["text"]?.contains(message["link"] ?? "-") == true)
+        #expect(message["newEmail"] == nil)
+        let reset = try server.postJSON("\(v1)/accounts:resetPassword?key=web-key", ["oobCode": code, "newPassword": "new horse!"])
+        #expect(reset.status == 200, "the code the webhook got is the live one: \(reset.text)")
+
+        // A header that is no language tag is left out, never passed on.
+        _ = try server.postJSON(
+            "\(v1)/accounts:sendOobCode?key=web-key", ["requestType": "PASSWORD_RESET", "email": "ada@example.com"],
+            headers: [("X-Firebase-Locale", "fr\"><script>")])
+        let last = try #require(received.value.last)
+        let second = try #require(try JSONSerialization.jsonObject(with: last) as? [String: String])
+        #expect(second["kind"] == "PASSWORD_RESET" && second["locale"] == nil && received.value.count == 2)
+        #expect(server.stop() == 0)
+    }
+}
