@@ -56,6 +56,7 @@ public struct ConfigPage: Sendable {
         Editable(path: "emailPrivacyConfig.enableImprovedEmailPrivacy", fields: ["emailPrivacy"], presence: "emailPrivacy"),
         Editable(path: "authorizedDomains", fields: ["authorizedDomains"], presence: "authorizedDomains"),
         Editable(path: "smsRegionConfig", fields: ["smsPolicy", "smsRegions"], presence: "smsPolicy"),
+        Editable(path: "notification.sendEmail.callbackUri", fields: ["actionUrl"], presence: "actionUrl"),
     ]
 
     /// The SMS region policies offered: every region, all but a list, or only a list.
@@ -64,9 +65,10 @@ public struct ConfigPage: Sendable {
         ("allowlistOnly", "Only the regions listed"),
     ]
 
-    /// The settings a scope has: a tenant has no authorized domains of its own (the project's apply).
+    /// The settings a scope has: a tenant has no authorized domains or action URL of its own (the project's apply).
     private static func editable(forTenant: Bool) -> [Editable] {
-        forTenant ? editable.filter { $0.path != "authorizedDomains" } : editable
+        let projectOnly = ["authorizedDomains", "notification.sendEmail.callbackUri"]
+        return forTenant ? editable.filter { !projectOnly.contains($0.path) } : editable
     }
 
     /// The states `mfa.state` is offered with.
@@ -141,6 +143,9 @@ public struct ConfigPage: Sendable {
                 }
                 value = .bool(choice == "on")
             case "authorizedDomains": value = .array(names(form["authorizedDomains"]))
+            case "notification.sendEmail.callbackUri":
+                let url = (form["actionUrl"] ?? "").trimmingCharacters(in: .whitespaces)
+                value = url.isEmpty ? nil : .string(url)
             case "smsRegionConfig":
                 switch form["smsPolicy"] {
                 case "everywhere": value = nil
@@ -304,9 +309,11 @@ public struct ConfigPage: Sendable {
     private var domainsSection: String {
         let domains = (value("authorizedDomains")?.arrayValue ?? []).compactMap(\.stringValue)
         return """
-            <section aria-labelledby="domains-heading"><h2 id="domains-heading">Authorized domains</h2>
+            <section aria-labelledby="domains-heading"><h2 id="domains-heading">Authorized domains and email links</h2>
             <label for="authorizedDomains">Hosts continue URLs may point at, one per line (<code>authorizedDomains</code>)</label>
             <textarea id="authorizedDomains" name="authorizedDomains" rows="4"\(locked("authorizedDomains", "authorizedDomains"))>\(ConsoleHTML.escape(domains.joined(separator: "\n")))</textarea>\(reason("authorizedDomains", "authorizedDomains"))
+            <label for="actionUrl">Action URL: the page email links open instead of Hearth's, empty for Hearth's (<code>notification.sendEmail.callbackUri</code>)</label>
+            <input type="url" id="actionUrl" name="actionUrl" value="\(ConsoleHTML.escape(value("notification.sendEmail.callbackUri")?.stringValue ?? ""))"\(locked("actionUrl", "notification.sendEmail.callbackUri"))>\(reason("actionUrl", "notification.sendEmail.callbackUri"))
             </section>
             """
     }

@@ -4,7 +4,8 @@ import HearthProtocol
 
 /// `"emailActions": {"appName": …, "codeLifetimeSeconds": 3600, "signInLinkLifetimeSeconds": 21600,
 /// "sendsPerEmailPerHour": 5, "sendsPerClientPerHour": 50, "emailChangesPerAccountPerHour": 10,
-/// "emailChangesPerClientPerHour": 30, "authorizedDomains": ["app.example.com"]}`
+/// "emailChangesPerClientPerHour": 30, "authorizedDomains": ["app.example.com"],
+/// "actionUrl": "https://app.example.com/auth/action"}`
 /// (docs/CONFIGURATION.md, "Email actions").
 struct EmailActionFileSettings: Decodable {
     var appName: String?
@@ -17,10 +18,12 @@ struct EmailActionFileSettings: Decodable {
     var emailChangesPerClientPerHour: Int?
     /// Hosts continue URLs may point at besides `localhost`, `127.0.0.1` and the public URL's host.
     var authorizedDomains: [String]?
+    /// The page email links open instead of Hearth's (a custom email action handler).
+    var actionUrl: String?
 
     static let keys: Set<String> = [
         "appName", "codeLifetimeSeconds", "signInLinkLifetimeSeconds", "sendsPerEmailPerHour", "sendsPerClientPerHour",
-        "emailChangesPerAccountPerHour", "emailChangesPerClientPerHour", "authorizedDomains",
+        "emailChangesPerAccountPerHour", "emailChangesPerClientPerHour", "authorizedDomains", "actionUrl",
     ]
 
     func validate() throws {
@@ -42,6 +45,10 @@ struct EmailActionFileSettings: Decodable {
         for domain in authorizedDomains ?? [] where !ProjectConfigRules.isHostName(domain) {
             throw UsageError("config emailActions.authorizedDomains: '\(domain)' is not a host name (no scheme, port or path)")
         }
+        if let actionUrl, !EmailActionSettings.isActionURL(actionUrl) {
+            throw UsageError(
+                "config emailActions.actionUrl must be an absolute https URL without query or fragment (http only on a loopback host)")
+        }
         if let appName, appName.isEmpty || appName.count > 100 {
             throw UsageError("config emailActions.appName must be 1 to 100 characters")
         }
@@ -56,6 +63,7 @@ struct EmailActionFileSettings: Decodable {
             settings.authorizedDomains = EmailActionSettings.defaultAuthorizedDomains(publicURL: publicURL)
                 .union((authorizedDomains ?? []).map { $0.lowercased() })
         }
+        settings.actionURL = actionUrl
         settings.codeLifetime = codeLifetimeSeconds ?? settings.codeLifetime
         settings.signInLinkLifetime = signInLinkLifetimeSeconds ?? settings.signInLinkLifetime
         if let limit = sendsPerEmailPerHour { settings.sendsPerEmail = WindowQuota(limit: limit, window: 3_600) }

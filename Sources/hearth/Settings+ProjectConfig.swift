@@ -46,6 +46,10 @@ extension Settings {
             ]
             declared.keys["emailPrivacyConfig"] = source
         }
+        if let url = emailActions.actionUrl {
+            declared.settings["notification"] = ["sendEmail": ["callbackUri": .string(url)]]
+            declared.keys["notification.sendEmail.callbackUri"] = "emailActions.actionUrl"
+        }
         if emailActions.authorizedDomains != nil {
             declared.settings["authorizedDomains"] = .array(actions.authorizedDomainList.map(JSONValue.string))
             declared.keys["authorizedDomains"] = "emailActions.authorizedDomains"

@@ -49,6 +49,20 @@ struct EmailWebhookTests {
         let last = try #require(received.value.last)
         let second = try #require(try JSONSerialization.jsonObject(with: last) as? [String: String])
         #expect(second["kind"] == "PASSWORD_RESET" && second["locale"] == nil && received.value.count == 2)
+
+        // A custom action handler (Node's updateProjectConfig shape): the links open it.
+        let patched = try server.request(
+            "PATCH", "/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config?updateMask=notification.sendEmail.callbackUri",
+            headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")],
+            body: Data(#"{"notification":{"sendEmail":{"callbackUri":"https://app.example.com/auth/action"}}}"#.utf8))
+        #expect(patched.status == 200, "\(patched.text)")
+        _ = try server.postJSON(
+            "\(v1)/accounts:sendOobCode?key=web-key", ["requestType": "PASSWORD_RESET", "email": "ada@example.com"],
+            headers: [("X-Firebase-Locale", "de")])
+        let newest = try #require(received.value.last)
+        let third = try #require(try JSONSerialization.jsonObject(with: newest) as? [String: String])
+        #expect(third["link"]?.hasPrefix("https://app.example.com/auth/action?mode=resetPassword&oobCode=") == true, "\(third)")
+        #expect(third["link"]?.hasSuffix("&lang=de") == true)
         #expect(server.stop() == 0)
     }
 }

@@ -249,7 +249,7 @@ struct ProjectConfigAPITests {
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("hearth.json")
-        try Data(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"enabled":true,"factors":["phone"]},"passwords":{"policy":{"enforcementState":"ENFORCE","minLength":10}},"emailPrivacy":{"enableImprovedEmailPrivacy":true},"emailActions":{"authorizedDomains":["app.example.com"]}}"#.utf8).write(to: file)
+        try Data(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"enabled":true,"factors":["phone"]},"passwords":{"policy":{"enforcementState":"ENFORCE","minLength":10}},"emailPrivacy":{"enableImprovedEmailPrivacy":true},"emailActions":{"authorizedDomains":["app.example.com"],"actionUrl":"https://app.example.com/action"}}"#.utf8).write(to: file)
         let bad = directory.appendingPathComponent("bad.json")
         try Data(#"{"signIn":{"anonymous":{"enable":false}}}"#.utf8).write(to: bad)
         let refused = try HearthProcess.run(["serve", "--dev", "--config", bad.path, "--data-dir", directory.path])
@@ -274,6 +274,8 @@ struct ProjectConfigAPITests {
             ("emailPrivacyConfig.enableImprovedEmailPrivacy", ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]],
              "emailPrivacy"),
             ("authorizedDomains", ["authorizedDomains": ["evil.example"]], "emailActions.authorizedDomains"),
+            ("notification.sendEmail.callbackUri", ["notification": ["sendEmail": ["callbackUri": "https://evil.example/a"]]],
+             "emailActions.actionUrl"),
         ] {
             let locked = try Self.patch(server, mask, body)
             #expect(locked.status == 400 && locked.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(locked.text)")

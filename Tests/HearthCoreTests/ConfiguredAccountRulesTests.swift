@@ -151,4 +151,33 @@ struct ConfiguredAccountRulesTests {
         }
         #expect(try test.platform.emailActions.currentSettings().authorizedDomainList == ["localhost", "shop.example.com"])
     }
+
+    @Test("the action URL from the config API (notification.sendEmail.callbackUri): every link opens it, with the request's lang")
+    func actionURL() throws {
+        let test = try TestPlatform()
+        let tenant = try tenant(test)
+        func link(_ platform: IdentityPlatform, locale: String? = nil) throws -> String {
+            var request = SendOobCodeRequest(requestType: "EMAIL_SIGNIN", email: "ada@example.com", continueUrl: "http://localhost/", returnOobLink: true)
+            request.locale = locale
+            return try #require(try platform.emailActions.sendOobCode(request, by: .commandLine).oobLink)
+        }
+        #expect(try link(test.platform).hasPrefix("http://127.0.0.1:9099/__/auth/action?mode=signIn&oobCode="))
+        for bad in ["http://app.example.com/action", "https://app.example.com/action?x=1", "https://app.example.com/#a",
+                    "javascript:alert(1)", "app.example.com/action", "https://user@app.example.com/"] {
+            #expect(wireErrorCode {
+                _ = try test.platform.projectConfig.update(
+                    ["notification": ["sendEmail": ["callbackUri": .string(bad)]]], updateMask: "notification.sendEmail.callbackUri", by: admin)
+            } == .invalidConfig, "\(bad)")
+        }
+        _ = try test.platform.projectConfig.update(
+            json(#"{"notification":{"sendEmail":{"callbackUri":"https://app.example.com/auth/action"}}}"#),
+            updateMask: "notification.sendEmail.callbackUri", by: admin)
+        for platform in [test.platform, tenant] {
+            let url = try link(platform, locale: "fr")
+            #expect(url.hasPrefix("https://app.example.com/auth/action?mode=signIn&oobCode="), "\(url)")
+            #expect(url.hasSuffix("&continueUrl=http%3A%2F%2Flocalhost%2F&lang=fr"), "\(url)")
+        }
+        _ = try test.platform.projectConfig.update([:], updateMask: "notification", by: admin)
+        #expect(try link(test.platform).hasPrefix("http://127.0.0.1:9099/__/auth/action?"), "cleared: Hearth's page again")
+    }
 }

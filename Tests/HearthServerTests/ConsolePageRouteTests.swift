@@ -280,7 +280,7 @@ struct ConsolePageRouteTests {
             ("anonymous", "true"), ("email", "true"), ("emailLink", "true"), ("mfaState", "DISABLED"),
             ("passwordPolicy", "ENFORCE"), ("minLength", "10"), ("maxLength", "4096"), ("numeric", "true"),
             ("emailPrivacy", "off"), ("authorizedDomains", "app.example.com\nlocalhost"), ("smsPolicy", "allowByDefault"),
-            ("smsRegions", "GB"),
+            ("smsRegions", "GB"), ("actionUrl", "https://app.example.com/auth/action"),
         ]
         let refused = browser.post("/console/config", form.map { $0.0 == "minLength" ? ($0.0, "40") : $0 })
         #expect(refused.status == 400 && refused.text.contains("Not saved: INVALID_CONFIG"), "\(refused.text)")
@@ -300,6 +300,11 @@ struct ConsolePageRouteTests {
         let project = fixture.call(.get, "/identitytoolkit.googleapis.com/v1/projects?key=k").json
         #expect(project["authorizedDomains"] as? [String] == ["app.example.com", "localhost"])
         #expect(try fixture.platform.configSettings().smsRegions == .allowByDefault(disallowed: ["GB"]))
+        #expect(try fixture.platform.emailActions.currentSettings().actionURL == "https://app.example.com/auth/action")
+        let page = browser.get("/console/config").text
+        #expect(page.contains(#"id="actionUrl" name="actionUrl" value="https://app.example.com/auth/action">"#))
+        #expect(browser.post("/console/config", form.map { $0.0 == "actionUrl" ? ($0.0, "") : $0 }).status == 303)
+        #expect(try fixture.platform.emailActions.currentSettings().actionURL == nil, "emptied: Hearth's page again")
     }
 
     @Test("a tenant's configuration page saves through the tenant API: audited, enforced at once; the project is untouched")

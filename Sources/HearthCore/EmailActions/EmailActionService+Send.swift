@@ -69,7 +69,7 @@ extension EmailActionService {
             throw WireError(.unavailable, "The email could not be sent; try again later.")
         }
         return returnsLink
-            ? SendOobCodeResponse(email: committed.email, oobCode: code, oobLink: link(kind, code: code, continueURL: continueURL))
+            ? SendOobCodeResponse(email: committed.email, oobCode: code, oobLink: link(kind, code: code, continueURL: continueURL, locale: request.locale))
             : SendOobCodeResponse(email: pending.answeredEmail ?? committed.email)
     }
 

@@ -59,7 +59,8 @@ public final class EmailActionService: Sendable {
         report = context.securityEvents
     }
 
-    /// The settings in force: ``settings`` with the authorized domains the config API set for the project, if any.
+    /// The settings in force: ``settings`` with the authorized domains and the action URL the config API set for the
+    /// project, if any.
     public func currentSettings() throws -> EmailActionSettings {
         try scopeSettings.emailActions(settings)
     }
@@ -118,9 +119,12 @@ public final class EmailActionService: Sendable {
         return code
     }
 
-    /// The link for a code, with the project's API key in it.
-    func link(_ kind: OOBCodeRecord.Kind, code: String, continueURL: String?) -> String {
-        ActionLink.url(settings: settings, kind: kind, code: code, apiKey: linkAPIKey, continueURL: continueURL)
+    /// The link for a code, with the project's API key in it, to the action page in force (Hearth's own when the
+    /// configuration cannot be read: its links always work).
+    func link(_ kind: OOBCodeRecord.Kind, code: String, continueURL: String?, locale: String? = nil) -> String {
+        ActionLink.url(
+            settings: (try? currentSettings()) ?? settings, kind: kind, code: code, apiKey: linkAPIKey,
+            continueURL: continueURL, locale: locale)
     }
 
     /// The key links carry: the project's first configured key, or the emulator's `fake-api-key` when any key is
@@ -139,7 +143,7 @@ public final class EmailActionService: Sendable {
         _ kind: OOBCodeRecord.Kind, code: String, to address: String, email: String, newEmail: String? = nil,
         continueURL: String?, locale: String? = nil, send: Bool = true
     ) -> Bool {
-        let link = link(kind, code: code, continueURL: continueURL)
+        let link = link(kind, code: code, continueURL: continueURL, locale: locale)
         issuedCodes?.record(
             IssuedOOBCode(email: email, newEmail: newEmail, requestType: kind.rawValue, oobCode: code, oobLink: link))
         guard send else { return true }

@@ -20,14 +20,18 @@ public struct EmailActionSettings: Sendable {
     /// The hosts a continue URL may point at (lower case, exact match), as Firebase's authorized domains: an email
     /// from this server never sends a user on to another site. `nil` accepts any host (the emulator's behaviour).
     public var authorizedDomains: Set<String>?
+    /// The page email links open instead of Hearth's own (Firebase's custom email action handler, Identity Platform's
+    /// `notification.sendEmail.callbackUri`): an absolute URL without query or fragment; nil: Hearth's action page.
+    public var actionURL: String?
 
     public init(
         publicURL: String = "http://127.0.0.1:9099", development: Bool = false,
         codeLifetime: Int64 = 3_600, signInLinkLifetime: Int64 = 21_600,
         sendsPerEmail: WindowQuota = WindowQuota(limit: 5, window: 3_600),
         sendsPerClient: WindowQuota = WindowQuota(limit: 50, window: 3_600), authorizedDomains: Set<String>? = nil,
-        emailChanges: EmailChangeLimits = EmailChangeLimits()
+        emailChanges: EmailChangeLimits = EmailChangeLimits(), actionURL: String? = nil
     ) {
+        self.actionURL = actionURL
         self.emailChanges = emailChanges
         self.publicURL = publicURL
         self.development = development
@@ -74,6 +78,16 @@ public struct EmailActionSettings: Sendable {
         kind == .emailSignIn ? signInLinkLifetime : codeLifetime
     }
 
-    /// The path of the action page links open.
+    /// The path of Hearth's action page.
     var actionPath: String { development ? "/emulator/action" : "/__/auth/action" }
+
+    /// The page links open: ``actionURL``, else Hearth's action page under ``publicURL``.
+    var actionPage: String { actionURL ?? publicURL + actionPath }
+
+    /// Whether `text` can be an ``actionURL``: an absolute `https` URL (`http` on a loopback host) as browsers read it
+    /// (``BrowserURL``), without query or fragment (the link's parameters follow a `?`).
+    public static func isActionURL(_ text: String) -> Bool {
+        guard let url = try? BrowserURL(parsing: text), !text.contains("?"), !text.contains("#") else { return false }
+        return url.scheme == .https || url.scheme == .http && ["localhost", "127.0.0.1", "[::1]"].contains(url.host)
+    }
 }

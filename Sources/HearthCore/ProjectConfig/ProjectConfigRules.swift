@@ -8,7 +8,7 @@ public import HearthProtocol
 /// The paths are those of the resource: `signIn.allowDuplicateEmails`, `signIn.anonymous.enabled`,
 /// `signIn.email.enabled`, `signIn.email.passwordRequired`, `mfa.state`, `mfa.enabledProviders`,
 /// `mfa.providerConfigs`, `passwordPolicyConfig.*`, `emailPrivacyConfig.enableImprovedEmailPrivacy`,
-/// `authorizedDomains`, `smsRegionConfig.*`, and any object above them (`signIn`, `mfa`, `signIn.email`): a mask may
+/// `authorizedDomains`, `smsRegionConfig.*`, `notification.sendEmail.callbackUri`, and any object above them (`signIn`, `mfa`, `signIn.email`): a mask may
 /// name a whole object (as Go's `UpdateProjectConfig` sends `mfa`) or its leaves (as Node's sends
 /// `mfa.state,mfa.providerConfigs`). Arrays are replaced whole.
 public enum ProjectConfigRules {
@@ -17,7 +17,10 @@ public enum ProjectConfigRules {
 
     /// The resource's tree: each field's children, `nil` for a leaf (a value or an array replaced whole).
     private static let tree: [String: [String]?] = [
-        "": ["signIn", "mfa", "passwordPolicyConfig", "emailPrivacyConfig", "authorizedDomains", "smsRegionConfig"],
+        "": [
+            "signIn", "mfa", "passwordPolicyConfig", "emailPrivacyConfig", "authorizedDomains", "smsRegionConfig",
+            "notification",
+        ],
         "signIn": ["allowDuplicateEmails", "anonymous", "email"],
         "signIn.allowDuplicateEmails": nil,
         "signIn.anonymous": ["enabled"],
@@ -41,6 +44,9 @@ public enum ProjectConfigRules {
         "smsRegionConfig.allowByDefault.disallowedRegions": nil,
         "smsRegionConfig.allowlistOnly": ["allowedRegions"],
         "smsRegionConfig.allowlistOnly.allowedRegions": nil,
+        "notification": ["sendEmail"],
+        "notification.sendEmail": ["callbackUri"],
+        "notification.sendEmail.callbackUri": nil,
     ]
 
     /// The paths of an `updateMask` (comma-separated, spaces around names ignored), each a field of the resource;
@@ -176,6 +182,10 @@ public enum ProjectConfigRules {
         case "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
             "emailPrivacyConfig.enableImprovedEmailPrivacy", "passwordPolicyConfig.forceUpgradeOnSignin":
             guard value.boolValue != nil else { throw notA("boolean", path) }
+        case "notification.sendEmail.callbackUri":
+            guard let text = value.stringValue, EmailActionSettings.isActionURL(text) else {
+                throw notA("https URL without query or fragment (http only on a loopback host)", path)
+            }
         case "authorizedDomains":
             guard let items = value.arrayValue, items.allSatisfy({ isHostName($0.stringValue ?? "") }) else {
                 throw notA("list of host names (no scheme, port or path)", path)

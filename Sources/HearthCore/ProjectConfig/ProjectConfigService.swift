@@ -77,7 +77,9 @@ public final class ProjectConfigService: Sendable {
         let stored = try Self.parsed(try reader.projectConfig())
         let domains = lock(of: "authorizedDomains") == nil
             ? stored["authorizedDomains"]?.arrayValue.map { Set($0.compactMap { $0.stringValue?.lowercased() }) } : nil
-        return ProjectSettings(effective: effective(stored: stored), authorizedDomains: domains)
+        let actionURL = lock(of: "notification.sendEmail.callbackUri") == nil
+            ? ProjectConfigRules.value(in: stored, at: "notification.sendEmail.callbackUri")?.stringValue : nil
+        return ProjectSettings(effective: effective(stored: stored), authorizedDomains: domains, emailActionURL: actionURL)
     }
 
     /// A tenant's settings are its own record's (the tenant API's fields), not the project's configuration: its

@@ -22,12 +22,16 @@ public struct ProjectSettings: Sendable, Equatable {
     /// `smsRegionConfig`: the regions verification codes may be sent to. A tenant's is its own (every region when it
     /// sets none): the project's policy does not apply to tenants, as in Identity Platform.
     public var smsRegions: SMSRegionPolicy
+    /// `notification.sendEmail.callbackUri` when the config API set it: the page email links open (a custom email
+    /// action handler). nil: the configured one (``EmailActionSettings/actionURL``). The project's, as the domains.
+    public var emailActionURL: String?
 
     public init(
         switches: SignInSwitches, mfa: MFAPolicy, passwordPolicy: PasswordPolicy = .firebaseDefault,
         emailEnumerationProtection: Bool = true, authorizedDomains: Set<String>? = nil,
-        smsRegions: SMSRegionPolicy = .everywhere
+        smsRegions: SMSRegionPolicy = .everywhere, emailActionURL: String? = nil
     ) {
+        self.emailActionURL = emailActionURL
         self.smsRegions = smsRegions
         self.switches = switches
         self.mfa = mfa
@@ -38,7 +42,10 @@ public struct ProjectSettings: Sendable, Equatable {
 
     /// The settings of an effective configuration (every field present: ``ProjectConfigService`` fills the defaults);
     /// `authorizedDomains` as the config API set them (nil when it set none).
-    public init(effective config: [String: JSONValue], authorizedDomains: Set<String>? = nil) {
+    public init(
+        effective config: [String: JSONValue], authorizedDomains: Set<String>? = nil, emailActionURL: String? = nil
+    ) {
+        self.emailActionURL = emailActionURL
         func flag(_ path: String, _ fallback: Bool) -> Bool {
             ProjectConfigRules.value(in: config, at: path)?.boolValue ?? fallback
         }

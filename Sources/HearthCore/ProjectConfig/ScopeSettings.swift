@@ -28,11 +28,13 @@ public struct ScopeSettings: Sendable {
         try current().passwordPolicy.check(password)
     }
 
-    /// `settings` with the continue-URL hosts the config API set for the project, when it set any.
+    /// `settings` with the continue-URL hosts and the action URL the config API set for the project, where it set
+    /// them.
     func emailActions(_ settings: EmailActionSettings) throws -> EmailActionSettings {
-        guard let domains = try project().authorizedDomains else { return settings }
+        let project = try project()
         var current = settings
-        current.authorizedDomains = domains
+        if let domains = project.authorizedDomains { current.authorizedDomains = domains }
+        if let url = project.emailActionURL { current.actionURL = url }
         return current
     }
 }
