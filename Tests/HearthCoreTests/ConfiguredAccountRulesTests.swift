@@ -180,4 +180,47 @@ struct ConfiguredAccountRulesTests {
         _ = try test.platform.projectConfig.update([:], updateMask: "notification", by: admin)
         #expect(try link(test.platform).hasPrefix("http://127.0.0.1:9099/__/auth/action?"), "cleared: Hearth's page again")
     }
+
+    @Test("email templates from the config API: subject and body with Firebase's placeholders, escaped in HTML; unknown placeholders refused")
+    func emailTemplates() throws {
+        let sender = EmailActionServiceTests.RecordingEmailSender()
+        let test = try TestPlatform(emailSender: sender)
+        _ = try test.platform.admin.create(
+            try AdminCreateAccountRequest(fields: RequestFields([
+                "email": "ada@example.com", "password": "correct horse", "displayName": "Ada <Lovelace>",
+            ])), by: admin)
+        let service = test.platform.projectConfig
+        for (member, bad) in [("subject", "Hi %NAME%"), ("subject", "two\nlines"), ("body", "%LINK% %TOKEN%"),
+                              ("bodyFormat", "MARKDOWN"), ("senderLocalPart", "noreply")] {
+            #expect(wireErrorCode {
+                _ = try service.update(
+                    ["notification": ["sendEmail": ["resetPasswordTemplate": [member: .string(bad)]]]], updateMask: nil, by: admin)
+            } == .invalidConfig, "\(member): \(bad)")
+        }
+        _ = try service.update(
+            json(#"""
+                {"notification":{"sendEmail":{"resetPasswordTemplate":{"subject":"%APP_NAME%: reset for %DISPLAY_NAME%",
+                "body":"<p>Hello %DISPLAY_NAME%, 100% sure? <a href=\"%LINK%\">Reset</a> (%EMAIL%)</p>","bodyFormat":"HTML"},
+                "changeEmailTemplate":{"body":"Your email became %NEW_EMAIL%. Undo: %LINK%"}}}}
+                """#),
+            updateMask: "notification.sendEmail.resetPasswordTemplate,notification.sendEmail.changeEmailTemplate", by: admin)
+        _ = try test.platform.emailActions.sendOobCode(
+            SendOobCodeRequest(requestType: "PASSWORD_RESET", email: "ada@example.com"), by: .user(client: "10.0.0.9"))
+        let reset = try #require(sender.messages.last)
+        #expect(reset.subject == "test-project: reset for Ada <Lovelace>")
+        let link = try #require(reset.action?.link)
+        #expect(reset.html == #"<p>Hello Ada &lt;Lovelace&gt;, 100% sure? <a href=""# + HTMLText.escape(link) + #"">Reset</a> (ada@example.com)</p>"#)
+        #expect(reset.text.contains(link), "the plain part stays Hearth's, with the link")
+        // No template for verification: Hearth's own.
+        _ = try test.platform.emailActions.sendOobCode(
+            SendOobCodeRequest(requestType: "VERIFY_EMAIL", email: "ada@example.com"), by: .commandLine)
+        #expect(sender.messages.last?.subject.hasPrefix("Verify your email for") == true)
+        // A plain-text body: the only part, placeholders as they are.
+        #expect(CustomEmailTemplate.render("Undo: %LINK% %UNKNOWN 5%", values: ["LINK": "https://x/?a=1&b=2"], html: false)
+            == "Undo: https://x/?a=1&b=2 %UNKNOWN 5%")
+        let recovery = EmailTemplates.message(
+            .recoverEmail, to: "old@example.com", appName: "App", link: "https://x/l", newEmail: "new@example.com",
+            custom: try test.platform.emailActions.currentSettings().customTemplates["changeEmailTemplate"])
+        #expect(recovery.text == "Your email became new@example.com. Undo: https://x/l" && recovery.html == nil)
+    }
 }

@@ -89,8 +89,9 @@ extension EmailActionService {
             return (account, recovery)
         }
         if let recovery {
-            deliver(.recoverEmail, code: recovery.code, to: recovery.old, email: recovery.old, newEmail: recovery.new,
-                    continueURL: nil)
+            deliver(
+                .recoverEmail, code: recovery.code, to: recovery.old, email: recovery.old, newEmail: recovery.new,
+                displayName: account.displayName, continueURL: nil)
         }
         return UpdateAccountResponse(account)
     }

@@ -64,7 +64,7 @@ extension EmailActionService {
         let committed = issued.target
         let delivered = deliver(
             kind, code: code, to: committed.address, email: committed.email, newEmail: committed.newEmail,
-            continueURL: continueURL, locale: request.locale, send: !returnsLink)
+            displayName: committed.displayName, continueURL: continueURL, locale: request.locale, send: !returnsLink)
         if !delivered, !(pending.mayBeUnknown && kind == .passwordReset || pending.hidesTakenAddress) {
             throw WireError(.unavailable, "The email could not be sent; try again later.")
         }
@@ -176,7 +176,9 @@ extension EmailActionService {
             switch kind {
             case .verifyEmail:
                 guard let email = account.email else { throw WireError(.missingEmail, "The user has no email to verify.") }
-                return Target(localID: account.localID, email: email, newEmail: nil, address: email, exists: true)
+                return Target(
+                    localID: account.localID, email: email, newEmail: nil, address: email, exists: true,
+                    displayName: account.displayName)
             case .verifyAndChangeEmail:
                 guard let newEmail else { throw WireError(.missingNewEmail) }
                 let taken = try reader.account(email: newEmail).map { $0.localID != account.localID } ?? false
@@ -185,10 +187,12 @@ extension EmailActionService {
                 }
                 return Target(
                     localID: account.localID, email: account.email ?? "", newEmail: newEmail, address: newEmail,
-                    exists: !taken)
+                    exists: !taken, displayName: account.displayName)
             default:
                 let email = account.email ?? byEmail ?? ""
-                return Target(localID: account.localID, email: email, newEmail: nil, address: email, exists: true)
+                return Target(
+                    localID: account.localID, email: email, newEmail: nil, address: email, exists: true,
+                    displayName: account.displayName)
             }
         }
     }
@@ -201,5 +205,7 @@ extension EmailActionService {
         var newEmail: String?
         var address: String
         var exists: Bool
+        /// The account's display name, for a template's `%DISPLAY_NAME%`.
+        var displayName: String? = nil
     }
 }

@@ -141,14 +141,16 @@ public final class EmailActionService: Sendable {
     @discardableResult
     func deliver(
         _ kind: OOBCodeRecord.Kind, code: String, to address: String, email: String, newEmail: String? = nil,
-        continueURL: String?, locale: String? = nil, send: Bool = true
+        displayName: String? = nil, continueURL: String?, locale: String? = nil, send: Bool = true
     ) -> Bool {
         let link = link(kind, code: code, continueURL: continueURL, locale: locale)
         issuedCodes?.record(
             IssuedOOBCode(email: email, newEmail: newEmail, requestType: kind.rawValue, oobCode: code, oobLink: link))
         guard send else { return true }
+        let custom = (try? currentSettings())?.customTemplate(for: kind)
         var message = EmailTemplates.message(
-            kind, to: address, appName: project.displayName ?? project.projectID, link: link, newEmail: newEmail)
+            kind, to: address, appName: project.displayName ?? project.projectID, link: link, newEmail: newEmail,
+            displayName: displayName, custom: custom)
         message.action = EmailAction(kind: kind.rawValue, code: code, link: link, locale: locale, newEmail: newEmail)
         do {
             try sender.send(message)

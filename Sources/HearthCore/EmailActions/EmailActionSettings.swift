@@ -23,6 +23,8 @@ public struct EmailActionSettings: Sendable {
     /// The page email links open instead of Hearth's own (Firebase's custom email action handler, Identity Platform's
     /// `notification.sendEmail.callbackUri`): an absolute URL without query or fragment; nil: Hearth's action page.
     public var actionURL: String?
+    /// The templates the config API set, by Identity Platform's name (``CustomEmailTemplate/names``).
+    public var customTemplates: [String: CustomEmailTemplate] = [:]
 
     public init(
         publicURL: String = "http://127.0.0.1:9099", development: Bool = false,
@@ -71,6 +73,11 @@ public struct EmailActionSettings: Sendable {
     /// The authorized domains as `getProjectConfig` lists them: the configured list, else the defaults.
     public var authorizedDomainList: [String] {
         (authorizedDomains ?? Self.defaultAuthorizedDomains(publicURL: publicURL)).sorted()
+    }
+
+    /// The template set for emails of `kind`, if any.
+    func customTemplate(for kind: OOBCodeRecord.Kind) -> CustomEmailTemplate? {
+        CustomEmailTemplate.names.first { $0.value.contains(kind) }.flatMap { customTemplates[$0.key] }
     }
 
     /// Seconds a code of `kind` lives.

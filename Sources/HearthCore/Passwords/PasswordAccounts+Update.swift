@@ -62,7 +62,7 @@ extension PasswordAccounts {
             // After the commit; a failed delivery is the operator's to see (the change is done).
             _ = emailActions.deliver(
                 .recoverEmail, code: recovery.code, to: recovery.old, email: recovery.old, newEmail: recovery.new,
-                continueURL: nil)
+                displayName: account.displayName, continueURL: nil)
         }
         var response = UpdateAccountResponse(account)
         response.newEmail = email

@@ -45,9 +45,13 @@ public enum ProjectConfigRules {
         "smsRegionConfig.allowlistOnly": ["allowedRegions"],
         "smsRegionConfig.allowlistOnly.allowedRegions": nil,
         "notification": ["sendEmail"],
-        "notification.sendEmail": ["callbackUri"],
+        "notification.sendEmail": ["callbackUri", "resetPasswordTemplate", "verifyEmailTemplate", "changeEmailTemplate"],
         "notification.sendEmail.callbackUri": nil,
-    ]
+    ].merging(
+        CustomEmailTemplate.names.keys.flatMap { name -> [(String, [String]?)] in
+            let path = "notification.sendEmail.\(name)"
+            return [(path, ["subject", "body", "bodyFormat"])] + ["subject", "body", "bodyFormat"].map { ("\(path).\($0)", nil) }
+        }, uniquingKeysWith: { first, _ in first })
 
     /// The paths of an `updateMask` (comma-separated, spaces around names ignored), each a field of the resource;
     /// an empty mask or an unknown path is `INVALID_CONFIG` naming it.
@@ -182,6 +186,9 @@ public enum ProjectConfigRules {
         case "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
             "emailPrivacyConfig.enableImprovedEmailPrivacy", "passwordPolicyConfig.forceUpgradeOnSignin":
             guard value.boolValue != nil else { throw notA("boolean", path) }
+        case _ where path.hasPrefix("notification.sendEmail.") && path.split(separator: ".").count == 4:
+            // A template's member (`notification.sendEmail.resetPasswordTemplate.subject`).
+            try CustomEmailTemplate.check(String(path.split(separator: ".")[3]), value, path: path)
         case "notification.sendEmail.callbackUri":
             guard let text = value.stringValue, EmailActionSettings.isActionURL(text) else {
                 throw notA("https URL without query or fragment (http only on a loopback host)", path)

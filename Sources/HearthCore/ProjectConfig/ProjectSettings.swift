@@ -25,13 +25,17 @@ public struct ProjectSettings: Sendable, Equatable {
     /// `notification.sendEmail.callbackUri` when the config API set it: the page email links open (a custom email
     /// action handler). nil: the configured one (``EmailActionSettings/actionURL``). The project's, as the domains.
     public var emailActionURL: String?
+    /// `notification.sendEmail.<name>Template`: the project's email templates, by name (none: Hearth's own).
+    public var emailTemplates: [String: CustomEmailTemplate]
 
     public init(
         switches: SignInSwitches, mfa: MFAPolicy, passwordPolicy: PasswordPolicy = .firebaseDefault,
         emailEnumerationProtection: Bool = true, authorizedDomains: Set<String>? = nil,
-        smsRegions: SMSRegionPolicy = .everywhere, emailActionURL: String? = nil
+        smsRegions: SMSRegionPolicy = .everywhere, emailActionURL: String? = nil,
+        emailTemplates: [String: CustomEmailTemplate] = [:]
     ) {
         self.emailActionURL = emailActionURL
+        self.emailTemplates = emailTemplates
         self.smsRegions = smsRegions
         self.switches = switches
         self.mfa = mfa
@@ -58,6 +62,10 @@ public struct ProjectSettings: Sendable, Equatable {
         emailEnumerationProtection = flag("emailPrivacyConfig.enableImprovedEmailPrivacy", true)
         self.authorizedDomains = authorizedDomains
         smsRegions = SMSRegionPolicy(config: config["smsRegionConfig"])
+        let sendEmail = config["notification"]?["sendEmail"]
+        emailTemplates = CustomEmailTemplate.names.keys.reduce(into: [:]) { templates, name in
+            templates[name] = CustomEmailTemplate(config: sendEmail?[name])
+        }
     }
 
     /// The policy a `passwordPolicyConfig` object states; Firebase's default when there is none. Stored objects

@@ -35,6 +35,7 @@ public struct ScopeSettings: Sendable {
         var current = settings
         if let domains = project.authorizedDomains { current.authorizedDomains = domains }
         if let url = project.emailActionURL { current.actionURL = url }
+        current.customTemplates = project.emailTemplates
         return current
     }
 }
