@@ -104,7 +104,8 @@ public final class IdentityPlatform: Sendable {
                 let current = try? reader.map(settings.current(reading:)) ?? settings.current()
                 return current?.mfa ?? configured
             },
-            smsRegions: { try settings.current().smsRegions })
+            smsRegions: { try settings.current().smsRegions },
+            testCode: { try settings.current().testPhoneNumbers[$0] })
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)

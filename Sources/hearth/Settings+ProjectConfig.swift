@@ -3,9 +3,10 @@ import HearthCore
 import HearthProtocol
 
 extension Settings {
-    /// `"signIn": {"anonymous": {"enabled": false}, "email": {"enabled": true, "passwordRequired": false}}`: the
-    /// project's sign-in switches, as the config API names them (docs/CONFIGURATION.md, "Project configuration").
-    /// Each switch the file gives is locked in the config API.
+    /// `"signIn": {"anonymous": {"enabled": false}, "email": {"enabled": true, "passwordRequired": false},
+    /// "phoneNumber": {"testPhoneNumbers": {"+15555550100": "123456"}}}`: the project's sign-in switches and test
+    /// phone numbers, as the config API names them (docs/CONFIGURATION.md, "Project configuration"). Each setting the
+    /// file gives is locked in the config API.
     struct SignInFile: Decodable {
         struct Switch: Decodable {
             var enabled: Bool?
@@ -14,10 +15,15 @@ extension Settings {
             var enabled: Bool?
             var passwordRequired: Bool?
         }
+        struct PhoneNumber: Decodable {
+            var testPhoneNumbers: [String: String]?
+        }
         var anonymous: Switch?
         var email: Email?
+        var phoneNumber: PhoneNumber?
 
-        static let keys: Set<String> = ["anonymous", "email"]
+        static let keys: Set<String> = ["anonymous", "email", "phoneNumber"]
+        static let phoneNumberKeys: Set<String> = ["testPhoneNumbers"]
         static let switchKeys: Set<String> = ["enabled"]
         static let emailKeys: Set<String> = ["enabled", "passwordRequired"]
     }
@@ -28,6 +34,17 @@ extension Settings {
         guard let signIn = object["signIn"] as? [String: Any] else { return }
         try checkKeys(of: "anonymous", in: signIn, known: SignInFile.switchKeys, path: path, prefix: "signIn.")
         try checkKeys(of: "email", in: signIn, known: SignInFile.emailKeys, path: path, prefix: "signIn.")
+        try checkKeys(of: "phoneNumber", in: signIn, known: SignInFile.phoneNumberKeys, path: path, prefix: "signIn.")
+    }
+
+    /// The file's test phone numbers, as the config API checks them (at most ten E.164 numbers, six-digit codes).
+    func checkTestPhoneNumbers() throws {
+        guard let numbers = signIn?.phoneNumber?.testPhoneNumbers else { return }
+        do {
+            try ProjectConfigRules.check(["signIn": ["phoneNumber": ["testPhoneNumbers": .object(numbers.mapValues(JSONValue.string))]]])
+        } catch let error as WireError {
+            throw UsageError("config signIn.phoneNumber.testPhoneNumbers: \(error.detail ?? error.code.rawValue)")
+        }
     }
 
     /// The config API settings the file declares (locked there): `signIn`'s switches as given, the MFA policy
@@ -62,6 +79,13 @@ extension Settings {
             guard let value else { continue }
             declared.settings = ProjectConfigRules.merged(
                 declared.settings, with: ProjectConfigRules.object(setting: path, to: .bool(value)), paths: [path])
+            declared.keys[path] = path
+        }
+        if let numbers = signIn?.phoneNumber?.testPhoneNumbers {
+            let path = "signIn.phoneNumber.testPhoneNumbers"
+            declared.settings = ProjectConfigRules.merged(
+                declared.settings,
+                with: ProjectConfigRules.object(setting: path, to: .object(numbers.mapValues(JSONValue.string))), paths: [path])
             declared.keys[path] = path
         }
         if mfaFactors != nil {

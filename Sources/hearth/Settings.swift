@@ -260,6 +260,7 @@ struct Settings {
         if let fileSMS = file.sms { sms = fileSMS }
         try Self.checkSignInKeys(in: object, path: path)
         signIn = file.signIn ?? signIn
+        try checkTestPhoneNumbers()
         try applyEmail(file.email, fileObject: object, path: path)
         trustedProxies = file.trustedProxies ?? trustedProxies
         trustedOrigins = file.trustedOrigins ?? trustedOrigins

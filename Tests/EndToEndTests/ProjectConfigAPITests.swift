@@ -249,11 +249,14 @@ struct ProjectConfigAPITests {
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("hearth.json")
-        try Data(#"{"signIn":{"anonymous":{"enabled":false}},"mfa":{"enabled":true,"factors":["phone"]},"passwords":{"policy":{"enforcementState":"ENFORCE","minLength":10}},"emailPrivacy":{"enableImprovedEmailPrivacy":true},"emailActions":{"authorizedDomains":["app.example.com"],"actionUrl":"https://app.example.com/action"}}"#.utf8).write(to: file)
+        try Data(#"{"signIn":{"anonymous":{"enabled":false},"phoneNumber":{"testPhoneNumbers":{"+15555550111":"424242"}}},"mfa":{"enabled":true,"factors":["phone"]},"passwords":{"policy":{"enforcementState":"ENFORCE","minLength":10}},"emailPrivacy":{"enableImprovedEmailPrivacy":true},"emailActions":{"authorizedDomains":["app.example.com"],"actionUrl":"https://app.example.com/action"}}"#.utf8).write(to: file)
         let bad = directory.appendingPathComponent("bad.json")
         try Data(#"{"signIn":{"anonymous":{"enable":false}}}"#.utf8).write(to: bad)
         let refused = try HearthProcess.run(["serve", "--dev", "--config", bad.path, "--data-dir", directory.path])
         #expect(refused.status == 64 && refused.output.contains("signIn.anonymous.enable"), "\(refused.output)")
+        try Data(#"{"signIn":{"phoneNumber":{"testPhoneNumbers":{"+15555550111":"4242"}}}}"#.utf8).write(to: bad)
+        let badCode = try HearthProcess.run(["serve", "--dev", "--config", bad.path, "--data-dir", directory.path])
+        #expect(badCode.status == 64 && badCode.output.contains("signIn.phoneNumber.testPhoneNumbers"), "\(badCode.output)")
 
         let server = HearthProcess(arguments: ["--dev", "--config", file.path], dataDirectory: directory)
         try server.start()
@@ -261,6 +264,8 @@ struct ProjectConfigAPITests {
         #expect(((read.json["signIn"] as? [String: Any])?["anonymous"] as? [String: Any])?["enabled"] as? Bool == false)
         #expect((read.json["mfa"] as? [String: Any])?["providerConfigs"] as? [Any] == nil
             || ((read.json["mfa"] as? [String: Any])?["providerConfigs"] as? [Any])?.isEmpty == true, "\(read.text)")
+        let phone = ((read.json["signIn"] as? [String: Any])?["phoneNumber"] as? [String: Any])?["testPhoneNumbers"] as? [String: String]
+        #expect(phone == ["+15555550111": "424242"], "\(read.text)")
         let policy = try #require(read.json["passwordPolicyConfig"] as? [String: Any])
         #expect(policy["passwordPolicyEnforcementState"] as? String == "ENFORCE")
         #expect(((policy["passwordPolicyVersions"] as? [[String: Any]])?.first?["customStrengthOptions"] as? [String: Any])?["minPasswordLength"] as? Int == 10)
@@ -274,6 +279,8 @@ struct ProjectConfigAPITests {
             ("emailPrivacyConfig.enableImprovedEmailPrivacy", ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]],
              "emailPrivacy"),
             ("authorizedDomains", ["authorizedDomains": ["evil.example"]], "emailActions.authorizedDomains"),
+            ("signIn.phoneNumber.testPhoneNumbers", ["signIn": ["phoneNumber": ["testPhoneNumbers": [:] as [String: Any]]]],
+             "signIn.phoneNumber.testPhoneNumbers"),
             ("notification.sendEmail.callbackUri", ["notification": ["sendEmail": ["callbackUri": "https://evil.example/a"]]],
              "emailActions.actionUrl"),
         ] {

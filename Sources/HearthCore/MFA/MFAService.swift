@@ -55,6 +55,8 @@ public final class MFAService: Sendable {
     let policyReading: @Sendable ((any StoreReader)?) -> MFAPolicy
     /// The SMS region policy in force (read outside transactions): a code is never sent to a region it refuses.
     let smsRegions: @Sendable () throws -> SMSRegionPolicy
+    /// The fixed code of a test phone number, nil for any other number (read outside transactions).
+    let testCode: @Sendable (String) throws -> String?
 
     /// - Parameters:
     ///   - context: the project, store and clock; its rate limiter's `mfaPerAccount` bucket; its security events
@@ -64,11 +66,14 @@ public final class MFAService: Sendable {
     ///   - policy: the MFA policy in force at each call, read through the transaction's reader when one is given;
     ///     the project's configured one when not given.
     ///   - smsRegions: the regions codes may be sent to (every region when not given).
+    ///   - testCode: the fixed code of a test phone number (none when not given).
     public init(
         context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits,
         policy: (@Sendable ((any StoreReader)?) -> MFAPolicy)? = nil,
-        smsRegions: @escaping @Sendable () throws -> SMSRegionPolicy = { .everywhere }
+        smsRegions: @escaping @Sendable () throws -> SMSRegionPolicy = { .everywhere },
+        testCode: @escaping @Sendable (String) throws -> String? = { _ in nil }
     ) {
+        self.testCode = testCode
         self.smsRegions = smsRegions
         let configured = context.project.mfa
         policyReading = policy ?? { _ in configured }

@@ -21,7 +21,9 @@ public enum ProjectConfigRules {
             "signIn", "mfa", "passwordPolicyConfig", "emailPrivacyConfig", "authorizedDomains", "smsRegionConfig",
             "notification",
         ],
-        "signIn": ["allowDuplicateEmails", "anonymous", "email"],
+        "signIn": ["allowDuplicateEmails", "anonymous", "email", "phoneNumber"],
+        "signIn.phoneNumber": ["testPhoneNumbers"],
+        "signIn.phoneNumber.testPhoneNumbers": nil,
         "signIn.allowDuplicateEmails": nil,
         "signIn.anonymous": ["enabled"],
         "signIn.anonymous.enabled": nil,
@@ -189,6 +191,8 @@ public enum ProjectConfigRules {
         case _ where path.hasPrefix("notification.sendEmail.") && path.split(separator: ".").count == 4:
             // A template's member (`notification.sendEmail.resetPasswordTemplate.subject`).
             try CustomEmailTemplate.check(String(path.split(separator: ".")[3]), value, path: path)
+        case "signIn.phoneNumber.testPhoneNumbers":
+            try invalidConfig(path) { try TenantRules.checkTestPhoneNumbers(value) }
         case "notification.sendEmail.callbackUri":
             guard let text = value.stringValue, EmailActionSettings.isActionURL(text) else {
                 throw notA("https URL without query or fragment (http only on a loopback host)", path)

@@ -83,7 +83,7 @@ public final class ProjectConfigService: Sendable {
     }
 
     /// A tenant's settings are its own record's (the tenant API's fields), not the project's configuration: its
-    /// switches, its `mfaConfig` and `smsRegionConfig`, and its `passwordPolicyConfig` and `emailPrivacyConfig` when
+    /// switches, its `mfaConfig`, `smsRegionConfig` and `testPhoneNumbers`, and its `passwordPolicyConfig` and `emailPrivacyConfig` when
     /// it sets them (else the defaults and the config file's, never what the config API set for the project). A tenant that is gone
     /// allows nothing (its calls are `TENANT_NOT_FOUND` anyway).
     func settings(ofTenant id: String, _ reader: any StoreReader) throws -> ProjectSettings {
@@ -99,7 +99,8 @@ public final class ProjectConfigService: Sendable {
             passwordPolicy: object(tenant.passwordPolicyConfig).map(ProjectSettings.passwordPolicy) ?? defaults.passwordPolicy,
             emailEnumerationProtection: object(tenant.emailPrivacyConfig)?["enableImprovedEmailPrivacy"]?.boolValue
                 ?? defaults.emailEnumerationProtection,
-            smsRegions: SMSRegionPolicy(config: object(tenant.smsRegionConfig)))
+            smsRegions: SMSRegionPolicy(config: object(tenant.smsRegionConfig)),
+            testPhoneNumbers: ProjectSettings.testPhoneNumbers(object(tenant.testPhoneNumbers)))
     }
 
     /// `PATCH …/config?updateMask=…`: sets the paths the mask names to the request's values, clearing those the

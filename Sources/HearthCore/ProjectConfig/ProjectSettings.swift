@@ -27,13 +27,17 @@ public struct ProjectSettings: Sendable, Equatable {
     public var emailActionURL: String?
     /// `notification.sendEmail.<name>Template`: the project's email templates, by name (none: Hearth's own).
     public var emailTemplates: [String: CustomEmailTemplate]
+    /// `signIn.phoneNumber.testPhoneNumbers` (a tenant's `testPhoneNumbers`): fictional numbers and their fixed
+    /// codes. A code "sent" to one is never sent; it is its fixed code, under the same limits as any other.
+    public var testPhoneNumbers: [String: String]
 
     public init(
         switches: SignInSwitches, mfa: MFAPolicy, passwordPolicy: PasswordPolicy = .firebaseDefault,
         emailEnumerationProtection: Bool = true, authorizedDomains: Set<String>? = nil,
         smsRegions: SMSRegionPolicy = .everywhere, emailActionURL: String? = nil,
-        emailTemplates: [String: CustomEmailTemplate] = [:]
+        emailTemplates: [String: CustomEmailTemplate] = [:], testPhoneNumbers: [String: String] = [:]
     ) {
+        self.testPhoneNumbers = testPhoneNumbers
         self.emailActionURL = emailActionURL
         self.emailTemplates = emailTemplates
         self.smsRegions = smsRegions
@@ -62,10 +66,16 @@ public struct ProjectSettings: Sendable, Equatable {
         emailEnumerationProtection = flag("emailPrivacyConfig.enableImprovedEmailPrivacy", true)
         self.authorizedDomains = authorizedDomains
         smsRegions = SMSRegionPolicy(config: config["smsRegionConfig"])
+        testPhoneNumbers = Self.testPhoneNumbers(ProjectConfigRules.value(in: config, at: "signIn.phoneNumber.testPhoneNumbers"))
         let sendEmail = config["notification"]?["sendEmail"]
         emailTemplates = CustomEmailTemplate.names.keys.reduce(into: [:]) { templates, name in
             templates[name] = CustomEmailTemplate(config: sendEmail?[name])
         }
+    }
+
+    /// The numbers and codes a `testPhoneNumbers` object states (checked when written).
+    static func testPhoneNumbers(_ config: JSONValue?) -> [String: String] {
+        (config?.objectValue ?? [:]).compactMapValues(\.stringValue)
     }
 
     /// The policy a `passwordPolicyConfig` object states; Firebase's default when there is none. Stored objects
