@@ -36,6 +36,7 @@ struct EmailWebhookTests {
         let body = try #require(received.value.last)
         let message = try #require(try JSONSerialization.jsonObject(with: body) as? [String: String])
         #expect(message["to"] == "ada@example.com" && message["kind"] == "PASSWORD_RESET" && message["locale"] == "fr-CA")
+        #expect(message["subject"] == "Réinitialisez votre mot de passe pour demo-hearth", "in the request's language")
         let code = try #require(message["code"])
         #expect(message["link"]?.contains("oobCode=\(code)") == true && message["text"]?.contains(message["link"] ?? "-") == true)
         #expect(message["newEmail"] == nil)

@@ -150,7 +150,7 @@ public final class EmailActionService: Sendable {
         let custom = (try? currentSettings())?.customTemplate(for: kind)
         var message = EmailTemplates.message(
             kind, to: address, appName: project.displayName ?? project.projectID, link: link, newEmail: newEmail,
-            displayName: displayName, custom: custom)
+            displayName: displayName, custom: custom, locale: locale)
         message.action = EmailAction(kind: kind.rawValue, code: code, link: link, locale: locale, newEmail: newEmail)
         do {
             try sender.send(message)

@@ -1,16 +1,18 @@
-/// The emails of the actions: a subject, a plain text body and a simple HTML body each, naming the app and
+/// The emails of the actions: a subject, a plain text body and a simple HTML body each (``EmailWording``), naming the app and
 /// carrying the action link (whose `continueUrl` brings the user back to the app afterwards); or the project's own
 /// template (``CustomEmailTemplate``) where the config API set one.
 public enum EmailTemplates {
     /// The email for `kind` to `to`, for the app called `appName`. `newEmail` is the address a
     /// `VERIFY_AND_CHANGE_EMAIL` changes to, or the one a `RECOVER_EMAIL` undoes. A `custom` template's subject and
     /// body replace Hearth's (an HTML body becomes the HTML part, Hearth's text staying the plain one; a plain body
-    /// the only part), its placeholders filled in (escaped in HTML).
+    /// the only part), its placeholders filled in (escaped in HTML). Hearth's own are in the `locale`'s language
+    /// where Hearth has it (English, French, German, Spanish), else English.
     public static func message(
         _ kind: OOBCodeRecord.Kind, to: String, appName: String, link: String, newEmail: String? = nil,
-        displayName: String? = nil, custom: CustomEmailTemplate? = nil
+        displayName: String? = nil, custom: CustomEmailTemplate? = nil, locale: String? = nil
     ) -> EmailMessage {
-        var message = builtIn(kind, to: to, appName: appName, link: link, newEmail: newEmail)
+        var message = builtIn(
+            kind, to: to, appName: appName, link: link, newEmail: newEmail, wording: .forLocale(locale))
         guard let custom else { return message }
         let values = [
             "DISPLAY_NAME": displayName ?? "", "APP_NAME": appName, "LINK": link, "EMAIL": to, "NEW_EMAIL": newEmail ?? "",
@@ -32,51 +34,28 @@ public enum EmailTemplates {
         return message
     }
 
-    /// Hearth's own email for `kind`.
+    /// Hearth's own email for `kind`, in `wording`'s language.
     private static func builtIn(
-        _ kind: OOBCodeRecord.Kind, to: String, appName: String, link: String, newEmail: String?
+        _ kind: OOBCodeRecord.Kind, to: String, appName: String, link: String, newEmail: String?, wording: EmailWording
     ) -> EmailMessage {
-        let (subject, lines) = content(kind, to: to, appName: appName, newEmail: newEmail)
-        let closing = "If you didn't ask for this, you can ignore this email."
-        let text = ([ "Hello,", "" ] + lines + ["", link, "", closing, "", "Thanks,", "Your \(appName) team"])
+        let (subject, lines) = wording.content(kind, to, appName, newEmail)
+        let team = wording.team(appName)
+        let text = ([wording.greeting, ""] + lines + ["", link, "", wording.closing, "", wording.thanks, team])
             .joined(separator: "\n") + "\n"
         let paragraphs = lines.map { "<p>\(escapeHTML($0))</p>" }.joined(separator: "\n")
         let html = """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(escapeHTML(subject))</title></head>
+            <html lang="\(wording.language)"><head><meta charset="utf-8"><title>\(escapeHTML(subject))</title></head>
             <body>
-            <p>Hello,</p>
+            <p>\(escapeHTML(wording.greeting))</p>
             \(paragraphs)
             <p><a href="\(escapeHTML(link))">\(escapeHTML(link))</a></p>
-            <p>\(escapeHTML(closing))</p>
-            <p>Thanks,<br>Your \(escapeHTML(appName)) team</p>
+            <p>\(escapeHTML(wording.closing))</p>
+            <p>\(escapeHTML(wording.thanks))<br>\(escapeHTML(team))</p>
             </body></html>
 
             """
         return EmailMessage(to: to, subject: subject, text: text, html: html)
-    }
-
-    private static func content(_ kind: OOBCodeRecord.Kind, to: String, appName: String, newEmail: String?)
-        -> (subject: String, lines: [String])
-    {
-        switch kind {
-        case .passwordReset:
-            ("Reset your password for \(appName)",
-             ["Follow this link to reset your \(appName) password for your \(to) account."])
-        case .verifyEmail:
-            ("Verify your email for \(appName)", ["Follow this link to verify your email address."])
-        case .emailSignIn:
-            ("Sign in to \(appName) requested at your email address",
-             ["We received a request to sign in to \(appName) using this email address.",
-              "Follow this link to sign in with \(to)."])
-        case .verifyAndChangeEmail:
-            ("Verify your new email for \(appName)",
-             ["Follow this link to verify \(newEmail ?? to) and make it the email of your \(appName) account."])
-        case .recoverEmail:
-            ("Your sign-in email was changed for \(appName)",
-             ["Your sign-in email for \(appName) was changed to \(newEmail ?? "another address").",
-              "If you didn't ask to change it, follow this link to reset your sign-in email to \(to)."])
-        }
     }
 
     private static func escapeHTML(_ text: String) -> String { HTMLText.escape(text) }
