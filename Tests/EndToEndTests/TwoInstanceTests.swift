@@ -84,6 +84,23 @@ struct TwoInstanceTests {
         try patch(true)
         let again = try ProviderConfigTwoInstanceTests.poll(for: 8, signUpOnB) { $0.status == 200 }
         #expect(again.status == 200, "\(again.text)")
+
+        // The password policy through A: B holds new passwords to it within the bound too.
+        let policy = try ProjectConfigAPITests.patch(pair.a, "passwordPolicyConfig", [
+            "passwordPolicyConfig": [
+                "passwordPolicyEnforcementState": "ENFORCE",
+                "passwordPolicyVersions": [["customStrengthOptions": ["minPasswordLength": 12]]],
+            ],
+        ])
+        #expect(policy.status == 200, "\(policy.text)")
+        var attempt = 0
+        let weak = try ProviderConfigTwoInstanceTests.poll(for: 8, {
+            attempt += 1
+            return try pair.b.postJSON(
+                "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=web-key",
+                ["email": "policy\(attempt)@example.com", "password": "short-pass", "returnSecureToken": true])
+        }) { $0.status == 400 }
+        #expect(weak.errorMessage?.hasPrefix("PASSWORD_DOES_NOT_MEET_REQUIREMENTS") == true, "\(weak.text)")
     }
 
     @Test("disabling, revoking and deleting through B's admin API are refused on A at the next refresh")
