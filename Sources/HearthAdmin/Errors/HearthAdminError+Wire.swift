@@ -24,7 +24,7 @@ extension HearthAdminError {
         "INSUFFICIENT_PERMISSION": .insufficientPermission, "PERMISSION_DENIED": .insufficientPermission,
         "OPERATION_NOT_ALLOWED": .operationNotAllowed,
         "PROJECT_NOT_FOUND": .projectNotFound,
-        "CONFIGURATION_NOT_FOUND": .configurationNotFound,
+        "CONFIGURATION_NOT_FOUND": .configurationNotFound, "INVALID_CONFIG": .invalidConfig,
         "TENANT_NOT_FOUND": .tenantNotFound, "INVALID_TENANT_ID": .invalidTenantID,
         "TENANT_ID_MISMATCH": .tenantIDMismatch,
         "TOO_MANY_ATTEMPTS_TRY_LATER": .tooManyRequests,

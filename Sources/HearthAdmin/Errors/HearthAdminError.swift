@@ -24,7 +24,7 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
             case invalidDisplayName, invalidPhotoURL, invalidPageToken, invalidUserImport
             case invalidClaims, claimsTooLarge, forbiddenClaim, maximumUserCountExceeded
             case invalidCredential, insufficientPermission, operationNotAllowed, projectNotFound
-            case configurationNotFound, tenantNotFound, invalidTenantID, tenantIDMismatch, tooManyRequests
+            case configurationNotFound, invalidConfig, tenantNotFound, invalidTenantID, tenantIDMismatch, tooManyRequests
             case networkError, unexpectedResponse, internalError
         }
 
@@ -101,6 +101,8 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         public static let projectNotFound = Code(.projectNotFound)
         /// `CONFIGURATION_NOT_FOUND`.
         public static let configurationNotFound = Code(.configurationNotFound)
+        /// A configuration field the server does not have, or a value it cannot take (`INVALID_CONFIG`).
+        public static let invalidConfig = Code(.invalidConfig)
         /// `TENANT_NOT_FOUND`.
         public static let tenantNotFound = Code(.tenantNotFound)
         /// `INVALID_TENANT_ID`: an id no tenant can have.
