@@ -96,16 +96,9 @@ public final class IdentityPlatform: Sendable {
         self.projectConfig = projectConfig
         let settings = ScopeSettings(scope: store.scope, directory: configDirectory, service: projectConfig)
         self.settings = settings
-        let configured = project.mfa
-        // Inside a transaction the policy is read through its reader (a second transaction could wait on the first).
         mfa = MFAService(
             context: context, tokens: tokens, sms: configuration.smsSender, limits: configuration.mfaLimits,
-            policy: { reader in
-                let current = try? reader.map(settings.current(reading:)) ?? settings.current()
-                return current?.mfa ?? configured
-            },
-            smsRegions: { try settings.current().smsRegions },
-            testCode: { try settings.current().testPhoneNumbers[$0] })
+            scopeSettings: settings)
         customTokens = CustomTokenSignIn(
             context: context, tokens: tokens, mfa: mfa, acceptsUnsignedTokens: configuration.acceptsUnsignedCustomTokens)
         serviceAccountTokens = ServiceAccountTokenIssuer(project: project, store: store, keys: sessionKeys, time: time)

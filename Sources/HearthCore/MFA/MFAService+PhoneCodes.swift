@@ -25,8 +25,9 @@ extension MFAService {
         to number: String, purpose: VerificationSession.Purpose, localID: String, by caller: Caller,
         smsPurpose: SMSMessage.Purpose, pendingCredentialHash: String? = nil, enrollmentID: String? = nil
     ) throws -> String {
-        let fixedCode = try testCode(number)
-        guard try fixedCode != nil || smsRegions().permits(number) else { throw SMSRegionPolicy.refusal }
+        let settings = try scopeSettings?.current()
+        let fixedCode = settings?.testPhoneNumbers[number]
+        guard fixedCode != nil || settings?.smsRegions.permits(number) ?? true else { throw SMSRegionPolicy.refusal }
         let sessionInfo = Identifiers.secret(prefix: "sms.")
         let code = fixedCode ?? Self.sixDigitCode()
         let nowMillis = time.nowMillis

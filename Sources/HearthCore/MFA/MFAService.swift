@@ -50,33 +50,23 @@ public final class MFAService: Sendable {
     let report: @Sendable (SecurityEvent) -> Void
     let audit: AuditRecorder
     let totp = TOTP()
-    /// The MFA policy in force (the configuration's, cached; ``IdentityPlatform/configSettings()``): read through
-    /// the reader given (inside a transaction, which must not open another), else through a read of its own.
-    let policyReading: @Sendable ((any StoreReader)?) -> MFAPolicy
-    /// The SMS region policy in force (read outside transactions): a code is never sent to a region it refuses.
-    let smsRegions: @Sendable () throws -> SMSRegionPolicy
-    /// The fixed code of a test phone number, nil for any other number (read outside transactions).
-    let testCode: @Sendable (String) throws -> String?
+    /// The scope's configuration: the MFA policy in force, the SMS region policy and the test phone numbers
+    /// (cached; ``IdentityPlatform/configSettings()``). Nil: the project's configured policy, every region, no test
+    /// numbers.
+    let scopeSettings: ScopeSettings?
 
     /// - Parameters:
     ///   - context: the project, store and clock; its rate limiter's `mfaPerAccount` bucket; its security events
     ///     receive lockouts and exhausted quotas once committed; its audit log records factors enrolled and
     ///     removed, second-factor sign-ins, wrong codes and lockouts.
     ///   - sms: delivers the codes of phone factors.
-    ///   - policy: the MFA policy in force at each call, read through the transaction's reader when one is given;
-    ///     the project's configured one when not given.
-    ///   - smsRegions: the regions codes may be sent to (every region when not given).
-    ///   - testCode: the fixed code of a test phone number (none when not given).
+    ///   - scopeSettings: the scope's configuration, read at each call (the MFA policy through the transaction's
+    ///     reader when there is one); without it the project's configured policy, every region, no test numbers.
     public init(
         context: ServiceContext, tokens: TokenService, sms: any SMSSender, limits: Limits,
-        policy: (@Sendable ((any StoreReader)?) -> MFAPolicy)? = nil,
-        smsRegions: @escaping @Sendable () throws -> SMSRegionPolicy = { .everywhere },
-        testCode: @escaping @Sendable (String) throws -> String? = { _ in nil }
+        scopeSettings: ScopeSettings? = nil
     ) {
-        self.testCode = testCode
-        self.smsRegions = smsRegions
-        let configured = context.project.mfa
-        policyReading = policy ?? { _ in configured }
+        self.scopeSettings = scopeSettings
         audit = context.auditRecorder
         project = context.project
         store = context.store
@@ -93,7 +83,7 @@ public final class MFAService: Sendable {
     /// The factors that must be offered at sign-in: enrolled factors of kinds the project allows, or
     /// none when MFA is disabled.
     func requiredFactors(of account: Account, in reader: any StoreReader) -> [MFAEnrollment] {
-        let policy = policyReading(reader)
+        let policy = policy(reading: reader)
         guard policy.enabled else { return [] }
         return account.mfaEnrollments.filter { policy.factors.contains($0.factor) }
     }
@@ -121,7 +111,15 @@ public final class MFAService: Sendable {
     // MARK: - Helpers
 
     /// The policy in force, read outside any transaction.
-    func policy() -> MFAPolicy { policyReading(nil) }
+    func policy() -> MFAPolicy { policy(reading: nil) }
+
+    /// The policy in force, read through `reader` inside a transaction (a second transaction could wait on the
+    /// first); the project's configured one when the configuration cannot be read.
+    func policy(reading reader: (any StoreReader)?) -> MFAPolicy {
+        guard let scopeSettings else { return project.mfa }
+        let current = try? reader.map(scopeSettings.current(reading:)) ?? scopeSettings.current()
+        return current?.mfa ?? project.mfa
+    }
 
     static let tooManyRequests = WireError(.tooManyAttemptsTryLater, "Too many requests; try again later.")
     static let factorLocked = WireError(
