@@ -8,13 +8,8 @@ import Testing
 struct EmailWebhookTests {
     @Test("sendOobCode as the JS SDK sends it (X-Firebase-Locale): kind, code, link and locale reach the receiver, and the code works")
     func structuredBody() throws {
-        let received = Locked<[Data]>([])
-        let receiver = HTTPServer(configuration: .init(port: 0, threadCount: 2)) { request in
-            received.withLock { $0.append(Data(request.body)) }
-            return HTTPResponse(status: 200)
-        }
-        try receiver.start()
-        defer { receiver.shutdown(gracePeriod: .seconds(1)) }
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
         let directory = HearthProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("hearth.json")
@@ -33,7 +28,7 @@ struct EmailWebhookTests {
             ["requestType": "PASSWORD_RESET", "email": "ada@example.com", "continueUrl": "http://localhost/done"],
             headers: [("X-Firebase-Locale", "fr-CA")])
         #expect(send.status == 200, "\(send.text)")
-        let body = try #require(received.value.last)
+        let body = try #require(receiver.bodies.last)
         let message = try #require(try JSONSerialization.jsonObject(with: body) as? [String: String])
         #expect(message["to"] == "ada@example.com" && message["kind"] == "PASSWORD_RESET" && message["locale"] == "fr-CA")
         #expect(message["subject"] == "Réinitialisez votre mot de passe pour demo-hearth", "in the request's language")
@@ -47,9 +42,9 @@ struct EmailWebhookTests {
         _ = try server.postJSON(
             "\(v1)/accounts:sendOobCode?key=web-key", ["requestType": "PASSWORD_RESET", "email": "ada@example.com"],
             headers: [("X-Firebase-Locale", "fr\"><script>")])
-        let last = try #require(received.value.last)
+        let last = try #require(receiver.bodies.last)
         let second = try #require(try JSONSerialization.jsonObject(with: last) as? [String: String])
-        #expect(second["kind"] == "PASSWORD_RESET" && second["locale"] == nil && received.value.count == 2)
+        #expect(second["kind"] == "PASSWORD_RESET" && second["locale"] == nil && receiver.bodies.count == 2)
 
         // A custom action handler (Node's updateProjectConfig shape): the links open it.
         let patched = try server.request(
@@ -60,7 +55,7 @@ struct EmailWebhookTests {
         _ = try server.postJSON(
             "\(v1)/accounts:sendOobCode?key=web-key", ["requestType": "PASSWORD_RESET", "email": "ada@example.com"],
             headers: [("X-Firebase-Locale", "de")])
-        let newest = try #require(received.value.last)
+        let newest = try #require(receiver.bodies.last)
         let third = try #require(try JSONSerialization.jsonObject(with: newest) as? [String: String])
         #expect(third["link"]?.hasPrefix("https://app.example.com/auth/action?mode=resetPassword&oobCode=") == true, "\(third)")
         #expect(third["link"]?.hasSuffix("&lang=de") == true)

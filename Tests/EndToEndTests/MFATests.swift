@@ -199,13 +199,8 @@ struct MFATests {
 
     @Test("phone codes delivered through the webhook sender to a local receiver")
     func webhookDelivery() throws {
-        let received = Locked<[Data]>([])
-        let receiver = HTTPServer(configuration: .init(port: 0, threadCount: 2)) { request in
-            received.withLock { $0.append(Data(request.body)) }
-            return HTTPResponse(status: 200)
-        }
-        try receiver.start()
-        defer { receiver.shutdown(gracePeriod: .seconds(1)) }
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
         let directory = HearthProcess.temporaryDirectory()
         let config = directory.appendingPathComponent("hearth.json")
         try JSONSerialization.data(withJSONObject: ["sms": ["webhookUrl": "http://127.0.0.1:\(receiver.port)/sms"]]).write(to: config)
@@ -216,7 +211,7 @@ struct MFATests {
         let start = try client.v2("mfaEnrollment:start", ["idToken": session.idToken, "phoneEnrollmentInfo": ["phoneNumber": "+15555550142"]])
         #expect(start.status == 200, "\(start.text)")
         let sessionInfo = try #require((start.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String)
-        let body = try #require(received.value.first)
+        let body = try #require(receiver.bodies.first)
         let message = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         #expect(message["to"] as? String == "+15555550142")
         let code = try #require(message["code"] as? String)

@@ -16,13 +16,11 @@ struct EmailActionRoutes {
         let scopes = edge.scopes
         let endpoints: [(v1: String, legacy: String, chain: MiddlewareChain, responder: HTTPResponder)] = [
             ("accounts:sendOobCode", "getOobConfirmationCode", edge.clientCall(),
-             { request in
-                 let fields = try RequestFields(json: request.body)
-                 let platform = try scopes.client(fields, try Self.sendOobCodeUse(fields))
+             IdentityToolkitRoutes.json(scopes, use: Self.sendOobCodeUse, reading: { platform, fields, caller, request in
                  var send = try SendOobCodeRequest(fields: fields)
                  send.locale = SendOobCodeRequest.locale(header: request.headers["X-Firebase-Locale"])
-                 return Responses.json(try platform.emailActions.sendOobCode(send, by: request.endUser))
-             }),
+                 return try platform.emailActions.sendOobCode(send, by: caller)
+             })),
             ("accounts:resetPassword", "resetPassword", signIn,
              IdentityToolkitRoutes.json(scopes, use: { _ in .passwordSignIn }) { platform, fields, caller in
                  try platform.emailActions.resetPassword(ResetPasswordRequest(fields: fields), by: caller)

@@ -148,10 +148,18 @@ struct IdentityToolkitRoutes {
         _ scopes: Scopes, use: @escaping @Sendable (RequestFields) throws -> SignInUse = { _ in .other },
         _ operation: @escaping @Sendable (IdentityPlatform, RequestFields, Caller) throws -> any Encodable
     ) -> HTTPResponder {
+        json(scopes, use: use) { platform, fields, caller, _ in try operation(platform, fields, caller) }
+    }
+
+    /// ``json(_:use:_:)`` for a call that also reads the request itself (a header such as `X-Firebase-Locale`).
+    static func json(
+        _ scopes: Scopes, use: @escaping @Sendable (RequestFields) throws -> SignInUse = { _ in .other },
+        reading operation: @escaping @Sendable (IdentityPlatform, RequestFields, Caller, HTTPRequest) throws -> any Encodable
+    ) -> HTTPResponder {
         { request in
             let fields = try RequestFields(json: request.body)
             let platform = try scopes.client(fields, try use(fields))
-            return Responses.json(try operation(platform, fields, request.endUser))
+            return Responses.json(try operation(platform, fields, request.endUser, request))
         }
     }
 
